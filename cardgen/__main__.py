@@ -1,0 +1,5 @@
+"""Allow ``python -m cardgen``."""
+
+from cardgen.cli.app import main
+
+main()

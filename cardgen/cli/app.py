@@ -1,0 +1,82 @@
+"""The ``cardgen`` command line: a thin typer app.
+
+Each ``cardgen/cli/cmd_*.py`` module defines ``register(app)`` and adds its
+commands; this module only builds the app, finds those modules, and maps errors
+to exit codes: 0 clean, 1 findings of severity error, 2 usage or input errors.
+A user's mistake never prints a traceback unless ``--debug`` is given.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from typing import NoReturn
+
+import typer
+
+from cardgen.findings import InputError
+
+EXIT_CLEAN = 0
+EXIT_FINDINGS = 1
+EXIT_INPUT = 2
+
+app = typer.Typer(
+    name="cardgen",
+    help="Turn a card game kept as data into print sheets, bilingual rulebooks and a solvability report.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+_state = {"debug": False}
+
+
+@app.callback()
+def _root(
+    debug: bool = typer.Option(False, "--debug", help="Show a full traceback when something goes wrong."),
+) -> None:
+    """cardgen: specs in, print-and-play release out."""
+    _state["debug"] = debug
+
+
+def debug_enabled() -> bool:
+    """Whether ``--debug`` was given."""
+    return _state["debug"]
+
+
+def fail(message: str, code: int = EXIT_INPUT) -> NoReturn:
+    """Print one error line to stderr and exit with ``code``."""
+    typer.echo(message, err=True)
+    raise typer.Exit(code)
+
+
+def _register_commands() -> None:
+    from cardgen import cli
+
+    for module in sorted(pkgutil.iter_modules(cli.__path__), key=lambda m: m.name):
+        if module.name.startswith("cmd_"):
+            importlib.import_module(f"cardgen.cli.{module.name}").register(app)
+
+
+_register_commands()
+
+
+def main() -> None:
+    """Entry point of the console script."""
+    debug = "--debug" in sys.argv[1:]
+    try:
+        app()
+    except InputError as error:
+        if debug:
+            raise
+        typer.echo(error.render(), err=True)
+        sys.exit(EXIT_INPUT)
+    except KeyboardInterrupt:
+        typer.echo("interrupted; nothing half-written was left in place", err=True)
+        sys.exit(130)
+    except Exception as error:  # a bug in cardgen, not the user's mistake
+        if debug:
+            raise
+        typer.echo(f"internal error: {type(error).__name__}: {error} (run with --debug for the traceback)", err=True)
+        sys.exit(3)

@@ -1,0 +1,66 @@
+"""``cardgen validate`` and ``cardgen schema``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
+from cardgen.cli.common import resolve_games
+from cardgen.findings import Finding, InputError, Severity, format_findings
+from cardgen.spec.schema import spec_json_schema
+from cardgen.validate.registry import CheckKind
+from cardgen.validate.runner import input_error_finding, validate_folder
+
+
+def validate(
+    games: Optional[list[str]] = typer.Argument(None, help="Game ids or spec folders; default: every game under specs/."),
+    fmt: str = typer.Option("text", "--format", help="Output format: text, json or github (workflow annotations)."),
+    no_sim: bool = typer.Option(False, "--no-sim", help="Skip the quick simulation."),
+    strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
+) -> None:
+    """Check specs and list every finding with its file, line, code and a fix hint."""
+    if fmt not in {"text", "json", "github"}:
+        raise typer.BadParameter("choose text, json or github", param_hint="--format")
+    kinds: list[CheckKind] = ["static", "render", "i18n"] + ([] if no_sim else ["sim"])
+    findings: list[Finding] = []
+    input_failed = False
+    folders = resolve_games(games)
+    for folder in folders:
+        try:
+            findings.extend(validate_folder(folder, kinds).findings)
+        except InputError as error:
+            input_failed = True
+            findings.append(input_error_finding(error))
+    output = format_findings(findings, fmt)  # type: ignore[arg-type]
+    if fmt == "text":
+        errors = sum(f.severity is Severity.ERROR for f in findings)
+        warnings = sum(f.severity is Severity.WARNING for f in findings)
+        summary = f"{len(folders)} spec(s) checked: {errors} error(s), {warnings} warning(s)"
+        output = f"{output}\n{summary}" if output else summary
+    if output:
+        typer.echo(output)
+    if input_failed:
+        raise typer.Exit(EXIT_INPUT)
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    raise typer.Exit(EXIT_FINDINGS if any(f.severity in failing for f in findings) else EXIT_CLEAN)
+
+
+def schema(
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the schema to this file instead of printing it."),
+) -> None:
+    """Print the JSON Schema of the spec language (editors use it to autocomplete specs)."""
+    text = json.dumps(spec_json_schema(), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the commands of this module to the app."""
+    app.command("validate")(validate)
+    app.command("schema")(schema)

@@ -1,0 +1,1 @@
+"""The rules engine: the Game/State API, playouts, agents, checks and solvers."""

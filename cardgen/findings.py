@@ -1,0 +1,141 @@
+"""Findings: what the validator, the engine checks and the renderer report about a spec.
+
+Every problem cardgen finds is a :class:`Finding` with a stable code, a severity,
+the file and line it points at, the dotted path inside the spec, a message and a
+hint on how to fix it. Checks collect findings instead of stopping at the first
+one, so a designer sees every problem in one run (the habit of mkdocs' config
+validation and python-chess' ``Board.status()``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from enum import IntEnum
+from pathlib import Path
+from typing import Iterable, Literal
+
+
+class Severity(IntEnum):
+    """How bad a finding is; errors make ``cardgen validate`` exit with 1."""
+
+    INFO = 0
+    WARNING = 1
+    ERROR = 2
+
+    @property
+    def label(self) -> str:
+        """The lower-case name used in every output format."""
+        return self.name.lower()
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    """One problem found in a spec, with the place it points at."""
+
+    file: str
+    line: int
+    column: int
+    code: str
+    severity: Severity
+    path: str
+    message: str
+    hint: str = ""
+
+    def render(self) -> str:
+        """One readable line: ``file:line:col: CODE severity: path: message (hint)``."""
+        place = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+        where = f"{self.path}: " if self.path else ""
+        hint = f" [hint: {self.hint}]" if self.hint else ""
+        return f"{place}: {self.code} {self.severity.label}: {where}{self.message}{hint}"
+
+    def as_json(self) -> dict[str, object]:
+        """A JSON-ready dict, with the severity as its name."""
+        data = asdict(self)
+        data["severity"] = self.severity.label
+        return data
+
+    def as_github(self) -> str:
+        """A GitHub Actions workflow annotation."""
+        kind = {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(self.severity, "notice")
+        title = f"{self.code} {self.path}".strip()
+        message = self.message + (f" (hint: {self.hint})" if self.hint else "")
+        message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return f"::{kind} file={self.file},line={max(self.line, 1)},col={max(self.column, 1)},title={title}::{message}"
+
+
+@dataclass
+class FindingList:
+    """An ordered collection of findings with a few conveniences."""
+
+    items: list[Finding] = field(default_factory=list)
+
+    def add(self, finding: Finding) -> None:
+        """Append one finding."""
+        self.items.append(finding)
+
+    def extend(self, findings: Iterable[Finding]) -> None:
+        """Append many findings."""
+        self.items.extend(findings)
+
+    @property
+    def errors(self) -> list[Finding]:
+        """The findings of severity error."""
+        return [f for f in self.items if f.severity is Severity.ERROR]
+
+    def has_errors(self) -> bool:
+        """Whether any finding is an error."""
+        return any(f.severity is Severity.ERROR for f in self.items)
+
+    def sorted(self) -> list[Finding]:
+        """Findings ordered by file, line and code, so output is stable."""
+        return sorted(self.items, key=lambda f: (f.file, f.line, f.column, f.code, f.path, f.message))
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+OutputFormat = Literal["text", "json", "github"]
+
+
+def format_findings(findings: Iterable[Finding], fmt: OutputFormat) -> str:
+    """Render findings in the requested output format."""
+    ordered = sorted(findings, key=lambda f: (f.file, f.line, f.column, f.code, f.path, f.message))
+    if fmt == "json":
+        return json.dumps([f.as_json() for f in ordered], indent=2, ensure_ascii=False)
+    if fmt == "github":
+        return "\n".join(f.as_github() for f in ordered)
+    return "\n".join(f.render() for f in ordered)
+
+
+def display_path(path: Path, base: Path | None = None) -> str:
+    """A path shown relative to ``base`` (default: the working directory) when possible."""
+    base = base or Path.cwd()
+    try:
+        return str(path.resolve().relative_to(base.resolve()))
+    except ValueError:
+        return str(path)
+
+
+class InputError(Exception):
+    """A user's input cannot be read at all (missing file, unreadable YAML): exit code 2.
+
+    Carries the file and place so the CLI can print one clear line.
+    """
+
+    def __init__(self, message: str, file: str = "", line: int = 0, column: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+
+    def render(self) -> str:
+        """One line naming the file and place."""
+        place = ""
+        if self.file:
+            place = f"{self.file}:{self.line}:{self.column}: " if self.line else f"{self.file}: "
+        return f"{place}error: {self.message}"

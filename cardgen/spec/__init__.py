@@ -1,0 +1,1 @@
+"""cardgen.spec."""

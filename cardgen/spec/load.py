@@ -1,0 +1,188 @@
+"""Finding and loading a game's spec folder into validated models.
+
+``load_spec`` reads ``game.yaml`` and any card sheets it names, checks that
+every named file stays inside the spec folder, validates everything against the
+Pydantic models and turns each schema error into a :class:`Finding` pointing at
+the line the designer wrote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from cardgen.findings import Finding, InputError, Severity, display_path
+from cardgen.spec.models import SIZE_PRESETS, CardSize, Deck, SizeName, Spec
+from cardgen.spec.source import PathKey, SourceMap, dotted, load_card_table, load_yaml
+
+SPEC_FILE = "game.yaml"
+SPECS_ROOT = Path("specs")
+
+
+@dataclass
+class LoadedSpec:
+    """A spec folder after loading: the model (None when the schema failed), its places and findings."""
+
+    folder: Path
+    file: str
+    spec: Spec | None
+    source: SourceMap
+    findings: list[Finding] = field(default_factory=list)
+
+    def place_finding(
+        self, code: str, severity: Severity, path: PathKey, message: str, hint: str = ""
+    ) -> Finding:
+        """A finding at ``path`` inside the spec, with its file and line."""
+        place = self.source.place(path)
+        return Finding(place.file, place.line, place.column, code, severity, dotted(path), message, hint)
+
+
+def find_spec_folder(name_or_path: str, specs_root: Path = SPECS_ROOT) -> Path:
+    """Resolve a game id (``ceramus``) or a folder path to a spec folder holding game.yaml."""
+    candidate = Path(name_or_path)
+    for folder in (candidate, specs_root / name_or_path):
+        if folder.is_file() and folder.name == SPEC_FILE:
+            return folder.parent
+        if (folder / SPEC_FILE).is_file():
+            return folder
+    if candidate.exists() and candidate.is_dir():
+        raise InputError(f"no {SPEC_FILE} in this folder", display_path(candidate))
+    raise InputError(f"no game with id {name_or_path!r} under {specs_root}/ and no such folder", name_or_path)
+
+
+def all_spec_folders(specs_root: Path = SPECS_ROOT) -> list[Path]:
+    """Every folder under ``specs_root`` that holds a game.yaml, sorted."""
+    if not specs_root.is_dir():
+        raise InputError("no specs/ folder here; run from the project root or name a spec folder", str(specs_root))
+    return sorted(p.parent for p in specs_root.glob(f"*/{SPEC_FILE}"))
+
+
+def confined_path(folder: Path, relative: str) -> Path | None:
+    """The file ``relative`` inside ``folder``, or None when it would leave the folder.
+
+    Absolute paths, ``..`` segments and symbolic links pointing outside are refused.
+    """
+    if not relative or Path(relative).is_absolute() or relative.startswith(("/", "\\")) or ":" in relative[:3]:
+        return None
+    if any(part == ".." for part in Path(relative).parts):
+        return None
+    target = (folder / relative).resolve()
+    try:
+        target.relative_to(folder.resolve())
+    except ValueError:
+        return None
+    return target
+
+
+def size_of(size: SizeName | CardSize) -> CardSize:
+    """The explicit size of a named preset or an explicit size."""
+    if isinstance(size, CardSize):
+        return size
+    width, height = SIZE_PRESETS[size]
+    return CardSize(width=width, height=height)
+
+
+def _data_path(data: Any, loc: tuple[Any, ...]) -> PathKey:
+    """The part of a Pydantic ``loc`` that is a real path in ``data`` (union tags dropped)."""
+    out: list[str | int] = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and isinstance(part, str) and part in node:
+            out.append(part)
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            out.append(part)
+            node = node[part]
+        elif isinstance(node, dict) and isinstance(part, str) and not out and part not in node:
+            out.append(part)  # a missing top-level key
+            break
+        elif isinstance(node, dict) and isinstance(part, str) and part.isidentifier() and part[0].islower() and "[" not in part:
+            # a missing or extra key below a mapping: keep it for the message
+            if part not in {"function-after", "function-before", "function-wrap", "tagged-union"}:
+                out.append(part)
+                break
+    return tuple(out)
+
+
+def _schema_findings(loaded: LoadedSpec, data: Any, error: ValidationError) -> list[Finding]:
+    """Turn Pydantic's errors into findings, one per place, union alternatives merged."""
+    grouped: dict[PathKey, list[dict[str, Any]]] = {}
+    for item in error.errors(include_url=False):
+        path = _data_path(data, tuple(item["loc"]))
+        grouped.setdefault(path, []).append(dict(item))
+    findings = []
+    for path, items in grouped.items():
+        kinds = {i["type"] for i in items}
+        if "extra_forbidden" in kinds:
+            code, message = "CG003", f"unknown key {path[-1]!r}" if path else "unknown key"
+            hint = "check the spelling; `cardgen schema` lists every allowed key"
+        elif "missing" in kinds:
+            code, message = "CG002", f"required key {path[-1]!r} is missing" if path else "a required key is missing"
+            hint = "add it (see docs/spec.md)"
+        else:
+            messages = sorted({i["msg"] for i in items})
+            got = items[0].get("input")
+            shown_input = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
+            if len(shown_input) > 60:
+                shown_input = shown_input[:57] + "..."
+            code = "CG004"
+            message = " or ".join(messages) + f" (got {shown_input})"
+            hint = "fix the value's type or range"
+        findings.append(loaded.place_finding(code, Severity.ERROR, path, message, hint))
+    return findings
+
+
+def load_spec(folder: Path) -> LoadedSpec:
+    """Load and schema-check the spec in ``folder``.
+
+    Raises :class:`InputError` when a file cannot be read at all; everything
+    else (schema errors, escaping paths) becomes findings on the result.
+    """
+    spec_path = folder / SPEC_FILE
+    shown = display_path(spec_path)
+    data, smap = load_yaml(spec_path, shown)
+    loaded = LoadedSpec(folder=folder, file=shown, spec=None, source=smap)
+    if not isinstance(data, dict):
+        raise InputError(f"the top of {SPEC_FILE} must be a mapping of keys, not a {type(data).__name__}", shown, 1, 1)
+    decks = data.get("decks")
+    if isinstance(decks, list):
+        for index, deck in enumerate(decks):
+            if not isinstance(deck, dict) or not isinstance(deck.get("cards_file"), str):
+                continue
+            path: PathKey = ("decks", index, "cards_file")
+            sheet = confined_path(folder, deck["cards_file"])
+            if sheet is None:
+                loaded.findings.append(
+                    loaded.place_finding("CG010", Severity.ERROR, path, f"card sheet {deck['cards_file']!r} is outside the spec folder", "name a file inside the spec's own folder")
+                )
+                continue
+            if not sheet.is_file():
+                loaded.findings.append(
+                    loaded.place_finding("CG011", Severity.ERROR, path, f"card sheet {deck['cards_file']!r} does not exist", "create it or fix the name")
+                )
+                continue
+            rows, sheet_map = load_card_table(sheet, display_path(sheet))
+            existing = deck.get("cards") or []
+            if not isinstance(existing, list):
+                continue
+            offset = len(existing)
+            deck["cards"] = existing + rows
+            for key, place in sheet_map.places.items():
+                index_in_sheet = key[0]
+                assert isinstance(index_in_sheet, int)
+                smap.places[("decks", index, "cards", offset + index_in_sheet) + key[1:]] = place
+    try:
+        loaded.spec = Spec.model_validate(data)
+    except ValidationError as error:
+        loaded.findings.extend(_schema_findings(loaded, data, error))
+    if loaded.findings and loaded.spec is not None and any(f.severity is Severity.ERROR for f in loaded.findings):
+        loaded.spec = None
+    return loaded
+
+
+def deck_by_id(spec: Spec, deck_id: str) -> Deck | None:
+    """The deck with this id, if any."""
+    return next((d for d in spec.decks if d.id == deck_id), None)

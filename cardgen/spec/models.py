@@ -1,0 +1,381 @@
+"""The spec language: Pydantic models for a whole card game kept as data.
+
+A game lives in ``specs/<game-id>/game.yaml`` (plus optional card sheets). The
+models are strict (no silent coercion: ``"5"`` is not ``5``) and forbid unknown
+keys, so a typo is a finding, not a silently ignored setting. Enumerations are
+``Literal`` strings, which strict validation accepts straight from YAML.
+
+Every field carries a description: they become the JSON Schema that editors use
+to autocomplete and underline mistakes, and the reference in ``docs/spec.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# Domain words, named once.
+Identifier = Annotated[
+    str,
+    Field(pattern=r"^[a-z0-9][a-z0-9_\-]*$", max_length=64, description="A lower-case id: letters, digits, '-' and '_'."),
+]
+LocaleCode = Annotated[str, Field(pattern=r"^[a-z]{2}(_[A-Z]{2})?$", description="A locale such as en or pt_BR.")]
+
+
+class _LocalTextMark:
+    """Marks the LocalText type so checks can find every localised text in a spec."""
+
+    def __repr__(self) -> str:
+        return "LOCAL_TEXT"
+
+
+LOCAL_TEXT = _LocalTextMark()
+LocalText = Annotated[
+    dict[str, str],
+    Field(description="Text in every locale the game declares, keyed by locale code (en, pt_BR)."),
+    LOCAL_TEXT,
+]
+Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="A colour as #rrggbb.")]
+Mm = Annotated[float, Field(gt=0, le=1000, description="A length in millimetres.")]
+
+MAX_COPIES = 500
+MAX_PLAYERS = 12
+MAX_GRID_SIDE = 20
+MAX_CARDS_PER_DECK = 2000
+
+
+class SpecModel(BaseModel):
+    """Base of every spec model: strict, closed to unknown keys, immutable."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# --- metadata -----------------------------------------------------------------
+
+
+class Licence(SpecModel):
+    """The licence the original authors published the game under, and how to credit them."""
+
+    name: str = Field(description="The licence as the authors state it, e.g. 'CC BY 4.0' or 'All rights reserved'.")
+    url: str | None = Field(default=None, description="Where the licence text can be read.")
+    redistribution: Literal["allowed", "non-commercial", "not-allowed", "unknown"] = Field(
+        description="Whether the licence lets others redistribute printed copies: 'allowed', 'non-commercial' "
+        "(allowed but not for sale), 'not-allowed' or 'unknown' (no licence stated). Anything but 'allowed' "
+        "and 'non-commercial' makes validation warn before release."
+    )
+    attribution: LocalText = Field(description="The credit line printed on every sheet and in every rulebook.")
+    note: LocalText | None = Field(default=None, description="Any further remark on the licence, e.g. a mismatch in the source.")
+
+
+class Credits(SpecModel):
+    """Who made the original game and where its facts were taken from."""
+
+    designers: list[str] = Field(min_length=1, description="The original designers, as credited by the source.")
+    publisher: str | None = Field(default=None, description="The original publisher or studio.")
+    source: str = Field(description="The document the facts were taken from, with its version.")
+    source_url: str | None = Field(default=None, description="Where the original can be found.")
+    adaptation: LocalText | None = Field(default=None, description="What this spec adds or designs beyond the source.")
+
+
+class Range(SpecModel):
+    """An inclusive range of whole numbers."""
+
+    min: int = Field(ge=0, description="The smallest value.")
+    max: int = Field(ge=0, description="The largest value.")
+
+
+class PaletteEntry(SpecModel):
+    """One member of a palette: a style, a colour, a seat. Told apart by colour and by symbol."""
+
+    id: Identifier
+    name: LocalText = Field(description="The name shown to players.")
+    colour: Colour = Field(description="The printed colour.")
+    symbol: str = Field(min_length=1, max_length=3, description="A letter or glyph printed beside the colour, so the entry can be told apart without colour.")
+    motif: str | None = Field(default=None, description="The name of a drawn motif widget that also marks this entry (optional).")
+
+
+class Palette(SpecModel):
+    """A named set of distinguishable entries (tile styles, player colours, skull colours)."""
+
+    id: Identifier
+    name: LocalText = Field(description="What the palette is, e.g. 'Tile styles'.")
+    entries: list[PaletteEntry] = Field(min_length=1, max_length=32, description="The members, in printing order.")
+
+
+# --- card data -------------------------------------------------------------------
+
+FieldType = Literal[
+    "int",
+    "text",
+    "localised",
+    "bool",
+    "palette",
+    "palette_list",
+    "palette_grid",
+    "polyomino",
+    "pattern",
+    "int_list",
+    "id",
+]
+
+
+class FieldDef(SpecModel):
+    """The declaration of one per-card data field: its type and meaning."""
+
+    type: FieldType = Field(
+        description="int; text (a plain string); localised (text in every locale); bool; palette (one entry id of "
+        "`palette`); palette_list (a list of entry ids); palette_grid (rows of entry ids); polyomino (a list of "
+        "[column, row] cells, edge-connected); pattern (rows of equal length, a letter per cell, '.' = any); "
+        "int_list; id (an id of a card in `ref_deck`)."
+    )
+    description: str = Field(description="What the field means, for the designer and the docs.")
+    palette: Identifier | None = Field(default=None, description="For palette fields: the palette the values come from.")
+    ref_deck: Identifier | None = Field(default=None, description="For id fields: the deck whose card ids are allowed.")
+    min: int | None = Field(default=None, description="For int fields: the smallest allowed value.")
+    max: int | None = Field(default=None, description="For int fields: the largest allowed value.")
+    required: bool = Field(default=True, description="Whether every card of the deck must give this field.")
+    shown: bool = Field(default=True, description="Whether the field is printed on the card (localised fields then need every locale).")
+
+
+DataValue = Union[int, float, bool, str, list[int], list[str], list[list[int]], list[list[str]], dict[str, str]]
+
+
+class CardFace(SpecModel):
+    """One face of a two-sided card whose both faces are fronts."""
+
+    name: LocalText | None = Field(default=None, description="The face's name, if it differs from the card's.")
+    data: dict[str, DataValue] = Field(default_factory=dict, description="The face's data fields, as the deck declares them.")
+
+
+class Card(SpecModel):
+    """One distinct card design; ``copies`` says how many are printed."""
+
+    id: Identifier
+    name: LocalText = Field(description="The card's title in every locale.")
+    type: Identifier | None = Field(default=None, description="The card type (one of the deck's card_types).")
+    copies: int = Field(default=1, ge=1, le=MAX_COPIES, description="How many copies of this card the deck holds.")
+    text: LocalText | None = Field(default=None, description="The effect or flavour text printed on the card.")
+    effect: Identifier | None = Field(default=None, description="The effect id the rules engine carries out for this card.")
+    data: dict[str, DataValue] = Field(default_factory=dict, description="The card's data fields, as the deck declares them.")
+    faces: list[CardFace] | None = Field(default=None, description="For decks whose cards have two front faces: exactly two faces.")
+
+
+class CardType(SpecModel):
+    """A kind of card within a deck (e.g. construction, character)."""
+
+    id: Identifier
+    name: LocalText = Field(description="The type's name in every locale.")
+    description: LocalText | None = Field(default=None, description="What cards of this type do.")
+    colour: Colour | None = Field(default=None, description="The accent colour of this type's cards.")
+
+
+class CardSize(SpecModel):
+    """A card's trim size, bleed and safe margin, in millimetres."""
+
+    width: Mm = Field(description="Trim width in mm.")
+    height: Mm = Field(description="Trim height in mm.")
+    bleed: float = Field(default=3.0, ge=0, le=10, description="Art extends this far beyond the trim, in mm.")
+    safe: float = Field(default=3.0, ge=0, le=20, description="Text and key art stay this far inside the trim, in mm.")
+    corner_radius: float = Field(default=3.0, ge=0, le=20, description="The rounded-corner radius drawn on screen previews, in mm.")
+
+
+SizeName = Literal["poker", "bridge", "mini", "tarot", "square", "tile"]
+
+SIZE_PRESETS: dict[str, tuple[float, float]] = {
+    "poker": (63.0, 88.0),
+    "bridge": (57.0, 89.0),
+    "mini": (44.0, 63.0),
+    "tarot": (70.0, 120.0),
+    "square": (70.0, 70.0),
+    "tile": (25.0, 25.0),
+}
+
+
+class DicePartition(SpecModel):
+    """Every total the named dice can roll appears in exactly one card's ``field``."""
+
+    kind: Literal["dice_partition"]
+    dice: Identifier = Field(description="The dice whose totals are distributed over the deck.")
+    field: str = Field(description="The int_list field holding each card's totals.")
+
+
+class FacePairing(SpecModel):
+    """On two-sided cards, the two faces' ``field`` values must be disjoint sets (complementary)."""
+
+    kind: Literal["face_disjoint"]
+    field: str = Field(description="A palette_list field compared between the two faces.")
+
+
+class FaceMirror(SpecModel):
+    """On two-sided cards, face 2's ``field`` must be the mirror of face 1's, by the table ``pairs``."""
+
+    kind: Literal["face_mirror"]
+    field: str = Field(description="The field compared between the two faces.")
+    pairs: dict[str, str] = Field(description="Each value and its mirror; a value mapped to itself is its own mirror.")
+
+
+class AllDistinct(SpecModel):
+    """The list in ``field`` holds no repeated value on any card (e.g. four different Originals)."""
+
+    kind: Literal["all_distinct"]
+    field: str = Field(description="A palette_list or palette_grid field.")
+
+
+class SetSizes(SpecModel):
+    """Cards sharing a ``set_field`` value number exactly their ``size_field`` value (copies counted)."""
+
+    kind: Literal["set_sizes"]
+    set_field: str = Field(description="The field naming each card's set.")
+    size_field: str = Field(description="The field stating how many cards complete the set.")
+
+
+class UniqueValues(SpecModel):
+    """No two cards share the same value of ``field``."""
+
+    kind: Literal["unique_values"]
+    field: str = Field(description="The field whose values must differ between cards.")
+
+
+DeckConstraint = Annotated[
+    Union[DicePartition, FacePairing, FaceMirror, AllDistinct, SetSizes, UniqueValues],
+    Field(discriminator="kind"),
+]
+
+
+class Deck(SpecModel):
+    """A deck of cards: their size, faces, data fields and the cards themselves."""
+
+    id: Identifier
+    name: LocalText = Field(description="The deck's name in every locale, as the component list shows it.")
+    description: LocalText | None = Field(default=None, description="What the deck is for.")
+    size: SizeName | CardSize = Field(default="poker", description="A named size (poker 63x88, bridge, mini, tarot, square, tile) or an explicit size.")
+    double_sided: bool = Field(default=False, description="True when both faces are fronts (each card lists two faces).")
+    layout: str | None = Field(default=None, description="The face layout to draw cards with (a file in templates/layouts or the spec folder).")
+    back: LocalText | None = Field(default=None, description="The title printed on the card back (single-sided decks).")
+    card_types: list[CardType] = Field(default_factory=list, description="The kinds of card in the deck.")
+    fields: dict[str, FieldDef] = Field(default_factory=dict, description="The per-card data fields and their types.")
+    constraints: list[DeckConstraint] = Field(default_factory=list, description="Cross-card rules the validator proves.")
+    cards: list[Card] = Field(default_factory=list, max_length=MAX_CARDS_PER_DECK, description="The cards, written in the YAML.")
+    cards_file: str | None = Field(default=None, description="A CSV card sheet beside game.yaml; its rows are added to `cards`.")
+
+
+class Component(SpecModel):
+    """Tiles, markers and tokens: pieces that are not cards."""
+
+    id: Identifier
+    name: LocalText = Field(description="The component's name in every locale.")
+    kind: Literal["tile", "marker", "token"] = Field(description="What the piece is.")
+    shape: Literal["square", "circle"] = Field(default="square", description="The printed outline.")
+    size: SizeName | CardSize = Field(default="tile", description="The printed size.")
+    palette: Identifier | None = Field(default=None, description="When set, the count is per palette entry (e.g. per style).")
+    count: int = Field(ge=1, le=MAX_COPIES, description="How many: per palette entry when `palette` is set, and per player when `per_player`.")
+    per_player: bool = Field(default=False, description="Whether each player gets `count` of them.")
+    player_mark: bool = Field(default=False, description="Whether each piece carries its owner's seat mark.")
+
+
+class Dice(SpecModel):
+    """A set of identical dice rolled together."""
+
+    id: Identifier
+    name: LocalText = Field(description="The dice's name in every locale.")
+    count: int = Field(ge=1, le=10, description="How many dice are rolled together.")
+    sides: int = Field(ge=2, le=100, description="Sides per die, numbered 1 to sides.")
+
+
+# --- setup and rules -----------------------------------------------------------
+
+
+class Grid(SpecModel):
+    """Cards from a deck laid face up in a grid at setup."""
+
+    deck: Identifier = Field(description="The deck the grid's cards come from.")
+    columns: int = Field(ge=1, le=MAX_GRID_SIDE, description="Cards across.")
+    rows: int = Field(ge=1, le=MAX_GRID_SIDE, description="Cards down.")
+
+
+class Setup(SpecModel):
+    """What is dealt and laid out for one player count."""
+
+    players: int = Field(ge=1, le=MAX_PLAYERS, description="The player count this setup is for.")
+    deal: dict[str, int] = Field(default_factory=dict, description="Cards dealt to each player, by deck id.")
+    grids: dict[str, Grid] = Field(default_factory=dict, description="Named grids of cards laid out, e.g. the mural.")
+    display: dict[str, int] = Field(default_factory=dict, description="Cards laid face up in the middle, by deck id.")
+    pieces: dict[str, int] = Field(default_factory=dict, description="Components given to each player, by component id (per palette entry when it has one).")
+    notes: LocalText | None = Field(default=None, description="Anything else about this setup.")
+
+
+class Clarification(SpecModel):
+    """A numbered reading of the rules where the source is silent or ambiguous; printed in the rulebook."""
+
+    number: int = Field(ge=1, description="The clarification's number, unique in the spec.")
+    topic: str = Field(description="A short English label for the docs.")
+    text: LocalText = Field(description="The reading, in every locale.")
+
+
+class StatedCount(SpecModel):
+    """A count the source rulebook states, to be checked against the spec's components."""
+
+    of: str = Field(pattern=r"^[a-z0-9][a-z0-9_\-]*(/[a-z0-9][a-z0-9_\-]*)?$", description="A deck id, a card type as deck/type, or a component id.")
+    count: int = Field(ge=0, description="The count the source states.")
+    where: str = Field(description="Where the source says so.")
+
+
+class TextSection(SpecModel):
+    """A titled piece of rules prose."""
+
+    id: Identifier
+    title: LocalText = Field(description="The heading.")
+    text: LocalText = Field(description="The prose; may name numbers as {numbers.NAME} and effects as {effect:ID}.")
+
+
+class RulesText(SpecModel):
+    """The game's own rules prose, written for this project in every locale."""
+
+    overview: LocalText = Field(description="What the game is about, in a paragraph.")
+    goal: LocalText = Field(description="How to win.")
+    turn: list[TextSection] = Field(default_factory=list, description="The steps of a turn, in order.")
+    scoring: list[TextSection] = Field(default_factory=list, description="How points are scored.")
+    end: LocalText = Field(description="When and how the game ends.")
+    tiebreakers: list[TextSection] = Field(default_factory=list, description="Tiebreakers, in the order they apply.")
+    solo: LocalText | None = Field(default=None, description="Rules for a single player, where the game has them.")
+    extra: list[TextSection] = Field(default_factory=list, description="Any other sections (special cases, variants).")
+
+
+class BalanceThresholds(SpecModel):
+    """Thresholds the balance check reads; defaults suit most games."""
+
+    max_seat_gap: float = Field(default=0.15, ge=0, le=1, description="Warn when two seats' win rates differ by more than this.")
+    min_skill_edge: float = Field(default=0.55, ge=0, le=1, description="Warn when the planning agent beats random less often than this.")
+    interval_half_width: float = Field(default=0.05, gt=0, le=0.5, description="How tight the 95% interval on a seat's win rate should be.")
+    quick_playouts: int = Field(default=200, ge=1, le=100_000, description="Playouts per player count in the quick check inside validate.")
+    max_playouts: int = Field(default=20_000, ge=1, le=1_000_000, description="Upper limit on playouts per player count.")
+
+
+class Spec(SpecModel):
+    """A whole game: metadata, components, setup, the numbers the rules read, and its prose."""
+
+    spec_version: Literal[1] = Field(description="The version of the spec language; currently 1.")
+    id: Identifier = Field(description="The game's id, also its folder name under specs/.")
+    title: LocalText = Field(description="The game's title in every locale.")
+    tagline: LocalText | None = Field(default=None, description="A one-line description.")
+    version: str = Field(description="The version of this spec (and of the source rules it follows).")
+    locales: list[LocaleCode] = Field(min_length=1, description="The locales every text must be given in; the first is the source language.")
+    credits: Credits
+    licence: Licence
+    players: Range = Field(description="Supported player counts.")
+    play_time_minutes: Range = Field(description="Typical play time.")
+    min_age: int = Field(ge=0, le=99, description="The youngest age the game suits.")
+    rules: Identifier | None = Field(default=None, description="The registered rules module that simulates the game (none: no simulation).")
+    palettes: list[Palette] = Field(default_factory=list, description="Styles, colours and seats, each told apart by colour and symbol.")
+    seats: Identifier | None = Field(default=None, description="The palette whose entries mark the players' pieces, in seat order.")
+    decks: list[Deck] = Field(default_factory=list, description="The card decks.")
+    components: list[Component] = Field(default_factory=list, description="Tiles, markers and tokens.")
+    dice: list[Dice] = Field(default_factory=list, description="Dice.")
+    setups: list[Setup] = Field(min_length=1, description="What is dealt for each supported player count.")
+    numbers: dict[str, int] = Field(default_factory=dict, description="The numbers the rules read (hand limits, points, bonuses, thresholds), by name.")
+    stated_counts: list[StatedCount] = Field(default_factory=list, description="Counts the source rulebook states, checked against the components.")
+    strings: dict[str, LocalText] = Field(default_factory=dict, description="Other localised labels printed on cards (e.g. 'Level').")
+    rules_text: RulesText
+    clarifications: list[Clarification] = Field(default_factory=list, description="Numbered readings where the source is silent or ambiguous.")
+    balance: BalanceThresholds = Field(default_factory=BalanceThresholds, description="Thresholds for the balance report.")

@@ -1,0 +1,66 @@
+"""Run every registered check over one or more spec folders and collect the findings."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from cardgen.findings import Finding, InputError, Severity
+from cardgen.spec.load import LoadedSpec, load_spec
+from cardgen.validate.registry import CheckKind, registered_checks
+
+CHECK_MODULES = (
+    "cardgen.validate.static",
+    "cardgen.render.checks",
+    "cardgen.rulebook.checks",
+    "cardgen.engine.quick",
+)
+"""Modules that register checks when imported; those not written yet are skipped."""
+
+
+def load_check_modules() -> None:
+    """Import every module that registers validation checks."""
+    for name in CHECK_MODULES:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+
+
+@dataclass
+class ValidationResult:
+    """The findings for one spec folder (and the loaded spec, when it loaded)."""
+
+    folder: Path
+    loaded: LoadedSpec | None
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether any finding is an error."""
+        return any(f.severity is Severity.ERROR for f in self.findings)
+
+
+def validate_folder(folder: Path, kinds: Iterable[CheckKind] = ("static", "render", "i18n", "sim")) -> ValidationResult:
+    """Load and check one spec folder. Raises InputError only when a file cannot be read at all."""
+    load_check_modules()
+    loaded = load_spec(folder)
+    result = ValidationResult(folder, loaded, list(loaded.findings))
+    if loaded.spec is None:
+        return result
+    wanted = list(kinds)
+    for check in registered_checks(["static"]):
+        result.findings.extend(check.run(loaded))
+    if result.has_errors:
+        return result  # later checks assume a sound spec
+    for check in registered_checks([k for k in wanted if k != "static"]):
+        result.findings.extend(check.run(loaded))
+    return result
+
+
+def input_error_finding(error: InputError) -> Finding:
+    """An unreadable file as a finding (code CG001), for reports that list everything."""
+    return Finding(error.file, error.line, error.column, "CG001", Severity.ERROR, "", error.message)
