@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
@@ -11,7 +10,7 @@ import typer
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
 from cardgen.cli.common import resolve_games
 from cardgen.findings import Finding, InputError, Severity, format_findings
-from cardgen.spec.schema import spec_json_schema
+from cardgen.spec.schema import schema_text, spec_reference_markdown
 from cardgen.validate.registry import CheckKind
 from cardgen.validate.runner import input_error_finding, validate_folder
 
@@ -51,9 +50,10 @@ def validate(
 
 def schema(
     out: Optional[Path] = typer.Option(None, "--out", help="Write the schema to this file instead of printing it."),
+    markdown: bool = typer.Option(False, "--markdown", help="Print the field reference (docs/spec.md) instead."),
 ) -> None:
     """Print the JSON Schema of the spec language (editors use it to autocomplete specs)."""
-    text = json.dumps(spec_json_schema(), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    text = spec_reference_markdown() if markdown else schema_text()
     if out is None:
         typer.echo(text, nl=False)
     else:

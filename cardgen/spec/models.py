@@ -195,7 +195,7 @@ SIZE_PRESETS: dict[str, tuple[float, float]] = {
 class DicePartition(SpecModel):
     """Every total the named dice can roll appears in exactly one card's ``field``."""
 
-    kind: Literal["dice_partition"]
+    kind: Literal["dice_partition"] = Field(description="The constraint's kind: dice_partition.")
     dice: Identifier = Field(description="The dice whose totals are distributed over the deck.")
     field: str = Field(description="The int_list field holding each card's totals.")
 
@@ -203,14 +203,14 @@ class DicePartition(SpecModel):
 class FacePairing(SpecModel):
     """On two-sided cards, the two faces' ``field`` values must be disjoint sets (complementary)."""
 
-    kind: Literal["face_disjoint"]
+    kind: Literal["face_disjoint"] = Field(description="The constraint's kind: face_disjoint.")
     field: str = Field(description="A palette_list field compared between the two faces.")
 
 
 class FaceMirror(SpecModel):
     """On two-sided cards, face 2's ``field`` must be the mirror of face 1's, by the table ``pairs``."""
 
-    kind: Literal["face_mirror"]
+    kind: Literal["face_mirror"] = Field(description="The constraint's kind: face_mirror.")
     field: str = Field(description="The field compared between the two faces.")
     pairs: dict[str, str] = Field(description="Each value and its mirror; a value mapped to itself is its own mirror.")
 
@@ -218,14 +218,14 @@ class FaceMirror(SpecModel):
 class AllDistinct(SpecModel):
     """The list in ``field`` holds no repeated value on any card (e.g. four different Originals)."""
 
-    kind: Literal["all_distinct"]
+    kind: Literal["all_distinct"] = Field(description="The constraint's kind: all_distinct.")
     field: str = Field(description="A palette_list or palette_grid field.")
 
 
 class SetSizes(SpecModel):
     """Cards sharing a ``set_field`` value number exactly their ``size_field`` value (copies counted)."""
 
-    kind: Literal["set_sizes"]
+    kind: Literal["set_sizes"] = Field(description="The constraint's kind: set_sizes.")
     set_field: str = Field(description="The field naming each card's set.")
     size_field: str = Field(description="The field stating how many cards complete the set.")
 
@@ -233,7 +233,7 @@ class SetSizes(SpecModel):
 class UniqueValues(SpecModel):
     """No two cards share the same value of ``field``."""
 
-    kind: Literal["unique_values"]
+    kind: Literal["unique_values"] = Field(description="The constraint's kind: unique_values.")
     field: str = Field(description="The field whose values must differ between cards.")
 
 
@@ -361,8 +361,8 @@ class Spec(SpecModel):
     tagline: LocalText | None = Field(default=None, description="A one-line description.")
     version: str = Field(description="The version of this spec (and of the source rules it follows).")
     locales: list[LocaleCode] = Field(min_length=1, description="The locales every text must be given in; the first is the source language.")
-    credits: Credits
-    licence: Licence
+    credits: Credits = Field(description="The original designers, publisher and the source the facts come from.")
+    licence: Licence = Field(description="The original licence and the credit line printed everywhere.")
     players: Range = Field(description="Supported player counts.")
     play_time_minutes: Range = Field(description="Typical play time.")
     min_age: int = Field(ge=0, le=99, description="The youngest age the game suits.")
@@ -376,6 +376,6 @@ class Spec(SpecModel):
     numbers: dict[str, int] = Field(default_factory=dict, description="The numbers the rules read (hand limits, points, bonuses, thresholds), by name.")
     stated_counts: list[StatedCount] = Field(default_factory=list, description="Counts the source rulebook states, checked against the components.")
     strings: dict[str, LocalText] = Field(default_factory=dict, description="Other localised labels printed on cards (e.g. 'Level').")
-    rules_text: RulesText
+    rules_text: RulesText = Field(description="The rules prose of the rulebook, written for this project in every locale.")
     clarifications: list[Clarification] = Field(default_factory=list, description="Numbered readings where the source is silent or ambiguous.")
     balance: BalanceThresholds = Field(default_factory=BalanceThresholds, description="Thresholds for the balance report.")

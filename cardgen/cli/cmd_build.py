@@ -1,0 +1,49 @@
+"""``cardgen build``: every artefact of every game, in one command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from cardgen.build import BuildOptions, Paper, build_game, build_lock
+from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS
+from cardgen.cli.common import resolve_games
+from cardgen.findings import format_findings
+
+
+def build(
+    games: Optional[list[str]] = typer.Argument(None, help="Game ids or spec folders; default: every game under specs/."),
+    paper: str = typer.Option("all", "--paper", help="Paper for print sheets and rulebooks: a4, letter or all."),
+    lang: str = typer.Option("all", "--lang", help="Rulebook language: a locale (en, pt_BR) or all."),
+    card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language printed on the cards (default: the spec's first locale)."),
+    out: Path = typer.Option(Path("output"), "--out", help="The output folder; each game gets a folder inside it."),
+    quiet: bool = typer.Option(False, "--quiet", help="Print only findings and errors."),
+) -> None:
+    """Validate, then write card faces (SVG), print sheets (PDF) and rulebooks under the output folder."""
+    papers: tuple[Paper, ...] = ("a4", "letter") if paper == "all" else (paper,)  # type: ignore[assignment]
+    if any(p not in ("a4", "letter") for p in papers):
+        raise typer.BadParameter("choose a4, letter or all", param_hint="--paper")
+    options = BuildOptions(papers=papers, langs=() if lang == "all" else (lang,), card_lang=card_lang)
+    folders = resolve_games(games)
+    failed = False
+    with build_lock(out):
+        for folder in folders:
+            result = build_game(folder, out, options)
+            if result.findings:
+                typer.echo(format_findings(result.findings, "text"))
+            failed = failed or result.failed
+            if result.failed:
+                typer.echo(f"{result.game}: not built (errors above); the previous output was left as it was", err=True)
+                continue
+            if not quiet:
+                for note in result.notes:
+                    typer.echo(f"{result.game}: {note}")
+                typer.echo(f"{result.game}: {len(result.files)} file(s) written to {out / result.game}")
+    raise typer.Exit(EXIT_FINDINGS if failed else EXIT_CLEAN)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the build command to the app."""
+    app.command("build")(build)

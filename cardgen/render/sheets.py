@@ -1,0 +1,518 @@
+"""Print sheets (imposition): cards laid out on paper with crop marks and duplex backs.
+
+A :class:`SheetTemplate` (loaded from ``templates/sheets/*.yaml``) describes the
+paper, margins, gutter, crop marks, footer and the printer's duplex flip.
+:func:`impose` places :class:`PrintItem` faces on pages, draws crop marks
+outside the bleed at every trim line, clips each card to its bleed rectangle,
+and emits a back page after each front page when any card has a back. It
+returns the page scenes plus the exact trim/bleed rectangle of every card on
+every page (mm, page coordinates, y down).
+
+Duplex: the back page is the front page as seen through the paper. On a
+portrait sheet flipped on its long edge the column order reverses; on its
+short edge the row order reverses (the other way round for landscape sheets).
+The grid is centred on the page along that axis, so a reversed slot lies
+exactly behind its front slot.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+from ruamel.yaml import YAML
+
+from cardgen.render.fonts import DEFAULT_FONT, descent, string_width
+from cardgen.render.pdf_backend import write_pdf
+from cardgen.render.scene import Box, Circle, Group, Line, Primitive, Rect, Scene, Text, Transform
+
+TEMPLATES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "sheets"
+"""Default folder of the bundled sheet templates (a4.yaml, letter.yaml)."""
+
+_EPS = 1e-6
+Side = Literal["front", "back"]
+DuplexFlip = Literal["long_edge", "short_edge"]
+
+
+# --------------------------------------------------------------------------- template
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PaperSize(_Strict):
+    """Paper size in mm."""
+
+    width_mm: float = Field(gt=0)
+    height_mm: float = Field(gt=0)
+
+
+class Margins(_Strict):
+    """Unprintable border in mm."""
+
+    top: float = Field(ge=0)
+    right: float = Field(ge=0)
+    bottom: float = Field(ge=0)
+    left: float = Field(ge=0)
+
+
+class CropMarkStyle(_Strict):
+    """Crop mark geometry in mm."""
+
+    length_mm: float = Field(gt=0)
+    offset_mm: float = Field(ge=0)
+    weight_mm: float = Field(gt=0)
+    color: str = Field(default="#000000", pattern=r"^#[0-9a-fA-F]{6}$")
+
+    @property
+    def reach_mm(self) -> float:
+        """How far marks extend beyond the bleed edge."""
+        return self.offset_mm + self.length_mm
+
+
+class FooterStyle(_Strict):
+    """Footer band at the bottom of every page."""
+
+    height_mm: float = Field(ge=0)
+    size_pt: float = Field(ge=6)
+
+
+class SheetTemplate(_Strict):
+    """A print sheet layout, like a sprue: paper, margins, gutter, marks, footer, duplex."""
+
+    name: str
+    paper: PaperSize
+    margins_mm: Margins
+    gutter_mm: float = Field(ge=0)
+    crop_marks: CropMarkStyle
+    footer: FooterStyle
+    duplex_flip: DuplexFlip = "long_edge"
+
+    @property
+    def is_landscape(self) -> bool:
+        """True when the paper is wider than tall."""
+        return self.paper.width_mm > self.paper.height_mm
+
+    @property
+    def mirror_columns(self) -> bool:
+        """True when backs reverse the column order (else they reverse rows)."""
+        long_edge = self.duplex_flip == "long_edge"
+        return long_edge != self.is_landscape
+
+
+def load_sheet_template(path: Path | str) -> SheetTemplate:
+    """Load and validate a sheet template YAML file."""
+    data = YAML(typ="safe").load(Path(path).read_text(encoding="utf-8"))
+    return SheetTemplate.model_validate(data)
+
+
+def builtin_sheet_template(name: str, templates_dir: Path | None = None) -> SheetTemplate:
+    """Load ``<name>.yaml`` from ``templates/sheets`` (or ``templates_dir``)."""
+    return load_sheet_template((templates_dir or TEMPLATES_DIR) / f"{name}.yaml")
+
+
+# --------------------------------------------------------------------------- inputs and outputs
+@dataclass(frozen=True)
+class PrintItem:
+    """A card to print: front face, optional back (or second face), trim size, bleed, copies.
+
+    Face scenes must measure (trim_w + 2*bleed) x (trim_h + 2*bleed) mm.
+    """
+
+    front: Scene
+    trim_w: float
+    trim_h: float
+    bleed: float = 0.0
+    back: Scene | None = None
+    copies: int = 1
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.copies < 0:
+            raise ValueError("copies must be >= 0")
+        for face in (self.front, self.back):
+            if face is None:
+                continue
+            if abs(face.width_mm - (self.trim_w + 2 * self.bleed)) > 0.01 or abs(
+                face.height_mm - (self.trim_h + 2 * self.bleed)
+            ) > 0.01:
+                raise ValueError(
+                    f"face of {self.label or 'item'} is {face.width_mm}x{face.height_mm} mm, "
+                    f"expected trim+2*bleed = {self.trim_w + 2 * self.bleed}x{self.trim_h + 2 * self.bleed}"
+                )
+
+
+@dataclass(frozen=True)
+class FooterInfo:
+    """Text for the footer line of every sheet."""
+
+    title: str
+    version: str = ""
+    licence: str = ""
+
+
+@dataclass(frozen=True)
+class CardPlacement:
+    """Where one card face landed: page, slot, and exact trim/bleed rectangles (mm)."""
+
+    page_index: int
+    """0-based page in the output document."""
+    sheet_number: int
+    """1-based physical sheet (a front page and its back page share it)."""
+    side: Side
+    item_index: int
+    copy_index: int
+    row: int
+    col: int
+    trim: Box
+    bleed: Box
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Card slots of one page: columns x rows of (trim + 2*bleed) cells with gutters."""
+
+    cols: int
+    rows: int
+    trim_w: float
+    trim_h: float
+    bleed: float
+    gutter: float
+    origin_x: float
+    origin_y: float
+
+    @property
+    def capacity(self) -> int:
+        """Cards per page."""
+        return self.cols * self.rows
+
+    @property
+    def cell_w(self) -> float:
+        """Width of a card including bleed."""
+        return self.trim_w + 2 * self.bleed
+
+    @property
+    def cell_h(self) -> float:
+        """Height of a card including bleed."""
+        return self.trim_h + 2 * self.bleed
+
+    def bleed_box(self, row: int, col: int) -> Box:
+        """Bleed rectangle of a slot, page coordinates."""
+        return Box(
+            self.origin_x + col * (self.cell_w + self.gutter),
+            self.origin_y + row * (self.cell_h + self.gutter),
+            self.cell_w,
+            self.cell_h,
+        )
+
+    def trim_box(self, row: int, col: int) -> Box:
+        """Trim rectangle of a slot, page coordinates."""
+        return self.bleed_box(row, col).inset(self.bleed)
+
+    def slot(self, index: int) -> tuple[int, int]:
+        """(row, col) of the index-th slot, filled row by row."""
+        return divmod(index, self.cols)
+
+
+@dataclass(frozen=True)
+class ImposedSheets:
+    """Result of :func:`impose`: page scenes, card geometry and crop marks per page."""
+
+    pages: tuple[Scene, ...]
+    placements: tuple[CardPlacement, ...]
+    crop_marks: tuple[tuple[Line, ...], ...]
+    grids: tuple[Grid | None, ...]
+
+    def placements_on(self, page_index: int) -> tuple[CardPlacement, ...]:
+        """Card placements of one page."""
+        return tuple(p for p in self.placements if p.page_index == page_index)
+
+    def to_pdf(self, title: str = "") -> bytes:
+        """Render all pages through the PDF backend."""
+        return write_pdf(self.pages, title=title)
+
+
+# --------------------------------------------------------------------------- geometry
+def plan_grid(template: SheetTemplate, trim_w: float, trim_h: float, bleed: float) -> Grid:
+    """How many cards fit upright, and where: centred on the page along the flip axis.
+
+    Raises ValueError when not even one card fits.
+    """
+    paper, m = template.paper, template.margins_mm
+    reach = template.crop_marks.reach_mm
+    gutter = template.gutter_mm
+    cell_w, cell_h = trim_w + 2 * bleed, trim_h + 2 * bleed
+
+    inset_x = max(m.left, m.right) + reach
+    left, right = inset_x, paper.width_mm - inset_x
+    bottom_reserved = m.bottom + template.footer.height_mm
+    if template.mirror_columns:
+        top, bottom = m.top + reach, paper.height_mm - bottom_reserved - reach
+    else:
+        inset_y = max(m.top, bottom_reserved) + reach
+        top, bottom = inset_y, paper.height_mm - inset_y
+
+    avail_w, avail_h = right - left, bottom - top
+    cols = max(0, math.floor((avail_w + gutter) / (cell_w + gutter) + _EPS))
+    rows = max(0, math.floor((avail_h + gutter) / (cell_h + gutter) + _EPS))
+    if cols == 0 or rows == 0:
+        raise ValueError(
+            f"a {trim_w}x{trim_h} mm card with {bleed} mm bleed does not fit on {template.name} "
+            f"(printable area for cards {avail_w:.1f}x{avail_h:.1f} mm)"
+        )
+    grid_w = cols * cell_w + (cols - 1) * gutter
+    grid_h = rows * cell_h + (rows - 1) * gutter
+    return Grid(
+        cols=cols,
+        rows=rows,
+        trim_w=trim_w,
+        trim_h=trim_h,
+        bleed=bleed,
+        gutter=gutter,
+        origin_x=left + (avail_w - grid_w) / 2,
+        origin_y=top + (avail_h - grid_h) / 2,
+    )
+
+
+def back_slot(grid: Grid, row: int, col: int, template: SheetTemplate) -> tuple[int, int]:
+    """Slot on the back page that lies behind the front slot (row, col)."""
+    if template.mirror_columns:
+        return row, grid.cols - 1 - col
+    return grid.rows - 1 - row, col
+
+
+def _free_length(
+    along: float, perpendicular: float, direction: int, vertical: bool, obstacles: Sequence[Box], tolerance: float
+) -> float:
+    """Free distance from ``along`` in ``direction`` before hitting an obstacle box."""
+    free = math.inf
+    for box in obstacles:
+        lo_p, hi_p = (box.x, box.right) if vertical else (box.y, box.bottom)
+        if not (lo_p - tolerance < perpendicular < hi_p + tolerance):
+            continue
+        lo, hi = (box.y, box.bottom) if vertical else (box.x, box.right)
+        if direction > 0:
+            if hi <= along + _EPS:
+                continue
+            free = min(free, max(0.0, lo - along))
+        else:
+            if lo >= along - _EPS:
+                continue
+            free = min(free, max(0.0, along - hi))
+    return free
+
+
+def crop_marks(cards: Sequence[tuple[Box, Box]], style: CropMarkStyle, min_length: float = 0.5) -> tuple[Line, ...]:
+    """Crop marks for cards given as (trim, bleed) boxes.
+
+    Each trim edge gets a mark at both of its ends, starting ``offset`` outside
+    the bleed and running outward along the trim line. A mark is shortened so it
+    never enters any card's bleed rectangle and dropped if that leaves less than
+    ``min_length``. Duplicates (shared cut lines) are removed.
+    """
+    bleeds = [bleed for _, bleed in cards]
+    tolerance = style.weight_mm / 2
+    seen: set[tuple[float, float, float, float]] = set()
+    marks: list[Line] = []
+
+    def add(x1: float, y1: float, x2: float, y2: float) -> None:
+        key = (round(x1, 4), round(y1, 4), round(x2, 4), round(y2, 4))
+        if key not in seen:
+            seen.add(key)
+            marks.append(Line(x1, y1, x2, y2, stroke=style.color, stroke_width=style.weight_mm))
+
+    def mark(start: float, fixed: float, direction: int, vertical: bool) -> None:
+        free = _free_length(start, fixed, direction, vertical, bleeds, tolerance)
+        length = min(style.length_mm, free - style.offset_mm - style.weight_mm)
+        if length < min_length - _EPS:
+            return
+        a = start + direction * style.offset_mm
+        b = a + direction * length
+        lo, hi = min(a, b), max(a, b)
+        if vertical:
+            add(fixed, lo, fixed, hi)
+        else:
+            add(lo, fixed, hi, fixed)
+
+    for trim, bleed in cards:
+        for x in (trim.x, trim.right):
+            mark(bleed.y, x, -1, True)
+            mark(bleed.bottom, x, +1, True)
+        for y in (trim.y, trim.bottom):
+            mark(bleed.x, y, -1, False)
+            mark(bleed.right, y, +1, False)
+    return tuple(marks)
+
+
+def _footer(template: SheetTemplate, text: str) -> Text:
+    """Footer run centred in the footer band, shrunk (not below 6 pt) to fit the width."""
+    paper, m = template.paper, template.margins_mm
+    size = template.footer.size_pt
+    width = paper.width_mm - m.left - m.right
+    while size > 6.0 and string_width(text, DEFAULT_FONT, size) > width:
+        size = max(6.0, size - 0.25)
+    baseline = paper.height_mm - m.bottom - descent(DEFAULT_FONT, size)
+    x = m.left + width / 2
+    return Text(x, baseline, text, DEFAULT_FONT, size, "#000000", "middle")
+
+
+def footer_text(footer: FooterInfo, sheet: int, sheets: int, side: Side | None) -> str:
+    """``title · version · sheet n of m (front) · licence``."""
+    where = f"sheet {sheet} of {sheets}" + (f" ({side})" if side else "")
+    return " · ".join(part for part in (footer.title, footer.version, where, footer.licence) if part)
+
+
+def _card_group(face: Scene, bleed_box: Box) -> Group:
+    return Group(
+        children=face.children,
+        transform=Transform(translate=(bleed_box.x, bleed_box.y)),
+        clip=Box(0.0, 0.0, bleed_box.w, bleed_box.h),
+    )
+
+
+# --------------------------------------------------------------------------- imposition
+@dataclass(frozen=True)
+class _Slot:
+    item_index: int
+    copy_index: int
+    item: PrintItem
+
+
+def _runs_of_same_size(items: Sequence[PrintItem]) -> list[list[_Slot]]:
+    runs: list[list[_Slot]] = []
+    last_key: tuple[float, float, float] | None = None
+    for index, item in enumerate(items):
+        key = (round(item.trim_w, 4), round(item.trim_h, 4), round(item.bleed, 4))
+        for copy in range(item.copies):
+            if key != last_key:
+                runs.append([])
+                last_key = key
+            runs[-1].append(_Slot(index, copy, item))
+    return runs
+
+
+def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterInfo) -> ImposedSheets:
+    """Lay out all copies of all items on sheets (front pages, each followed by its back page).
+
+    Cards keep their order; a new page starts when the card size changes. Back
+    pages are produced for every sheet when any item has a back; a card without
+    a back leaves its back slot empty.
+    """
+    duplex = any(item.back is not None and item.copies > 0 for item in items)
+    pages_spec: list[tuple[Grid, list[_Slot]]] = []
+    for run in _runs_of_same_size(items):
+        first = run[0].item
+        grid = plan_grid(template, first.trim_w, first.trim_h, first.bleed)
+        for start in range(0, len(run), grid.capacity):
+            pages_spec.append((grid, run[start : start + grid.capacity]))
+
+    total = len(pages_spec)
+    pages: list[Scene] = []
+    placements: list[CardPlacement] = []
+    marks_per_page: list[tuple[Line, ...]] = []
+    grids: list[Grid | None] = []
+    paper = template.paper
+
+    for sheet_index, (grid, slots) in enumerate(pages_spec):
+        sheet = sheet_index + 1
+        sides: list[Side] = ["front", "back"] if duplex else ["front"]
+        for side in sides:
+            page_index = len(pages)
+            children: list[Primitive] = []
+            boxes: list[tuple[Box, Box]] = []
+            for slot_index, slot in enumerate(slots):
+                row, col = grid.slot(slot_index)
+                if side == "back":
+                    row, col = back_slot(grid, row, col, template)
+                trim, bleed = grid.trim_box(row, col), grid.bleed_box(row, col)
+                face = slot.item.front if side == "front" else slot.item.back
+                if face is None:
+                    continue
+                children.append(_card_group(face, bleed))
+                boxes.append((trim, bleed))
+                placements.append(
+                    CardPlacement(page_index, sheet, side, slot.item_index, slot.copy_index, row, col, trim, bleed)
+                )
+            marks = crop_marks(boxes, template.crop_marks)
+            children.extend(marks)
+            children.append(_footer(template, footer_text(footer, sheet, total, side if duplex else None)))
+            pages.append(Scene(paper.width_mm, paper.height_mm, tuple(children)))
+            marks_per_page.append(marks)
+            grids.append(grid)
+
+    return ImposedSheets(tuple(pages), tuple(placements), tuple(marks_per_page), tuple(grids))
+
+
+# --------------------------------------------------------------------------- duplex test sheet
+def _target(x: float, y: float, radius: float, color: str) -> list[Primitive]:
+    weight = 0.15
+    return [
+        Circle(x, y, radius, stroke=color, stroke_width=weight),
+        Circle(x, y, radius / 2, stroke=color, stroke_width=weight),
+        Line(x - radius * 1.4, y, x + radius * 1.4, y, stroke=color, stroke_width=weight),
+        Line(x, y - radius * 1.4, x, y + radius * 1.4, stroke=color, stroke_width=weight),
+    ]
+
+
+def _scale(x: float, y: float, vertical: bool, color: str, span: int = 5) -> list[Primitive]:
+    """A millimetre scale centred on (x, y), ticks from -span to +span mm, labelled every 5."""
+    out: list[Primitive] = []
+    for mm in range(-span, span + 1):
+        tick = 3.0 if mm % 5 == 0 else 1.5
+        if vertical:
+            out.append(Line(x, y + mm, x + tick, y + mm, stroke=color, stroke_width=0.1))
+        else:
+            out.append(Line(x + mm, y, x + mm, y + tick, stroke=color, stroke_width=0.1))
+        if mm % 5 == 0:
+            label = f"{mm:+d}" if mm else "0"
+            if vertical:
+                out.append(Text(x + 3.5, y + mm + 0.8, label, DEFAULT_FONT, 6, color, "start"))
+            else:
+                out.append(Text(x + mm, y + 5.5, label, DEFAULT_FONT, 6, color, "middle"))
+    return out
+
+
+def duplex_test_sheet(template: SheetTemplate, footer: FooterInfo) -> ImposedSheets:
+    """A front page with registration targets and a back page with the same targets
+    where they should land after duplex printing, plus mm scales to read the offset.
+
+    Hold the printed sheet against light: each back target should sit on its
+    front target; the front's reference lines cross the back's scales at the
+    misregistration in mm.
+    """
+    paper, m = template.paper, template.margins_mm
+    w, h = paper.width_mm, paper.height_mm
+    inset = 25.0
+    points = [(inset, inset), (w - inset, inset), (w / 2, h / 2), (inset, h - inset - 10), (w - inset, h - inset - 10)]
+
+    def behind(x: float, y: float) -> tuple[float, float]:
+        return (w - x, y) if template.mirror_columns else (x, h - y)
+
+    front: list[Primitive] = [Rect(m.left, m.top, w - m.left - m.right, h - m.top - m.bottom, stroke="#000000", stroke_width=0.1)]
+    back: list[Primitive] = list(front)
+    for x, y in points:
+        front.extend(_target(x, y, 5.0, "#000000"))
+        bx, by = behind(x, y)
+        back.extend(_target(bx, by, 5.0, "#000000"))
+        # Reference lines on the front point towards the page centre; the back
+        # carries a mm scale exactly where each line shows through.
+        dx = 1.0 if x <= w / 2 else -1.0
+        dy = 1.0 if y <= h / 2 else -1.0
+        front.append(Line(x + dx * 8, y, x + dx * 20, y, stroke="#000000", stroke_width=0.1))
+        front.append(Line(x, y + dy * 8, x, y + dy * 20, stroke="#000000", stroke_width=0.1))
+        sx, sy = behind(x + dx * 14, y)
+        back.extend(_scale(sx, sy, vertical=True, color="#000000"))
+        sx, sy = behind(x, y + dy * 14)
+        back.extend(_scale(sx, sy, vertical=False, color="#000000"))
+    flip = template.duplex_flip.replace("_", " ")
+    front.append(Text(w / 2, inset + 10, f"DUPLEX TEST · FRONT · flip on {flip}", DEFAULT_FONT, 10, "#000000", "middle"))
+    bx, by = behind(w / 2, inset + 10)
+    back.append(Text(bx, by, f"DUPLEX TEST · BACK · flip on {flip}", DEFAULT_FONT, 10, "#000000", "middle"))
+
+    pages = (
+        Scene(w, h, tuple(front) + (_footer(template, footer_text(footer, 1, 1, "front")),)),
+        Scene(w, h, tuple(back) + (_footer(template, footer_text(footer, 1, 1, "back")),)),
+    )
+    return ImposedSheets(pages=pages, placements=(), crop_marks=((), ()), grids=(None, None))
