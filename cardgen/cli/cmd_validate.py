@@ -24,7 +24,9 @@ def validate(
     """Check specs and list every finding with its file, line, code and a fix hint."""
     if fmt not in {"text", "json", "github"}:
         raise typer.BadParameter("choose text, json or github", param_hint="--format")
-    kinds: list[CheckKind] = ["static", "render", "i18n"] + ([] if no_sim else ["sim"])
+    kinds: list[CheckKind] = ["static", "render", "i18n"]
+    if not no_sim:
+        kinds.append("sim")
     findings: list[Finding] = []
     input_failed = False
     folders = resolve_games(games)

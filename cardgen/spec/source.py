@@ -251,7 +251,7 @@ def load_card_table(path: Path, shown: str, max_rows: int = 5000) -> tuple[list[
     try:
         dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t|")
     except csv.Error:
-        dialect = csv.excel  # type: ignore[assignment]
+        dialect = csv.excel
     reader = csv.reader(io.StringIO(text), dialect)
     rows = list(reader)
     header = [h.strip() for h in rows[0]]

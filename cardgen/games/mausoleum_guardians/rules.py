@@ -1,0 +1,804 @@
+"""Mausoleum Guardians: the rules engine.
+
+Every reading the source leaves open is a numbered clarification in
+``specs/mausoleum-guardians/game.yaml``; the comments below cite them as
+``(C7)`` and the code does exactly what they say.
+
+Cards are told apart by *kind*: the index of their design in the spec (Base,
+Columns, ... Protection). Every zone is a flat list of counts per kind, so a
+position is a handful of small int lists and a clone is a few list copies. The
+draw pile is the shuffled tuple of kinds fixed at setup, shared between clones,
+and a pointer to its top.
+
+Turn flow (one seat, :data:`PLAY` phase): the draw is done automatically when
+the turn starts (the deck order is fixed by the seed, so it is no chance step);
+the player passes or plays one card; an attack may need a further choice (the
+target's for Earthquake, the attacker's for Invasion, Exchange and Discovery)
+or a chance step (the random card taken by Theft and Exchange); then the player
+discards down to the hand limit one card at a time. A choice with a single
+option is made automatically, so it never costs an action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Literal
+
+from cardgen.engine.core import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    Seat,
+    State,
+    Termination,
+)
+from cardgen.spec.models import Spec
+
+RULES_ID = "mausoleum-guardians"
+CardKind = int
+"""The index of a card design in the spec's deck order."""
+
+CONSTRUCTION_TYPE = "construction"
+"""The card type whose kinds make up a complete set (one of each)."""
+
+# Behaviours, by effect id. Construction cards build whatever their effect.
+BUILD, DOUBLE_SET, DRAW_THREE, GUARD_CONSTRUCTION, GUARD_HAND, EARTHQUAKE, INVASION, DISCOVERY, EXCHANGE, THEFT, PROTECTION = range(11)
+EFFECT_BEHAVIOUR: dict[str, int] = {
+    "build": BUILD,
+    "double_set": DOUBLE_SET,
+    "draw_three": DRAW_THREE,
+    "guard_construction": GUARD_CONSTRUCTION,
+    "guard_hand": GUARD_HAND,
+    "earthquake": EARTHQUAKE,
+    "invasion": INVASION,
+    "discovery": DISCOVERY,
+    "exchange": EXCHANGE,
+    "theft": THEFT,
+    "protection": PROTECTION,
+}
+CHARACTER_BEHAVIOURS = frozenset({DOUBLE_SET, DRAW_THREE, GUARD_CONSTRUCTION, GUARD_HAND})
+ATTACK_BEHAVIOURS = frozenset({EARTHQUAKE, INVASION, EXCHANGE, THEFT})
+
+# Phases: what the pending decision is.
+PLAY = 0
+"""The turn player passes or plays a card."""
+DISCARD = 1
+"""The turn player discards down to the hand limit (C2)."""
+QUAKE_PICK = 2
+"""The Earthquake's target picks a construction card to discard (C14)."""
+INVADE_PICK = 3
+"""The Invasion's player picks a construction card to take (C14)."""
+DIG_PICK = 4
+"""The Discovery's player picks a card from the discard pile (C15)."""
+GIVE_PICK = 5
+"""The Exchange's player picks the card to give (C14)."""
+TAKE_CHANCE = 6
+"""Chance: the random card taken from the target's hand (Theft, Exchange)."""
+OVER = 7
+"""The game has ended."""
+
+# How a card in hand becomes legal actions (precomputed per kind).
+PLAIN, NEEDS_SET, HITS_AREA, HITS_HAND, SWAPS_HAND = range(5)
+
+PASS: Action = 0
+"""The only action id that is the same in every phase."""
+
+NUMBER_NAMES = (
+    "hand_size",
+    "hand_limit",
+    "draw_per_turn",
+    "artemisia_draw",
+    "set_points",
+    "multi_set_bonus",
+    "multi_set_threshold",
+    "mausolo_multiplier",
+    "mausolo_sets_per_player",
+)
+
+
+class MausoleumGame(Game):
+    """Mausoleum Guardians at one player count: the card kinds, numbers and action layout, fixed."""
+
+    rules_id = RULES_ID
+
+    def __init__(self, spec: Spec, num_players: int) -> None:
+        super().__init__(spec, num_players)
+        missing = [name for name in NUMBER_NAMES if name not in spec.numbers]
+        if missing:
+            raise ValueError(f"{spec.id}: numbers lacks {', '.join(missing)}")
+        n = spec.numbers
+        self.hand_size: int = n["hand_size"]
+        self.hand_limit: int = n["hand_limit"]
+        self.draw_per_turn: int = n["draw_per_turn"]
+        self.artemisia_draw: int = n["artemisia_draw"]
+        self.set_points: int = n["set_points"]
+        self.multi_set_bonus: int = n["multi_set_bonus"]
+        self.multi_set_threshold: int = n["multi_set_threshold"]
+        self.mausolo_multiplier: int = n["mausolo_multiplier"]
+        self.mausolo_sets: int = n["mausolo_sets_per_player"]
+
+        ids: list[str] = []
+        names: list[str] = []
+        copies: list[int] = []
+        behaviour: list[int] = []
+        for deck in spec.decks:
+            for card in deck.cards:
+                if card.type == CONSTRUCTION_TYPE:
+                    kind_behaviour = BUILD
+                elif card.effect in EFFECT_BEHAVIOUR and card.effect != "build":
+                    kind_behaviour = EFFECT_BEHAVIOUR[card.effect]
+                else:
+                    raise ValueError(f"{spec.id}: card {card.id!r} has effect {card.effect!r}, which {RULES_ID} does not know")
+                ids.append(card.id)
+                names.append(card.name.get("en") or next(iter(card.name.values())))
+                copies.append(card.copies)
+                behaviour.append(kind_behaviour)
+        self.card_ids: tuple[str, ...] = tuple(ids)
+        self.card_names: tuple[str, ...] = tuple(names)
+        self.copies: tuple[int, ...] = tuple(copies)
+        self.behaviour: tuple[int, ...] = tuple(behaviour)
+        self.kinds: int = len(ids)
+        self.kind_of: dict[str, CardKind] = {card_id: k for k, card_id in enumerate(ids)}
+        self.construction_kinds: tuple[CardKind, ...] = tuple(k for k, b in enumerate(behaviour) if b == BUILD)
+        """The kinds of one complete set, read from the spec's construction cards (C4)."""
+        if not self.construction_kinds:
+            raise ValueError(f"{spec.id}: no card of type {CONSTRUCTION_TYPE!r}, so no set can be completed")
+        self.character_kinds: tuple[CardKind, ...] = tuple(k for k, b in enumerate(behaviour) if b in CHARACTER_BEHAVIOURS)
+        self.mausolo_kinds: tuple[CardKind, ...] = tuple(k for k, b in enumerate(behaviour) if b == DOUBLE_SET)
+        self.quake_guard_kinds: tuple[CardKind, ...] = tuple(k for k, b in enumerate(behaviour) if b == GUARD_CONSTRUCTION)
+        self.theft_guard_kinds: tuple[CardKind, ...] = tuple(k for k, b in enumerate(behaviour) if b == GUARD_HAND)
+        self.protection_kinds: tuple[CardKind, ...] = tuple(k for k, b in enumerate(behaviour) if b == PROTECTION)
+        self.total_cards: int = sum(copies)
+        if self.total_cards < num_players * self.hand_size:
+            raise ValueError(f"{spec.id}: {self.total_cards} cards cannot deal {self.hand_size} to {num_players} players")
+
+        # Action layout: PASS, then one 'play' per kind, then 'play at seat' per kind and seat, then 'pick kind'.
+        self.max_seats: int = spec.players.max
+        self.play_base: Action = 1
+        self.target_base: Action = self.play_base + self.kinds
+        self.pick_base: Action = self.target_base + self.kinds * self.max_seats
+        self.num_actions: int = self.pick_base + self.kinds
+
+        self.play_class: tuple[int, ...] = tuple(
+            NEEDS_SET if b == DOUBLE_SET
+            else HITS_AREA if b in (EARTHQUAKE, INVASION)
+            else HITS_HAND if b == THEFT
+            else SWAPS_HAND if b == EXCHANGE
+            else PLAIN
+            for b in behaviour
+        )
+        self.opponents: tuple[tuple[Seat, ...], ...] = tuple(
+            tuple(t for t in range(num_players) if t != seat) for seat in range(num_players)
+        )
+
+        self.max_sets: int = min(self.copies[k] for k in self.construction_kinds)
+        self._info = GameInfo(
+            num_players=num_players,
+            max_game_length=self._length_bound(),
+            min_score=0,
+            max_score=self.score_for(self.max_sets, mausolo=self.max_sets > 0 and bool(self.mausolo_kinds)),
+        )
+
+    def _length_bound(self) -> int:
+        """A true upper bound on actions in one game (see the proof in the comments)."""
+        # Turns that start with cards in the pile each draw at least one card.
+        pile_turns = max(self.total_cards - self.num_players * self.hand_size, 0)
+        # Once the pile is empty every card played lowers M = cards in hands + Discovery cards in hands
+        # by at least one (a Discovery returns no Discovery, C15), and at most num_players - 1 passes can
+        # come between two plays before the game ends (C16).
+        discoveries = sum(c for c, b in zip(self.copies, self.behaviour) if b == DISCOVERY)
+        late_turns = (self.total_cards + discoveries + 1) * self.num_players
+        # Per turn: the play, up to two follow-up choices and a chance step, and the discards, which
+        # are at most the cards gained in the turn (the draw, Artemisia's extra cards, one stolen card).
+        extra = max(self.artemisia_draw - self.draw_per_turn, 0)
+        surplus = max(self.hand_size - self.hand_limit, 0)
+        per_turn = 1 + 3 + surplus + self.draw_per_turn + extra + 1
+        return (pile_turns + late_turns) * per_turn
+
+    def score_for(self, sets: int, mausolo: bool) -> int:
+        """The points of ``sets`` complete sets, with or without Mausolo in the character row."""
+        points = sets * self.set_points
+        if mausolo:
+            points += min(sets, self.mausolo_sets) * self.set_points * (self.mausolo_multiplier - 1)
+        if sets >= self.multi_set_threshold:
+            points += self.multi_set_bonus
+        return points
+
+    def info(self) -> GameInfo:
+        """Bounds on the game's length and scores."""
+        return self._info
+
+    def new_initial_state(self, seed: int) -> MausoleumState:
+        """Shuffle with ``seed``, deal the hands and let the first player draw."""
+        pile = [k for k in range(self.kinds) for _ in range(self.copies[k])]
+        random.Random(seed).shuffle(pile)
+        return MausoleumState(self, tuple(pile), deal=True)
+
+    def custom_state(
+        self,
+        pile: Sequence[str] = (),
+        hands: Sequence[Sequence[str]] = (),
+        areas: Sequence[Sequence[str]] = (),
+        characters: Sequence[Sequence[str]] = (),
+        shields: Sequence[Sequence[str]] = (),
+        discard: Sequence[str] = (),
+        rest: Literal["discard", "pile"] = "discard",
+        current: Seat = 0,
+        draw: bool = True,
+    ) -> MausoleumState:
+        """A position laid out by card ids, for examples and tests.
+
+        ``pile`` lists the draw pile from its top; ``hands``, ``areas``,
+        ``characters`` (character rows) and ``shields`` (waiting Protection
+        cards) give one list per seat. Every card not named goes to ``rest``:
+        the discard pile, or the bottom of the draw pile in deck order, so the
+        position always holds all the cards. With ``draw`` the current player
+        then draws, as at the start of a turn.
+        """
+        K = self.kinds
+        named = [0] * K
+        for card_id in pile:
+            named[self.kind_of[card_id]] += 1
+        for per_seat in (hands, areas, characters, shields):
+            for cards in per_seat:
+                for card_id in cards:
+                    named[self.kind_of[card_id]] += 1
+        for card_id in discard:
+            named[self.kind_of[card_id]] += 1
+        left = [self.copies[k] - named[k] for k in range(K)]
+        if any(n < 0 for n in left):
+            over = [self.card_ids[k] for k in range(K) if left[k] < 0]
+            raise ValueError(f"more copies named than the deck holds: {', '.join(over)}")
+        order = [self.kind_of[c] for c in pile]
+        if rest == "pile":
+            order += [k for k in range(K) for _ in range(left[k])]
+        state = MausoleumState(self, tuple(order), deal=False)
+        for zone, per_seat in ((state.hands, hands), (state.area, areas), (state.chars, characters), (state.shields, shields)):
+            for seat, cards in enumerate(per_seat):
+                for card_id in cards:
+                    zone[seat * K + self.kind_of[card_id]] += 1
+        for card_id in discard:
+            state.discard[self.kind_of[card_id]] += 1
+        if rest == "discard":
+            for k in range(K):
+                state.discard[k] += left[k]
+        for seat in range(self.num_players):
+            state.hsize[seat] = sum(state.hands[seat * K : seat * K + K])
+            state.sets[seat] = state.count_sets(seat)
+            state.area_total[seat] = state.area_size(seat)
+        state.cur = current
+        if draw:
+            state.draw(current, self.draw_per_turn)
+        return state
+
+    def usage_keys(self) -> list[str]:
+        """Every card played at least once, and a set completed."""
+        return [f"card:{card_id}" for card_id in self.card_ids] + ["set:complete"]
+
+
+class MausoleumState(State):
+    """One position of Mausoleum Guardians."""
+
+    __slots__ = (
+        "area",
+        "area_total",
+        "chars",
+        "completed",
+        "cur",
+        "discard",
+        "ended",
+        "g",
+        "given",
+        "hands",
+        "hsize",
+        "passes",
+        "pending",
+        "phase",
+        "pile",
+        "plays",
+        "sets",
+        "shields",
+        "target",
+        "top",
+    )
+
+    def __init__(self, game: MausoleumGame, pile: tuple[CardKind, ...], deal: bool) -> None:
+        P, K = game.num_players, game.kinds
+        self.g = game
+        self.pile = pile
+        """The draw pile from the top, fixed at setup; ``top`` is the next card."""
+        self.top = 0
+        self.hands = [0] * (P * K)
+        """Cards in hand, ``hands[seat * K + kind]``."""
+        self.hsize = [0] * P
+        self.area = [0] * (P * K)
+        """Construction cards in each player's area."""
+        self.area_total = [0] * P
+        self.chars = [0] * (P * K)
+        """Characters in each player's character row (C6)."""
+        self.shields = [0] * (P * K)
+        """Protection cards waiting face up in front of each player (C11)."""
+        self.discard = [0] * K
+        self.sets = [0] * P
+        """Complete sets per player, kept up to date as cards move."""
+        self.phase = PLAY
+        self.cur = 0
+        self.target = -1
+        self.pending = -1
+        """The card being resolved (between its play and the discard pile), or -1."""
+        self.given = -1
+        """The card an Exchange will hand over, set aside until the random take is done, or -1."""
+        self.passes = 0
+        """Turns passed in a row with the draw pile empty (C16)."""
+        self.plays = [0] * K
+        self.completed = 0
+        self.ended: Termination | None = None
+        if deal:
+            for _ in range(game.hand_size):
+                for seat in range(P):
+                    self.draw(seat, 1)
+            self.draw(0, game.draw_per_turn)
+
+    # --- small helpers -------------------------------------------------------
+
+    def draw(self, seat: Seat, count: int) -> None:
+        """Move up to ``count`` cards from the top of the pile into ``seat``'s hand."""
+        pile, K = self.pile, self.g.kinds
+        for _ in range(count):
+            if self.top >= len(pile):
+                return
+            self.hands[seat * K + pile[self.top]] += 1
+            self.hsize[seat] += 1
+            self.top += 1
+
+    def count_sets(self, seat: Seat) -> int:
+        """Complete sets in ``seat``'s area: the count of the scarcest construction kind (C4)."""
+        base = seat * self.g.kinds
+        area = self.area
+        return min(area[base + k] for k in self.g.construction_kinds)
+
+    def _refresh_sets(self, seat: Seat) -> None:
+        now = self.count_sets(seat)
+        if now > self.sets[seat]:
+            self.completed += now - self.sets[seat]
+        self.sets[seat] = now
+
+    def _has(self, zone: list[int], seat: Seat, kinds: tuple[CardKind, ...]) -> bool:
+        base = seat * self.g.kinds
+        for k in kinds:
+            if zone[base + k]:
+                return True
+        return False
+
+    def area_size(self, seat: Seat) -> int:
+        """Construction cards in ``seat``'s area."""
+        base = seat * self.g.kinds
+        return sum(self.area[base + k] for k in self.g.construction_kinds)
+
+    def different_characters(self, seat: Seat) -> int:
+        """How many different characters ``seat`` has played (the second tiebreaker, C17)."""
+        base = seat * self.g.kinds
+        return sum(1 for k in self.g.character_kinds if self.chars[base + k])
+
+    def _kinds_in(self, zone: list[int], seat: Seat) -> list[CardKind]:
+        base = seat * self.g.kinds
+        return [k for k in range(self.g.kinds) if zone[base + k]]
+
+    # --- State API -----------------------------------------------------------
+
+    def current_player(self) -> Seat:
+        """The seat to decide, CHANCE for a random take, or TERMINAL."""
+        phase = self.phase
+        if phase == PLAY or phase == DISCARD or phase == INVADE_PICK or phase == DIG_PICK or phase == GIVE_PICK:
+            return self.cur
+        if phase == QUAKE_PICK:
+            return self.target
+        if phase == TAKE_CHANCE:
+            return CHANCE
+        return TERMINAL
+
+    def is_terminal(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase == OVER
+
+    def termination(self) -> Termination | None:
+        """Everyone passed with an empty pile, or every hand ran out."""
+        return self.ended
+
+    def legal_actions(self) -> list[Action]:
+        """The sorted legal actions of the seat to move."""
+        phase = self.phase
+        g = self.g
+        K = g.kinds
+        if phase == PLAY:
+            return self._play_actions()
+        if phase == OVER:
+            return []
+        pick = g.pick_base
+        if phase == DISCARD or phase == GIVE_PICK:
+            base = self.cur * K
+            hands = self.hands
+            return [pick + k for k in range(K) if hands[base + k]]
+        if phase == QUAKE_PICK or phase == INVADE_PICK:
+            base = self.target * K
+            area = self.area
+            return [pick + k for k in g.construction_kinds if area[base + k]]
+        if phase == DIG_PICK:
+            return [pick + k for k in self._dig_options()]
+        return [action for action, _ in self.chance_outcomes()]
+
+    def _play_actions(self) -> list[Action]:
+        g = self.g
+        K, cur = g.kinds, self.cur
+        hsize = self.hsize
+        base = cur * K
+        play_class = g.play_class
+        plays: list[Action] = [PASS]
+        attacks: list[Action] = []
+        for k, held in enumerate(self.hands[base : base + K]):
+            if not held:
+                continue
+            c = play_class[k]
+            if c == PLAIN:
+                plays.append(g.play_base + k)
+            elif c == NEEDS_SET:
+                if self.sets[cur]:
+                    plays.append(g.play_base + k)
+            else:
+                first = g.target_base + k * g.max_seats
+                if c == HITS_AREA:
+                    area_total = self.area_total
+                    attacks.extend(first + t for t in g.opponents[cur] if area_total[t])
+                elif c == HITS_HAND or hsize[cur] >= 2:
+                    attacks.extend(first + t for t in g.opponents[cur] if hsize[t])
+        return plays + attacks
+
+    def _dig_options(self) -> list[CardKind]:
+        behaviour = self.g.behaviour
+        return [k for k, n in enumerate(self.discard) if n and behaviour[k] != DISCOVERY]
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a random take, each kind in the target's hand, weighted by how many it holds."""
+        if self.phase != TAKE_CHANCE:
+            return []
+        g = self.g
+        base = self.target * g.kinds
+        size = self.hsize[self.target]
+        hands = self.hands
+        return [(g.pick_base + k, hands[base + k] / size) for k in range(g.kinds) if hands[base + k]]
+
+    def apply_action(self, action: Action) -> None:
+        """Play ``action`` in the current phase."""
+        phase = self.phase
+        g = self.g
+        if phase == PLAY:
+            if action == PASS:
+                self._end_play(played=False)
+            elif action < g.target_base:
+                self._play(action - g.play_base)
+            else:
+                kind, target = divmod(action - g.target_base, g.max_seats)
+                self._attack(kind, target)
+            return
+        kind = action - g.pick_base
+        K = g.kinds
+        if phase == DISCARD:
+            self.hands[self.cur * K + kind] -= 1
+            self.hsize[self.cur] -= 1
+            self.discard[kind] += 1
+            self._end_turn()
+        elif phase == QUAKE_PICK:
+            self._quake(kind)
+        elif phase == INVADE_PICK:
+            self._invade(kind)
+        elif phase == DIG_PICK:
+            self._dig(kind)
+        elif phase == GIVE_PICK:
+            self._give(kind)
+        elif phase == TAKE_CHANCE:
+            self._take(kind)
+        else:
+            raise ValueError("the game is over")
+
+    # --- playing cards ---------------------------------------------------------
+
+    def _play(self, kind: CardKind) -> None:
+        g = self.g
+        cur = self.cur
+        slot = cur * g.kinds + kind
+        self.hands[slot] -= 1
+        self.hsize[cur] -= 1
+        self.plays[kind] += 1
+        b = g.behaviour[kind]
+        if b == BUILD:
+            self.area[slot] += 1
+            self.area_total[cur] += 1
+            self._refresh_sets(cur)
+        elif b in CHARACTER_BEHAVIOURS:
+            self.chars[slot] += 1
+            if b == DRAW_THREE:
+                self.draw(cur, g.artemisia_draw - g.draw_per_turn)  # C8
+        elif b == PROTECTION:
+            self.shields[slot] += 1
+        elif b == DISCOVERY:
+            self.pending = kind
+            options = self._dig_options()
+            if not options:
+                self._finish_attack()  # C15: nothing to take
+                return
+            if len(options) == 1:
+                self._dig(options[0])
+                return
+            self.phase = DIG_PICK
+            return
+        self._end_play(played=True)
+
+    def _attack(self, kind: CardKind, target: Seat) -> None:
+        g = self.g
+        cur, K = self.cur, g.kinds
+        self.hands[cur * K + kind] -= 1
+        self.hsize[cur] -= 1
+        self.plays[kind] += 1
+        self.pending = kind
+        self.target = target
+        b = g.behaviour[kind]
+        # C10 and C12: a standing character guard first, then a waiting Protection.
+        if (b == EARTHQUAKE and self._has(self.chars, target, g.quake_guard_kinds)) or (
+            b == THEFT and self._has(self.chars, target, g.theft_guard_kinds)
+        ):
+            self._finish_attack()
+            return
+        for k in g.protection_kinds:
+            slot = target * K + k
+            if self.shields[slot]:
+                self.shields[slot] -= 1
+                self.discard[k] += 1
+                self._finish_attack()
+                return
+        if b == EARTHQUAKE or b == INVASION:
+            options = [k for k in g.construction_kinds if self.area[target * K + k]]
+            if len(options) == 1:
+                (self._quake if b == EARTHQUAKE else self._invade)(options[0])
+            else:
+                self.phase = QUAKE_PICK if b == EARTHQUAKE else INVADE_PICK
+        elif b == THEFT:
+            self._to_take()
+        else:  # EXCHANGE
+            options = self._kinds_in(self.hands, cur)
+            if len(options) == 1:
+                self._give(options[0])
+            else:
+                self.phase = GIVE_PICK
+
+    def _quake(self, kind: CardKind) -> None:
+        target = self.target
+        self.area[target * self.g.kinds + kind] -= 1
+        self.area_total[target] -= 1
+        self.discard[kind] += 1
+        self.sets[target] = self.count_sets(target)
+        self._finish_attack()
+
+    def _invade(self, kind: CardKind) -> None:
+        K = self.g.kinds
+        target = self.target
+        self.area[target * K + kind] -= 1
+        self.area[self.cur * K + kind] += 1
+        self.area_total[target] -= 1
+        self.area_total[self.cur] += 1
+        self.sets[target] = self.count_sets(target)
+        self._refresh_sets(self.cur)
+        self._finish_attack()
+
+    def _dig(self, kind: CardKind) -> None:
+        self.discard[kind] -= 1
+        self.hands[self.cur * self.g.kinds + kind] += 1
+        self.hsize[self.cur] += 1
+        self._finish_attack()
+
+    def _give(self, kind: CardKind) -> None:
+        self.hands[self.cur * self.g.kinds + kind] -= 1
+        self.hsize[self.cur] -= 1
+        self.given = kind
+        self._to_take()
+
+    def _to_take(self) -> None:
+        """Take from the target's hand: a chance step, unless every card there is of one kind."""
+        base = self.target * self.g.kinds
+        hands = self.hands
+        for k in range(self.g.kinds):
+            if hands[base + k]:
+                if hands[base + k] == self.hsize[self.target]:
+                    self._take(k)
+                else:
+                    self.phase = TAKE_CHANCE
+                return
+
+    def _take(self, kind: CardKind) -> None:
+        K = self.g.kinds
+        target, cur = self.target, self.cur
+        self.hands[target * K + kind] -= 1
+        self.hands[cur * K + kind] += 1
+        self.hsize[cur] += 1
+        self.hsize[target] -= 1
+        if self.given >= 0:
+            self.hands[target * K + self.given] += 1
+            self.hsize[target] += 1
+            self.given = -1
+        self._finish_attack()
+
+    def _finish_attack(self) -> None:
+        self.discard[self.pending] += 1
+        self.pending = -1
+        self.target = -1
+        self._end_play(played=True)
+
+    # --- end of turn and of game -------------------------------------------------
+
+    def _end_play(self, played: bool) -> None:
+        if played:
+            self.passes = 0
+        elif self.top >= len(self.pile):
+            self.passes += 1  # C16: only passes with an empty pile count
+        else:
+            self.passes = 0
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        g = self.g
+        if self.hsize[self.cur] > g.hand_limit:
+            self.phase = DISCARD
+            return
+        if self.top >= len(self.pile):
+            if self.passes >= g.num_players:
+                self.phase = OVER
+                self.ended = Termination.DECK_EXHAUSTED
+                return
+            if not any(self.hsize):
+                self.phase = OVER
+                self.ended = Termination.HANDS_EMPTY
+                return
+        self.cur = (self.cur + 1) % g.num_players
+        self.phase = PLAY
+        self.draw(self.cur, g.draw_per_turn)
+
+    # --- scores --------------------------------------------------------------
+
+    def _score(self, seat: Seat, sets: int) -> int:
+        g = self.g
+        return g.score_for(sets, mausolo=self._has(self.chars, seat, g.mausolo_kinds))
+
+    def scores(self) -> list[int]:
+        """Each player's points for the position as it stands (final once the game is over)."""
+        return [self._score(seat, self.sets[seat]) for seat in range(self.g.num_players)]
+
+    def ranking(self) -> list[list[Seat]]:
+        """Seats from first place down: points, then complete sets, then different characters (C17)."""
+        keys = [
+            (score, self.sets[seat], self.different_characters(seat)) for seat, score in enumerate(self.scores())
+        ]
+        order = sorted(set(keys), reverse=True)
+        return [[seat for seat, key in enumerate(keys) if key == value] for value in order]
+
+    # --- copies, replays, checks -----------------------------------------------
+
+    def clone(self) -> MausoleumState:
+        """An independent copy (the draw pile tuple is shared; it never changes)."""
+        other = MausoleumState.__new__(MausoleumState)
+        other.g = self.g
+        other.pile = self.pile
+        other.top = self.top
+        other.hands = self.hands[:]
+        other.hsize = self.hsize[:]
+        other.area = self.area[:]
+        other.area_total = self.area_total[:]
+        other.chars = self.chars[:]
+        other.shields = self.shields[:]
+        other.discard = self.discard[:]
+        other.sets = self.sets[:]
+        other.phase = self.phase
+        other.cur = self.cur
+        other.target = self.target
+        other.pending = self.pending
+        other.given = self.given
+        other.passes = self.passes
+        other.plays = self.plays[:]
+        other.completed = self.completed
+        other.ended = self.ended
+        return other
+
+    def fingerprint(self) -> tuple[object, ...]:
+        """Everything that decides the rest of the game, the remaining pile order included."""
+        return (
+            self.phase, self.cur, self.target, self.pending, self.given, self.passes,
+            self.pile[self.top :], tuple(self.hands), tuple(self.area), tuple(self.chars),
+            tuple(self.shields), tuple(self.discard),
+        )
+
+    def _seat(self, seat: Seat) -> str:
+        return f"P{seat + 1}"
+
+    def action_to_string(self, action: Action) -> str:
+        """A readable line for a replay, from the position before ``action``."""
+        g = self.g
+        names = g.card_names
+        phase = self.phase
+        if phase == PLAY:
+            who = self._seat(self.cur)
+            if action == PASS:
+                return f"{who} passes"
+            if action < g.target_base:
+                return f"{who} plays {names[action - g.play_base]}"
+            kind, target = divmod(action - g.target_base, g.max_seats)
+            return f"{who} plays {names[kind]} against {self._seat(target)}"
+        kind = action - g.pick_base
+        if not 0 <= kind < g.kinds:
+            return f"action {action}"
+        card = names[kind]
+        if phase == DISCARD:
+            return f"{self._seat(self.cur)} discards {card} down to the hand limit"
+        if phase == QUAKE_PICK:
+            return f"{self._seat(self.target)} discards {card} from their area (Earthquake)"
+        if phase == INVADE_PICK:
+            return f"{self._seat(self.cur)} takes {card} from {self._seat(self.target)}'s area (Invasion)"
+        if phase == DIG_PICK:
+            return f"{self._seat(self.cur)} takes {card} from the discard pile (Archaeological Discovery)"
+        if phase == GIVE_PICK:
+            return f"{self._seat(self.cur)} will give {card} to {self._seat(self.target)} (Exchange)"
+        if phase == TAKE_CHANCE:
+            return f"chance: {self._seat(self.cur)} takes {card} at random from {self._seat(self.target)}'s hand"
+        return f"action {action}"
+
+    def usage(self) -> dict[str, int]:
+        """Cards played so far, by card id, and complete sets formed."""
+        out = {f"card:{card_id}": n for card_id, n in zip(self.g.card_ids, self.plays)}
+        out["set:complete"] = self.completed
+        return out
+
+    def conservation_errors(self) -> list[str]:
+        """Every card in exactly one place, hand sizes and set counts matching the cards."""
+        g = self.g
+        K, P = g.kinds, g.num_players
+        errors: list[str] = []
+        where = [0] * K
+        for k in self.pile[self.top :]:
+            where[k] += 1
+        for zone_name, zone in (("hand", self.hands), ("area", self.area), ("characters", self.chars), ("shields", self.shields)):
+            for index, value in enumerate(zone):
+                if value < 0:
+                    errors.append(f"{zone_name} of {self._seat(index // K)} holds {value} of {g.card_ids[index % K]}")
+                where[index % K] += value
+        for k in range(K):
+            if self.discard[k] < 0:
+                errors.append(f"the discard pile holds {self.discard[k]} of {g.card_ids[k]}")
+            where[k] += self.discard[k]
+        if self.pending >= 0:
+            where[self.pending] += 1
+        if self.given >= 0:
+            where[self.given] += 1
+        for k in range(K):
+            if where[k] != g.copies[k]:
+                errors.append(f"{g.card_ids[k]}: {where[k]} cards in play, the spec has {g.copies[k]}")
+        for seat in range(P):
+            base = seat * K
+            if sum(self.hands[base : base + K]) != self.hsize[seat]:
+                errors.append(f"{self._seat(seat)}'s hand size {self.hsize[seat]} does not match the cards held")
+            for k in range(K):
+                if self.area[base + k] and g.behaviour[k] != BUILD:
+                    errors.append(f"{g.card_ids[k]} lies in {self._seat(seat)}'s construction area")
+                if self.chars[base + k] and g.behaviour[k] not in CHARACTER_BEHAVIOURS:
+                    errors.append(f"{g.card_ids[k]} lies in {self._seat(seat)}'s character row")
+                if self.shields[base + k] and g.behaviour[k] != PROTECTION:
+                    errors.append(f"{g.card_ids[k]} waits as a protection of {self._seat(seat)}")
+            if self.area_size(seat) != self.area_total[seat]:
+                errors.append(f"{self._seat(seat)}'s area count {self.area_total[seat]} does not match the cards there")
+            if self.count_sets(seat) != self.sets[seat]:
+                errors.append(f"{self._seat(seat)} is credited {self.sets[seat]} sets but the area holds {self.count_sets(seat)}")
+        recomputed = [self._score(seat, self.count_sets(seat)) for seat in range(P)]
+        if recomputed != self.scores():
+            errors.append(f"scores {self.scores()} differ from the position's {recomputed}")
+        if (self.phase == OVER) != (self.ended is not None):
+            errors.append("the end reason does not match the phase")
+        return errors
