@@ -316,7 +316,7 @@ class Clarification(SpecModel):
 class StatedCount(SpecModel):
     """A count the source rulebook states, to be checked against the spec's components."""
 
-    of: str = Field(pattern=r"^[a-z0-9][a-z0-9_\-]*(/[a-z0-9][a-z0-9_\-]*)?$", description="A deck id, a card type as deck/type, or a component id.")
+    of: str = Field(pattern=r"^[a-z0-9][a-z0-9_\-]*(/[a-z0-9][a-z0-9_\-]*)?$", description="A deck id, a card type or a card as deck/type or deck/card-id, or a component id.")
     count: int = Field(ge=0, description="The count the source states.")
     where: str = Field(description="Where the source says so.")
 
@@ -334,6 +334,7 @@ class RulesText(SpecModel):
 
     overview: LocalText = Field(description="What the game is about, in a paragraph.")
     goal: LocalText = Field(description="How to win.")
+    setup: list[TextSection] = Field(default_factory=list, description="Setup steps in prose (the setup table itself is made from `setups`).")
     turn: list[TextSection] = Field(default_factory=list, description="The steps of a turn, in order.")
     scoring: list[TextSection] = Field(default_factory=list, description="How points are scored.")
     end: LocalText = Field(description="When and how the game ends.")

@@ -129,7 +129,7 @@ def references(loaded: LoadedSpec) -> Iterator[Finding]:
         deck_id, _, type_id = stated.of.partition("/")
         deck = next((d for d in spec.decks if d.id == deck_id), None)
         known = deck is not None if type_id or deck_id not in components else True
-        if type_id and deck is not None and type_id not in {t.id for t in deck.card_types}:
+        if type_id and deck is not None and type_id not in {t.id for t in deck.card_types} | {c.id for c in deck.cards}:
             known = False
         if not known and deck_id not in components:
             yield _finding(loaded, "CG102", ("stated_counts", stated_index, "of"), f"{stated.of!r} names no deck, deck/type or component")
@@ -390,7 +390,9 @@ def counts(loaded: LoadedSpec) -> Iterator[Finding]:
         deck_id, _, type_id = stated.of.partition("/")
         deck = next((d for d in spec.decks if d.id == deck_id), None)
         actual: int | None
-        if deck is not None:
+        if deck is not None and type_id and type_id not in {t.id for t in deck.card_types}:
+            actual = sum(c.copies for c in deck.cards if c.id == type_id)
+        elif deck is not None:
             actual = sum(c.copies for c in deck.cards if not type_id or c.type == type_id)
         else:
             actual = component_total(spec, deck_id)
