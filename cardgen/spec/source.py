@@ -15,7 +15,7 @@ import datetime as _dt
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -236,8 +236,28 @@ def _coerce_cell(raw: str) -> Any:
         return text
 
 
+SheetRows = list[list[Any]]
+"""A card sheet as rows of cells (the header first); cells are strings, numbers, bools or None."""
+
+
+def read_csv_rows(path: Path, shown: str) -> SheetRows:
+    """The rows of a CSV card sheet (the delimiter is sniffed: comma, semicolon, tab or bar)."""
+    text = read_text(path, shown)
+    if not text.strip():
+        raise InputError("card sheet is empty; it needs a header row and one row per card", shown, 1, 1)
+    try:
+        dialect: Any = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t|")
+    except csv.Error:
+        dialect = csv.excel
+    return [list(row) for row in csv.reader(io.StringIO(text), dialect)]
+
+
+SHEET_READERS: dict[str, Callable[[Path, str], SheetRows]] = {".csv": read_csv_rows, ".tsv": read_csv_rows, ".txt": read_csv_rows}
+"""Card sheet readers by file suffix; spreadsheet formats add theirs (see cardgen.spec.tables)."""
+
+
 def load_card_table(path: Path, shown: str, max_rows: int = 5000) -> tuple[list[dict[str, Any]], SourceMap]:
-    """Load a card list kept as CSV (any common delimiter, quoted fields) into card mappings.
+    """Load a card list kept in a spreadsheet (CSV, and the formats in SHEET_READERS) into card mappings.
 
     Columns map onto card keys: ``id``, ``copies``, ``type``, ``effect``,
     ``name.<locale>`` and ``text.<locale>`` for localised strings, and any other
@@ -245,31 +265,45 @@ def load_card_table(path: Path, shown: str, max_rows: int = 5000) -> tuple[list[
     of a two-sided card. Cells holding YAML-style lists (``[[0,0],[1,0]]``) are
     parsed as YAML flow values. Places are rows and columns of the sheet.
     """
-    text = read_text(path, shown)
-    if not text.strip():
+    import cardgen.spec.tables  # noqa: F401  (registers the spreadsheet readers)
+
+    reader = SHEET_READERS.get(path.suffix.lower())
+    if reader is None:
+        known = ", ".join(sorted(SHEET_READERS))
+        raise InputError(f"card sheets must be one of {known}, not {path.suffix or 'a file without suffix'}", shown)
+    rows = reader(path, shown)
+    if not rows or not any(str(c).strip() for c in rows[0] if c is not None):
         raise InputError("card sheet is empty; it needs a header row and one row per card", shown, 1, 1)
-    try:
-        dialect = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t|")
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
-    rows = list(reader)
-    header = [h.strip() for h in rows[0]]
+    return cards_from_rows(rows, shown, max_rows)
+
+
+def cards_from_rows(rows: SheetRows, shown: str, max_rows: int = 5000) -> tuple[list[dict[str, Any]], SourceMap]:
+    """Map sheet rows (header first) onto card mappings, remembering each cell's row and column."""
+    header = [str(h).strip() if h is not None else "" for h in rows[0]]
     smap = SourceMap(shown)
     cards: list[dict[str, Any]] = []
     flow = _yaml()
     for row_index, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
+        cells = ["" if c is None else c for c in row]
+        if not any(str(cell).strip() for cell in cells):
             continue
         if len(cards) >= max_rows:
             raise InputError(f"card sheet has more than {max_rows} rows", shown, row_index)
-        if len(row) != len(header):
-            raise InputError(f"row has {len(row)} cells but the header has {len(header)}", shown, row_index, 1)
+        while len(cells) > len(header) and not str(cells[-1]).strip():
+            cells.pop()
+        if len(cells) > len(header):
+            raise InputError(f"row has {len(cells)} cells but the header has {len(header)}", shown, row_index, len(header) + 1)
+        if len(cells) < len(header) and shown.lower().endswith((".csv", ".tsv", ".txt")):
+            raise InputError(f"row has {len(cells)} cells but the header has {len(header)}", shown, row_index, 1)
         card: dict[str, Any] = {}
         index = len(cards)
         smap.places[(index,)] = Place(shown, row_index, 1)
-        for col_index, (name, cell) in enumerate(zip(header, row), start=1):
-            value: Any = _coerce_cell(cell)
+        for col_index, (name, cell) in enumerate(zip(header, cells), start=1):
+            if not name:
+                continue
+            value: Any = _coerce_cell(cell) if isinstance(cell, str) else cell
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
             if isinstance(value, str) and value[:1] in "[{":
                 try:
                     value = _Converter(shown, 10_000, 10).convert(flow.load(value), ())
