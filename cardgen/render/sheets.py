@@ -89,6 +89,17 @@ class SheetTemplate(_Strict):
     crop_marks: CropMarkStyle
     footer: FooterStyle
     duplex_flip: DuplexFlip = "long_edge"
+    sheet_bleed_mm: float | None = Field(
+        default=None,
+        ge=0,
+        le=10,
+        description="How much of each card's bleed is printed on sheets (capped by the card's own bleed); "
+        "None prints the full bleed. Crop marks stay at the exact trim.",
+    )
+
+    def printed_bleed(self, card_bleed: float) -> float:
+        """The bleed printed around a card on this sheet."""
+        return card_bleed if self.sheet_bleed_mm is None else min(card_bleed, self.sheet_bleed_mm)
 
     @property
     def is_landscape(self) -> bool:
@@ -146,11 +157,12 @@ class PrintItem:
 
 @dataclass(frozen=True)
 class FooterInfo:
-    """Text for the footer line of every sheet."""
+    """Text for the footer line of every sheet (``sheet_words`` localise 'sheet n of m', 'front', 'back')."""
 
     title: str
     version: str = ""
     licence: str = ""
+    sheet_words: tuple[str, str, str] = ("sheet {n} of {m}", "front", "back")
 
 
 @dataclass(frozen=True)
@@ -360,15 +372,19 @@ def _footer(template: SheetTemplate, text: str) -> Text:
 
 def footer_text(footer: FooterInfo, sheet: int, sheets: int, side: Side | None) -> str:
     """``title · version · sheet n of m (front) · licence``."""
-    where = f"sheet {sheet} of {sheets}" + (f" ({side})" if side else "")
+    fmt, front_word, back_word = footer.sheet_words
+    where = fmt.replace("{n}", str(sheet)).replace("{m}", str(sheets))
+    if side:
+        where += f" ({front_word if side == 'front' else back_word})"
     return " · ".join(part for part in (footer.title, footer.version, where, footer.licence) if part)
 
 
-def _card_group(face: Scene, bleed_box: Box) -> Group:
+def _card_group(face: Scene, bleed_box: Box, trimmed: float = 0.0) -> Group:
+    """The face placed so its printed bleed fills ``bleed_box``; ``trimmed`` mm of its own bleed are cut away."""
     return Group(
         children=face.children,
-        transform=Transform(translate=(bleed_box.x, bleed_box.y)),
-        clip=Box(0.0, 0.0, bleed_box.w, bleed_box.h),
+        transform=Transform(translate=(bleed_box.x - trimmed, bleed_box.y - trimmed)),
+        clip=Box(trimmed, trimmed, bleed_box.w, bleed_box.h),
     )
 
 
@@ -396,15 +412,16 @@ def _runs_of_same_size(items: Sequence[PrintItem]) -> list[list[_Slot]]:
 def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterInfo) -> ImposedSheets:
     """Lay out all copies of all items on sheets (front pages, each followed by its back page).
 
-    Cards keep their order; a new page starts when the card size changes. Back
-    pages are produced for every sheet when any item has a back; a card without
-    a back leaves its back slot empty.
+    Cards keep their order; a new page starts when the card size changes. A
+    sheet gets a back page when any card on it has a back; a card without a
+    back leaves its back slot empty. Each card shows only the template's
+    printed bleed (``sheet_bleed_mm``); its trim and crop marks stay exact.
     """
     duplex = any(item.back is not None and item.copies > 0 for item in items)
     pages_spec: list[tuple[Grid, list[_Slot]]] = []
     for run in _runs_of_same_size(items):
         first = run[0].item
-        grid = plan_grid(template, first.trim_w, first.trim_h, first.bleed)
+        grid = plan_grid(template, first.trim_w, first.trim_h, template.printed_bleed(first.bleed))
         for start in range(0, len(run), grid.capacity):
             pages_spec.append((grid, run[start : start + grid.capacity]))
 
@@ -417,7 +434,8 @@ def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterIn
 
     for sheet_index, (grid, slots) in enumerate(pages_spec):
         sheet = sheet_index + 1
-        sides: list[Side] = ["front", "back"] if duplex else ["front"]
+        has_back = any(slot.item.back is not None for slot in slots)
+        sides: list[Side] = ["front", "back"] if duplex and has_back else ["front"]
         for side in sides:
             page_index = len(pages)
             children: list[Primitive] = []
@@ -430,14 +448,14 @@ def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterIn
                 face = slot.item.front if side == "front" else slot.item.back
                 if face is None:
                     continue
-                children.append(_card_group(face, bleed))
+                children.append(_card_group(face, bleed, slot.item.bleed - grid.bleed))
                 boxes.append((trim, bleed))
                 placements.append(
                     CardPlacement(page_index, sheet, side, slot.item_index, slot.copy_index, row, col, trim, bleed)
                 )
             marks = crop_marks(boxes, template.crop_marks)
             children.extend(marks)
-            children.append(_footer(template, footer_text(footer, sheet, total, side if duplex else None)))
+            children.append(_footer(template, footer_text(footer, sheet, total, side if duplex and has_back else None)))
             pages.append(Scene(paper.width_mm, paper.height_mm, tuple(children)))
             marks_per_page.append(marks)
             grids.append(grid)

@@ -46,7 +46,7 @@ def test_card_rectangles_are_exact_and_inside_page(name: str) -> None:
     assert result.placements
     for p in result.placements:
         assert p.trim.w == pytest.approx(63.0, abs=0.1) and p.trim.h == pytest.approx(88.0, abs=0.1)
-        assert p.bleed.inset(BLEED) == pytest.approx(p.trim)
+        assert p.bleed.inset(template.printed_bleed(BLEED)) == pytest.approx(p.trim)
         assert template.margins_mm.left <= p.bleed.x and p.bleed.right <= template.paper.width_mm - template.margins_mm.right
         assert p.bleed.bottom <= template.paper.height_mm - template.margins_mm.bottom - template.footer.height_mm
     for page in range(len(result.pages)):
@@ -57,6 +57,14 @@ def test_card_rectangles_are_exact_and_inside_page(name: str) -> None:
 def test_nine_up_without_bleed_on_a4() -> None:
     grid = plan_grid(builtin_sheet_template("a4"), TRIM_W, TRIM_H, 0.0)
     assert (grid.cols, grid.rows) == (3, 3)
+
+
+@pytest.mark.parametrize("name", ["a4", "letter"])
+def test_nine_poker_cards_per_sheet_with_the_printed_bleed(name: str) -> None:
+    template = builtin_sheet_template(name)
+    grid = plan_grid(template, TRIM_W, TRIM_H, template.printed_bleed(BLEED))
+    assert (grid.cols, grid.rows) == (3, 3)
+    assert template.printed_bleed(BLEED) == {"a4": 1.5, "letter": 0.0}[name]
 
 
 def test_all_copies_are_placed_and_pages_alternate_front_back() -> None:
@@ -148,8 +156,10 @@ def test_cards_are_clipped_to_their_bleed() -> None:
     placement = result.placements[0]
     first = groups[0]
     assert isinstance(first, Group) and first.transform is not None
-    assert first.clip == Box(0, 0, placement.bleed.w, placement.bleed.h)
-    assert first.transform.translate == (placement.bleed.x, placement.bleed.y)
+    cut = BLEED - builtin_sheet_template("a4").printed_bleed(BLEED)
+    assert cut == pytest.approx(1.5)
+    assert first.clip == Box(cut, cut, placement.bleed.w, placement.bleed.h)
+    assert first.transform.translate == pytest.approx((placement.bleed.x - cut, placement.bleed.y - cut))
 
 
 def test_footer_text_and_size() -> None:

@@ -1,0 +1,203 @@
+"""Card face layouts as data: which widget goes where, in what colours and sizes.
+
+A layout file ``templates/layouts/<game-id>/<deck-id>.yaml`` (or, to override
+it for one spec, ``layouts/<deck-id>.yaml`` inside the spec folder) holds a
+``front`` face layout and, for single-sided decks, a ``back``. Double-sided
+decks draw both faces with ``front``, each with its own data. Components
+(tiles, markers, tokens) use the same files, named by component id.
+
+Boxes are ``[x, y, w, h]`` in mm relative to the card's trim (0, 0 is the
+trim's top-left corner). Without a layout file a generic layout applies:
+title, type band, the data fields, the text and the credit line, so a new
+game renders without any layout work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from cardgen.findings import InputError
+from cardgen.spec.load import confined_path
+from cardgen.spec.models import CardSize, Component, Deck
+from cardgen.spec.source import SourceMap, load_yaml
+
+LAYOUTS_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "layouts"
+"""The bundled layouts, one folder per game id."""
+SPEC_LAYOUTS = "layouts"
+"""The folder inside a spec folder whose files override the bundled layouts."""
+
+_COLOUR_OR_KEYWORD = r"^(#[0-9a-fA-F]{6}|type|seat|entry)$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Frame(_Strict):
+    """A rounded outline drawn inside the trim."""
+
+    colour: str = Field(default="#1a1a1a", pattern=_COLOUR_OR_KEYWORD, description="Outline colour, or 'type' for the card type's colour.")
+    width_mm: float = Field(default=0.5, gt=0, le=5, description="Line width in mm.")
+    inset_mm: float = Field(default=2.0, ge=0, le=20, description="Distance from the trim edge in mm.")
+    radius_mm: float = Field(default=2.0, ge=0, le=20, description="Corner radius in mm.")
+
+
+class Element(_Strict):
+    """One widget placed in a box."""
+
+    widget: str = Field(description="The widget's registered name (title, text, field, polyomino...).")
+    box: tuple[float, float, float, float] = Field(description="[x, y, w, h] in mm from the trim's top-left corner.")
+    params: dict[str, Any] = Field(default_factory=dict, description="Widget parameters: field names, font, size (pt), colour, align...")
+    types: list[str] | None = Field(default=None, description="Draw only on cards of these card types.")
+    when_field: str | None = Field(default=None, description="Draw only on faces that have this data field.")
+    unless_field: str | None = Field(default=None, description="Draw only on faces that lack this data field.")
+    art: bool = Field(default=False, description="Art may leave the safe zone and run into the bleed (no safe-zone check).")
+    name: str | None = Field(default=None, description="A label used in findings.")
+
+
+class FaceLayout(_Strict):
+    """The background, frame and elements of one face."""
+
+    background: str | None = Field(default="#ffffff", pattern=_COLOUR_OR_KEYWORD, description="Fills the whole face including the bleed; 'type' uses the card type's colour; null for none.")
+    background_tint: float = Field(default=0.0, ge=0, le=1, description="Mix the background towards white by this much (useful with 'type').")
+    frame: Frame | None = Field(default=None, description="An outline inside the trim.")
+    elements: list[Element] = Field(default_factory=list)
+
+
+class DeckLayout(_Strict):
+    """A deck's (or component's) face layouts."""
+
+    min_text_pt: float = Field(default=6.0, gt=0, le=30, description="Smallest printable text size; text set smaller is reported.")
+    front: FaceLayout
+    back: FaceLayout | None = Field(default=None, description="The back of single-sided decks.")
+
+
+@dataclass(frozen=True)
+class ResolvedLayout:
+    """A layout and where it came from (a file, or the generic default)."""
+
+    layout: DeckLayout
+    file: str
+    """The file it was read from; '' for the default."""
+    source: SourceMap | None
+    problems: tuple[tuple[str, tuple[str | int, ...], str], ...] = ()
+    """(code, path inside the file, message) for a file that could not be used."""
+
+
+def _layout_candidates(folder: Path, game_id: str, name: str, explicit: str | None) -> list[Path]:
+    candidates: list[Path] = []
+    if explicit:
+        inside = confined_path(folder, explicit)
+        if inside is not None:
+            candidates.append(inside)
+        bundled = confined_path(LAYOUTS_DIR, explicit)
+        if bundled is not None:
+            candidates.append(bundled)
+        for base in (folder / SPEC_LAYOUTS, LAYOUTS_DIR / game_id):
+            found = confined_path(base, explicit if explicit.endswith(".yaml") else f"{explicit}.yaml")
+            if found is not None:
+                candidates.append(found)
+    spec_own = confined_path(folder, f"{SPEC_LAYOUTS}/{name}.yaml")
+    if spec_own is not None:
+        candidates.append(spec_own)
+    candidates.append(LAYOUTS_DIR / game_id / f"{name}.yaml")
+    return candidates
+
+
+_FILE_CACHE: dict[tuple[str, int, int, str], ResolvedLayout] = {}
+
+
+def resolve_layout(folder: Path, game_id: str, name: str, explicit: str | None, default: DeckLayout) -> ResolvedLayout:
+    """The layout for deck/component ``name``: the spec's own file, the bundled one, or ``default``.
+
+    Files are read once per content version (path, size and modification time).
+    """
+    for path in _layout_candidates(folder, game_id, name, explicit):
+        if not path.is_file():
+            continue
+        stat = path.stat()
+        key = (str(path), stat.st_size, stat.st_mtime_ns, default.model_dump_json())
+        cached = _FILE_CACHE.get(key)
+        if cached is None:
+            cached = _load_layout(path, default)
+            _FILE_CACHE[key] = cached
+        return cached
+    if explicit:
+        return ResolvedLayout(default, "", None, (("CG207", (), f"layout {explicit!r} not found in the spec folder or templates/layouts"),))
+    return ResolvedLayout(default, "", None)
+
+
+def _load_layout(path: Path, default: DeckLayout) -> ResolvedLayout:
+    """Read and validate one layout file; problems fall back to ``default``."""
+    shown = _shown(path)
+    try:
+        data, smap = load_yaml(path, shown)
+    except InputError as error:
+        return ResolvedLayout(default, shown, None, (("CG207", (), error.message),))
+    try:
+        return ResolvedLayout(DeckLayout.model_validate(data), shown, smap)
+    except ValidationError as error:
+        problems = tuple(
+            ("CG207", tuple(item["loc"]), f"{item['msg']} ({'.'.join(str(p) for p in item['loc'])})")
+            for item in error.errors(include_url=False)
+        )
+        return ResolvedLayout(default, shown, smap, problems)
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+# --------------------------------------------------------------------------- generic defaults
+def default_deck_layout(deck: Deck, size: CardSize) -> DeckLayout:
+    """Title, type band, data fields, text and credit line, scaled to the card."""
+    w, h, s = size.width, size.height, size.safe
+    inner = w - 2 * s - 1.0
+    x = s + 0.5
+    title_h = max(6.0, h * 0.09)
+    y = s + 0.5
+    elements: list[Element] = [Element(widget="title", box=(x, y, inner, title_h), params={"size": 11 if w >= 55 else 9})]
+    y += title_h + 0.5
+    if deck.card_types:
+        elements.append(Element(widget="type_band", box=(x, y, inner, 4.0)))
+        y += 5.0
+    credit_h = 3.2
+    bottom = h - s - credit_h - 0.5
+    shown = [n for n, d in deck.fields.items() if d.shown]
+    has_text = any(card.text for card in deck.cards)
+    if shown and has_text:
+        split = y + (bottom - y) * 0.58
+        elements.append(Element(widget="fields", box=(x, y, inner, split - y - 1.0), params={"size": 8}))
+        elements.append(Element(widget="text", box=(x, split, inner, bottom - split), params={"size": 8}))
+    elif shown:
+        elements.append(Element(widget="fields", box=(x, y, inner, bottom - y), params={"size": 8}))
+    else:
+        elements.append(Element(widget="text", box=(x, y + 1.0, inner, bottom - y - 1.0), params={"size": 9}))
+    elements.append(Element(widget="credit_line", box=(x, h - s - credit_h, inner, credit_h), params={"size": 4.5}))
+    front = FaceLayout(background="#fbf8f1", frame=Frame(colour="#3a3a3a", width_mm=0.4, inset_mm=max(1.0, s - 1.5), radius_mm=2.0), elements=elements)
+    back = FaceLayout(
+        background="#3a3a3a",
+        frame=Frame(colour="#fbf8f1", width_mm=0.6, inset_mm=max(1.0, s - 1.0), radius_mm=2.5),
+        elements=[
+            Element(widget="ornament", box=(s + 2, s + 2, w - 2 * s - 4, h - 2 * s - 4), params={"motif": "lattice", "colour": "#3a3a3a", "ink": "#555555", "border": False}),
+            Element(widget="back_title", box=(s, h / 2 - 8, w - 2 * s, 16), params={"size": 14 if w >= 55 else 10, "colour": "#fbf8f1"}),
+        ],
+    )
+    return DeckLayout(front=front, back=None if deck.double_sided else back)
+
+
+def default_component_layout(component: Component, size: CardSize) -> DeckLayout:
+    """A component face: its palette entry (or owner colour) filling the piece, and the owner's corner mark."""
+    w, h = size.width, size.height
+    elements = [Element(widget="piece", box=(w * 0.18, h * 0.18, w * 0.64, h * 0.64), art=True)]
+    if component.player_mark and component.shape == "square":
+        elements.append(Element(widget="seat_mark", box=(0, 0, w, h), art=True))
+    background: Literal["entry", "seat"] = "entry" if component.palette else "seat"
+    return DeckLayout(front=FaceLayout(background=background, frame=None, elements=elements))

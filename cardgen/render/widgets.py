@@ -1,0 +1,845 @@
+"""Widgets: the named drawing routines a layout places into boxes on a card face.
+
+A widget is ``fn(context) -> list[Primitive]``; the :class:`WidgetContext`
+gives the box (mm, face coordinates), the spec, deck, card and face, the
+locale, the palettes, and the element's ``params`` from the layout file. Text
+goes through :meth:`WidgetContext.text`, which shrinks it to fit and records a
+:class:`TextReport` so the render checks can name any text that still does
+not fit.
+
+Generic widgets are registered here. Game packages add their own in
+``cardgen/games/<pkg>/widgets.py``; :func:`load_game_widgets` imports every such
+module without naming any game.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pkgutil
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from cardgen.render.colour import ink_on, mix, motif_ink, shade
+from cardgen.render.fonts import FACES, string_width
+from cardgen.render.icons import IconRegistry
+from cardgen.render.motifs import GENERIC_ORDER, draw_motif, has_motif
+from cardgen.render.scene import Box, Circle, Group, Line, Polygon, Primitive, Rect, Text
+from cardgen.render.stdicons import standard_icons
+from cardgen.render.text import Align, Overflow, TextBlock, VAlign, layout_text, shrink_to_fit
+from cardgen.render.units import pt_to_mm
+from cardgen.spec.models import Card, Deck, FieldDef, Palette, PaletteEntry, Spec
+from cardgen.spec.source import PathKey
+
+WidgetFn = Callable[["WidgetContext"], list[Primitive]]
+
+_WIDGETS: dict[str, WidgetFn] = {}
+_loaded_games = False
+
+DEFAULT_INK = "#1a1a1a"
+TITLE_FONT = "DejaVuSans-Bold"
+BODY_FONT = "DejaVuSans"
+_PLACEHOLDER = re.compile(r"\{(numbers\.|effect:)([A-Za-z0-9_\-]+)\}")
+
+
+def register_widget(name: str, fn: WidgetFn) -> None:
+    """Add (or replace) a widget under ``name``."""
+    _WIDGETS[name] = fn
+
+
+def widget(name: str) -> Callable[[WidgetFn], WidgetFn]:
+    """Decorator form of :func:`register_widget`."""
+
+    def wrap(fn: WidgetFn) -> WidgetFn:
+        register_widget(name, fn)
+        return fn
+
+    return wrap
+
+
+def get_widget(name: str) -> WidgetFn | None:
+    """The widget registered under ``name`` (after loading game widgets), or None."""
+    load_game_widgets()
+    return _WIDGETS.get(name)
+
+
+def widget_names() -> list[str]:
+    """Every registered widget name, sorted."""
+    load_game_widgets()
+    return sorted(_WIDGETS)
+
+
+def load_game_widgets() -> None:
+    """Import ``cardgen.games.<pkg>.widgets`` for every game package that has one (once)."""
+    global _loaded_games
+    if _loaded_games:
+        return
+    _loaded_games = True
+    import cardgen.games as games
+
+    for module in sorted(pkgutil.iter_modules(games.__path__), key=lambda m: m.name):
+        if not module.ispkg:
+            continue
+        name = f"{games.__name__}.{module.name}.widgets"
+        try:
+            found = importlib.util.find_spec(name)
+        except ModuleNotFoundError:
+            found = None
+        if found is not None:
+            importlib.import_module(name)
+
+
+# --------------------------------------------------------------------------- per-spec resources
+@dataclass
+class TextReport:
+    """One laid-out text: where it came from and whether it fits."""
+
+    element: str
+    """The layout element, e.g. ``front.elements[3] (text)``."""
+    what: str
+    """What the text is: ``name``, ``text``, a field name, ``credit``..."""
+    text: str
+    size_pt: float
+    requested_pt: float
+    overflow: Overflow
+    source: PathKey = ()
+    """Where the text is written in the spec (empty when it comes from the layout)."""
+
+
+@dataclass
+class Resources:
+    """Lookups precomputed once per spec and locale."""
+
+    spec: Spec
+    locale: str
+    palettes: dict[str, Palette]
+    entries: dict[str, dict[str, PaletteEntry]]
+    effect_names: dict[str, str]
+    icons: IconRegistry
+
+    @classmethod
+    def build(cls, spec: Spec, locale: str) -> "Resources":
+        """Palettes, effect names and icons (standard + one per palette entry)."""
+        palettes = {p.id: p for p in spec.palettes}
+        entries = {p.id: {e.id: e for e in p.entries} for p in spec.palettes}
+        effect_names: dict[str, str] = {}
+        for deck in spec.decks:
+            for card in deck.cards:
+                if card.effect and card.effect not in effect_names:
+                    effect_names[card.effect] = local(card.name, locale, spec.locales[0])
+        icons = standard_icons()
+        for palette in spec.palettes:
+            for index, entry in enumerate(palette.entries):
+                icons.register(f"{palette.id}.{entry.id}", _entry_icon(entry, index))
+        return cls(spec, locale, palettes, entries, effect_names, icons)
+
+    def resolve(self, text: str) -> str:
+        """Replace ``{numbers.NAME}`` with the number and ``{effect:ID}`` with that card's name."""
+
+        def sub(match: re.Match[str]) -> str:
+            kind, name = match.group(1), match.group(2)
+            if kind == "numbers.":
+                value = self.spec.numbers.get(name)
+                return str(value) if value is not None else match.group(0)
+            found = self.effect_names.get(name)
+            return found.replace("{", "{{").replace("}", "}}") if found is not None else match.group(0)
+
+        return _PLACEHOLDER.sub(sub, text)
+
+
+def local(text: Mapping[str, str] | None, locale: str, fallback: str = "en") -> str:
+    """The text in ``locale`` (or the fallback locale, or any), '' for None."""
+    if not text:
+        return ""
+    return text.get(locale) or text.get(fallback) or next(iter(text.values()), "")
+
+
+def _entry_icon(entry: PaletteEntry, index: int) -> Callable[[float], Sequence[Primitive]]:
+    def draw(s: float) -> Sequence[Primitive]:
+        return swatch(Box(s * 0.06, s * 0.06, s * 0.88, s * 0.88), entry, index, motif=None, symbol_scale=0.7, stroke=0.06 * s)
+
+    return draw
+
+
+# --------------------------------------------------------------------------- context
+@dataclass
+class PieceInfo:
+    """For component faces: the palette entry printed and the owning seat (if any)."""
+
+    entry: PaletteEntry | None
+    entry_index: int
+    seat: PaletteEntry | None
+    seat_index: int
+    shape: str
+
+
+@dataclass
+class WidgetContext:
+    """Everything a widget may read; widgets draw into ``box`` (mm, face coordinates, y down)."""
+
+    box: Box
+    trim: Box
+    safe: Box
+    spec: Spec
+    res: Resources
+    deck: Deck | None
+    card: Card | None
+    face_index: int
+    locale: str
+    params: Mapping[str, Any]
+    data: Mapping[str, Any]
+    title: str
+    element: str
+    source: PathKey
+    reports: list[TextReport]
+    min_text_pt: float = 6.0
+    piece: PieceInfo | None = None
+    background: str = "#ffffff"
+    field_defs: Mapping[str, FieldDef] = field(default_factory=dict)
+
+    # -- params ------------------------------------------------------------
+    def param(self, name: str, default: Any = None) -> Any:
+        """A layout parameter, or the default."""
+        return self.params.get(name, default)
+
+    def fparam(self, name: str, default: float) -> float:
+        """A numeric layout parameter."""
+        value = self.params.get(name, default)
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default
+
+    def colour(self, value: Any, default: str = DEFAULT_INK) -> str:
+        """Resolve a colour parameter.
+
+        ``#rrggbb``; ``type`` (the card type's colour); ``seat`` / ``entry`` (a
+        component's seat or palette colour); ``auto`` (black or white on the
+        face background); ``field:<name>`` (the colour of the palette entry in
+        that field).
+        """
+        if value is None:
+            return default
+        if isinstance(value, str):
+            if re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+                return value.lower()
+            if value == "type":
+                return self.type_colour() or default
+            if value == "auto":
+                return ink_on(self.background)
+            if value == "seat" and self.piece and self.piece.seat:
+                return self.piece.seat.colour
+            if value == "entry" and self.piece and self.piece.entry:
+                return self.piece.entry.colour
+            if value.startswith("field:"):
+                entry = self.entry_of_field(value[6:])
+                if entry is not None:
+                    return entry.colour
+        return default
+
+    def type_colour(self) -> str | None:
+        """The colour of the card's type, if it has one."""
+        if self.deck is None or self.card is None or self.card.type is None:
+            return None
+        for card_type in self.deck.card_types:
+            if card_type.id == self.card.type:
+                return card_type.colour
+        return None
+
+    def entry_of_field(self, name: str) -> PaletteEntry | None:
+        """The palette entry named by a palette field of this face."""
+        definition = self.field_defs.get(name)
+        value = self.data.get(name)
+        if definition is None or definition.palette is None or not isinstance(value, str):
+            return None
+        return self.res.entries.get(definition.palette, {}).get(value)
+
+    # -- text --------------------------------------------------------------
+    def local(self, text: Mapping[str, str] | None) -> str:
+        """A LocalText in the face's locale, placeholders resolved."""
+        return self.res.resolve(local(text, self.locale, self.spec.locales[0]))
+
+    def string(self, key: str, default: str = "") -> str:
+        """A label from the spec's ``strings`` in the face's locale."""
+        found = self.spec.strings.get(key)
+        return self.local(found) if found else default
+
+    def text(
+        self,
+        text: str,
+        box: Box | None = None,
+        *,
+        what: str,
+        size: float | None = None,
+        font: str | None = None,
+        colour: str | None = None,
+        align: Align | None = None,
+        valign: VAlign | None = None,
+        min_size: float | None = None,
+        line_height: float | None = None,
+        single_line: bool = False,
+        source: PathKey = (),
+    ) -> list[Primitive]:
+        """Lay out ``text`` in ``box`` (default: the element's box), shrinking it to fit; record a report."""
+        box = box or self.box
+        size = size if size is not None else self.fparam("size", 9.0)
+        font = font or str(self.param("font", BODY_FONT))
+        if font not in FACES:
+            font = BODY_FONT
+        ink = colour or self.colour(self.param("colour"), ink_on(self.background))
+        align = align or self.param("align", "left")
+        valign = valign or self.param("valign", "top")
+        lower = min_size if min_size is not None else self.fparam("min_size", max(self.min_text_pt, min(size, self.min_text_pt)))
+        lh = line_height if line_height is not None else self.fparam("line_height", 1.2)
+        if not text.strip():
+            return []
+        if single_line:
+            block = _single_line(text, box, font, size, lower, ink, align, valign, self.res.icons)
+        else:
+            block = shrink_to_fit(
+                text, box, font, size, lower, line_height=lh, align=align, valign=valign,
+                fill=ink, icons=self.res.icons, justify=bool(self.param("justify", False)),
+            )
+        used = size
+        first = next((item for item in block.items if isinstance(item, Text)), None)
+        if first is not None:
+            used = first.size_pt
+        self.reports.append(TextReport(self.element, what, text, used, size, block.overflow, source))
+        return list(block.items)
+
+
+def _single_line(
+    text: str, box: Box, font: str, size: float, lower: float, ink: str, align: Align, valign: VAlign, icons: IconRegistry
+) -> TextBlock:
+    """Shrink a one-line text until it fits the width; wrap to two lines only as a last resort."""
+    current = size
+    wide = Box(box.x, box.y, 10_000.0, box.h)
+    while True:
+        trial = layout_text(text, wide, font, current, align="left", valign=valign, fill=ink, icons=icons)
+        width = max((_item_right(i, pt_to_mm(current)) for i in trial.items), default=box.x) - box.x
+        if width <= box.w + 1e-6 or current - 0.25 < lower - 1e-6:
+            break
+        current -= 0.25
+    block = layout_text(text, box, font, current, align=align, valign=valign, fill=ink, icons=icons)
+    if block.overflow.fits or block.line_count <= 1:
+        return block
+    return shrink_to_fit(text, box, font, current, lower, align=align, valign=valign, fill=ink, icons=icons, line_height=1.05)
+
+
+def _item_right(item: Primitive, em: float) -> float:
+    """Right edge of a laid-out run, or of an inline icon (one em wide)."""
+    if isinstance(item, Text):
+        return item.x + string_width(item.text, item.font, item.size_pt)
+    if isinstance(item, Group) and item.transform is not None:
+        return item.transform.translate[0] + em
+    return 0.0
+
+
+# --------------------------------------------------------------------------- drawing helpers
+def swatch(
+    box: Box,
+    entry: PaletteEntry,
+    index: int,
+    motif: str | None,
+    *,
+    symbol_scale: float = 0.45,
+    stroke: float = 0.3,
+    radius: float = 0.0,
+    show_symbol: bool = True,
+    show_motif: bool = True,
+) -> list[Primitive]:
+    """A palette entry drawn so it reads without colour: fill + motif + symbol letter."""
+    name = motif or entry.motif
+    if name is None or not has_motif(name):
+        name = GENERIC_ORDER[index % len(GENERIC_ORDER)]
+    out: list[Primitive] = [Rect(box.x, box.y, box.w, box.h, fill=entry.colour, radius=radius)]
+    if show_motif:
+        out.append(draw_motif(name, box.inset(min(box.w, box.h) * 0.04), motif_ink(entry.colour)))
+    if show_symbol:
+        side = min(box.w, box.h)
+        disc = side * symbol_scale * 0.62
+        cx, cy = box.x + box.w / 2, box.y + box.h / 2
+        out.append(Circle(cx, cy, disc, fill="#ffffff", stroke=DEFAULT_INK, stroke_width=max(0.12, side * 0.02)))
+        size_pt = side * symbol_scale / pt_to_mm(1.0) * 0.8
+        out.extend(_centred_text(entry.symbol, cx, cy, TITLE_FONT, size_pt, DEFAULT_INK))
+    if stroke > 0:
+        out.append(Rect(box.x, box.y, box.w, box.h, stroke=DEFAULT_INK, stroke_width=stroke, radius=radius))
+    return out
+
+
+def _centred_text(text: str, cx: float, cy: float, font: str, size_pt: float, ink: str) -> list[Primitive]:
+    """One run centred on (cx, cy) by its cap height."""
+    cap = pt_to_mm(size_pt) * 0.72
+    return [Text(cx, cy + cap / 2, text, font, size_pt, ink, "middle")]
+
+
+def motif_for(ctx: WidgetContext, palette_id: str, entry: PaletteEntry) -> str | None:
+    """The motif a layout maps to this entry (``params.motifs``), else the spec's."""
+    mapping = ctx.param("motifs") or {}
+    if isinstance(mapping, dict) and isinstance(mapping.get(entry.id), str):
+        return str(mapping[entry.id])
+    return entry.motif
+
+
+def entry_index(ctx: WidgetContext, palette_id: str, entry_id: str) -> int:
+    """Position of an entry in its palette."""
+    palette = ctx.res.palettes.get(palette_id)
+    if palette is None:
+        return 0
+    for index, entry in enumerate(palette.entries):
+        if entry.id == entry_id:
+            return index
+    return 0
+
+
+def fit_square_grid(box: Box, cols: int, rows: int, gap_ratio: float = 0.0) -> tuple[float, float, float]:
+    """Cell size and top-left corner of a cols x rows grid of squares centred in the box."""
+    cols, rows = max(cols, 1), max(rows, 1)
+    cell = min(box.w / (cols + gap_ratio * (cols - 1)), box.h / (rows + gap_ratio * (rows - 1)))
+    width = cell * cols + cell * gap_ratio * (cols - 1)
+    height = cell * rows + cell * gap_ratio * (rows - 1)
+    return cell, box.x + (box.w - width) / 2, box.y + (box.h - height) / 2
+
+
+def field_label(ctx: WidgetContext, name: str) -> str:
+    """A label for a field: the spec's string of that name, else the field name spelled out."""
+    return ctx.string(name, name.replace("_", " ").replace("-", " ").capitalize())
+
+
+def field_text(ctx: WidgetContext, name: str) -> str:
+    """A data field's value as printable text in the face's locale."""
+    value = ctx.data.get(name)
+    definition = ctx.field_defs.get(name)
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return ctx.local(value)
+    if definition is not None and definition.palette is not None:
+        entries = ctx.res.entries.get(definition.palette, {})
+        values = value if isinstance(value, list) else [value]
+        flat: list[str] = []
+        for item in values:
+            flat.extend(item if isinstance(item, list) else [item])
+        return ", ".join(local(entries[v].name, ctx.locale) if v in entries else str(v) for v in flat)
+    if definition is not None and definition.type == "id" and definition.ref_deck:
+        for deck in ctx.spec.decks:
+            if deck.id == definition.ref_deck:
+                for card in deck.cards:
+                    if card.id == value:
+                        return ctx.local(card.name)
+    if isinstance(value, bool):
+        return "✓" if value else "–"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+# --------------------------------------------------------------------------- generic widgets
+@widget("panel")
+def panel(ctx: WidgetContext) -> list[Primitive]:
+    """A filled rectangle: params colour (``type``, ``#rrggbb``...), radius, stroke, stroke_width, tint."""
+    fill = ctx.colour(ctx.param("colour", "type"), "#dddddd")
+    tint = ctx.fparam("tint", 0.0)
+    if tint:
+        fill = mix(fill, "#ffffff", tint)
+    stroke = ctx.param("stroke")
+    b = ctx.box
+    return [
+        Rect(
+            b.x, b.y, b.w, b.h, fill=fill,
+            stroke=ctx.colour(stroke) if stroke else None,
+            stroke_width=ctx.fparam("stroke_width", 0.3) if stroke else 0.0,
+            radius=ctx.fparam("radius", 0.0),
+        )
+    ]
+
+
+@widget("title")
+def title(ctx: WidgetContext) -> list[Primitive]:
+    """The face's name on one line, shrunk to fit (two lines only when it must)."""
+    path = ctx.source + ("name",) if ctx.card is not None else ctx.source
+    return ctx.text(
+        ctx.title, what="name", size=ctx.fparam("size", 12.0), font=str(ctx.param("font", TITLE_FONT)),
+        align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True, source=path,
+    )
+
+
+@widget("text")
+def text_widget(ctx: WidgetContext) -> list[Primitive]:
+    """The card's text (``source: text``), or: description, back, game_title, tagline, string:<key>, literal."""
+    source = str(ctx.param("source", "text"))
+    body, path = _text_source(ctx, source)
+    if not body:
+        return []
+    return ctx.text(body, what=source, source=path)
+
+
+def _text_source(ctx: WidgetContext, source: str) -> tuple[str, PathKey]:
+    spec = ctx.spec
+    if source == "text":
+        return (ctx.local(ctx.card.text) if ctx.card and ctx.card.text else ""), ctx.source + ("text",)
+    if source == "description":
+        return (ctx.local(ctx.deck.description) if ctx.deck and ctx.deck.description else ""), ()
+    if source == "back":
+        return (ctx.local(ctx.deck.back) if ctx.deck and ctx.deck.back else ctx.local(spec.title)), ()
+    if source == "game_title":
+        return ctx.local(spec.title), ("title",)
+    if source == "tagline":
+        return (ctx.local(spec.tagline) if spec.tagline else ""), ("tagline",)
+    if source == "type_description":
+        for card_type in ctx.deck.card_types if ctx.deck else []:
+            if ctx.card is not None and card_type.id == ctx.card.type and card_type.description:
+                return ctx.local(card_type.description), ()
+        return "", ()
+    if source.startswith("string:"):
+        return ctx.string(source[7:]), ("strings", source[7:])
+    if source == "literal":
+        return ctx.res.resolve(str(ctx.param("value", ""))), ()
+    return "", ()
+
+
+@widget("field")
+def field_widget(ctx: WidgetContext) -> list[Primitive]:
+    """A data field as text: params field, format (``{label}``, ``{value}``), label (a strings key)."""
+    name = str(ctx.param("field", ""))
+    if name not in ctx.data:
+        return []
+    value = field_text(ctx, name)
+    label_key = ctx.param("label")
+    label = ctx.string(str(label_key), field_label(ctx, str(label_key))) if label_key else field_label(ctx, name)
+    fmt = str(ctx.param("format", "{value}"))
+    return ctx.text(fmt.replace("{label}", label).replace("{value}", value), what=name, source=ctx.source + ("data", name))
+
+
+register_widget("localised_field", field_widget)
+
+
+@widget("swatch")
+def swatch_widget(ctx: WidgetContext) -> list[Primitive]:
+    """One palette entry from a palette field (param field), or the component's own entry."""
+    name = ctx.param("field")
+    entry: PaletteEntry | None = None
+    palette_id = ""
+    if name:
+        entry = ctx.entry_of_field(str(name))
+        definition = ctx.field_defs.get(str(name))
+        palette_id = definition.palette or "" if definition else ""
+    elif ctx.piece and ctx.piece.entry:
+        entry = ctx.piece.entry
+    if entry is None:
+        return []
+    index = entry_index(ctx, palette_id, entry.id) if palette_id else (ctx.piece.entry_index if ctx.piece else 0)
+    side = min(ctx.box.w, ctx.box.h)
+    box = Box(ctx.box.x + (ctx.box.w - side) / 2, ctx.box.y + (ctx.box.h - side) / 2, side, side)
+    return swatch(box, entry, index, motif_for(ctx, palette_id, entry), radius=ctx.fparam("radius", 0.0))
+
+
+@widget("palette_grid")
+def palette_grid(ctx: WidgetContext) -> list[Primitive]:
+    """Rows of palette entries (a palette_grid field) as touching squares, each with motif and symbol."""
+    name = str(ctx.param("field", ""))
+    rows = ctx.data.get(name)
+    definition = ctx.field_defs.get(name)
+    if not isinstance(rows, list) or definition is None or definition.palette is None:
+        return []
+    grid = [row if isinstance(row, list) else [row] for row in rows]
+    cols = max(len(r) for r in grid)
+    gap = ctx.fparam("gap", 0.0)
+    cell, x0, y0 = fit_square_grid(ctx.box, cols, len(grid), gap)
+    entries = ctx.res.entries.get(definition.palette, {})
+    out: list[Primitive] = []
+    for r, row in enumerate(grid):
+        for c, value in enumerate(row):
+            entry = entries.get(value)
+            if entry is None:
+                continue
+            x, y = x0 + c * cell * (1 + gap), y0 + r * cell * (1 + gap)
+            out.extend(
+                swatch(Box(x, y, cell, cell), entry, entry_index(ctx, definition.palette, value), motif_for(ctx, definition.palette, entry),
+                       symbol_scale=ctx.fparam("symbol_scale", 0.4), stroke=ctx.fparam("stroke_width", 0.35))
+            )
+    if ctx.param("border", True):
+        out.append(Rect(x0, y0, cell * cols + cell * gap * (cols - 1), cell * len(grid) + cell * gap * (len(grid) - 1), stroke=DEFAULT_INK, stroke_width=ctx.fparam("border_width", 0.6)))
+    return out
+
+
+@widget("palette_list")
+def palette_list(ctx: WidgetContext) -> list[Primitive]:
+    """A palette_list field as a row of swatches."""
+    name = str(ctx.param("field", ""))
+    values = ctx.data.get(name)
+    definition = ctx.field_defs.get(name)
+    if not isinstance(values, list) or definition is None or definition.palette is None:
+        return []
+    cell, x0, y0 = fit_square_grid(ctx.box, len(values), 1, ctx.fparam("gap", 0.2))
+    entries = ctx.res.entries.get(definition.palette, {})
+    out: list[Primitive] = []
+    for i, value in enumerate(values):
+        entry = entries.get(str(value))
+        if entry is not None:
+            box = Box(x0 + i * cell * (1 + ctx.fparam("gap", 0.2)), y0, cell, cell)
+            out.extend(swatch(box, entry, entry_index(ctx, definition.palette, entry.id), motif_for(ctx, definition.palette, entry), radius=cell * 0.15))
+    return out
+
+
+@widget("polyomino")
+def polyomino(ctx: WidgetContext) -> list[Primitive]:
+    """A polyomino field ([column, row] cells) drawn as joined squares on a faint grid.
+
+    params: field, fill, cell_max (mm), grid (faint guide grid, default true).
+    """
+    name = str(ctx.param("field", "cells"))
+    cells = ctx.data.get(name)
+    if not isinstance(cells, list) or not cells:
+        return []
+    pts = [(int(c[0]), int(c[1])) for c in cells if isinstance(c, list) and len(c) == 2]
+    cols = max(x for x, _ in pts) + 1
+    rows = max(y for _, y in pts) + 1
+    frame_n = max(int(ctx.fparam("frame_cells", 0)), cols, rows)
+    cell, x0, y0 = fit_square_grid(ctx.box, frame_n, frame_n)
+    cell = min(cell, ctx.fparam("cell_max", 1000.0))
+    x0 = ctx.box.x + (ctx.box.w - cell * cols) / 2
+    y0 = ctx.box.y + (ctx.box.h - cell * rows) / 2
+    fill = ctx.colour(ctx.param("fill"), "#8a5a2b")
+    ink = ctx.colour(ctx.param("stroke"), DEFAULT_INK)
+    out: list[Primitive] = []
+    if ctx.param("grid", True):
+        gx0 = ctx.box.x + (ctx.box.w - cell * frame_n) / 2
+        gy0 = ctx.box.y + (ctx.box.h - cell * frame_n) / 2
+        faint = mix(ctx.background, DEFAULT_INK, 0.18)
+        for i in range(frame_n + 1):
+            out.append(Line(gx0 + i * cell, gy0, gx0 + i * cell, gy0 + frame_n * cell, stroke=faint, stroke_width=0.15))
+            out.append(Line(gx0, gy0 + i * cell, gx0 + frame_n * cell, gy0 + i * cell, stroke=faint, stroke_width=0.15))
+        x0 = gx0 + ((frame_n - cols) // 2) * cell
+        y0 = gy0 + ((frame_n - rows) // 2) * cell
+    inset = cell * 0.04
+    for x, y in pts:
+        out.append(Rect(x0 + x * cell + inset, y0 + y * cell + inset, cell - 2 * inset, cell - 2 * inset, fill=fill, stroke=ink, stroke_width=max(0.3, cell * 0.03), radius=cell * 0.08))
+        if ctx.param("bevel", True):
+            out.append(Rect(x0 + x * cell + cell * 0.18, y0 + y * cell + cell * 0.18, cell * 0.64, cell * 0.64, stroke=shade(fill, -0.35), stroke_width=max(0.2, cell * 0.025), radius=cell * 0.05))
+    return out
+
+
+PATTERN_FILLS: tuple[tuple[str, str], ...] = (
+    ("#f2f2f2", "dots"),
+    ("#bdbdbd", "stripes"),
+    ("#7a7a7a", "checks"),
+    ("#3d3d3d", "rings"),
+    ("#d9d9d9", "waves"),
+    ("#9a9a9a", "lattice"),
+)
+"""Distinct greys + hatches for pattern letters A, B, C..."""
+
+
+@widget("pattern")
+def pattern(ctx: WidgetContext) -> list[Primitive]:
+    """A pattern field (rows of letters, '.' = any) as a grid: each letter a distinct grey and hatch, with the letter."""
+    name = str(ctx.param("field", "pattern"))
+    rows = ctx.data.get(name)
+    if not isinstance(rows, list) or not rows:
+        return []
+    lines = [str(r) for r in rows]
+    cols = max(len(r) for r in lines)
+    frame_n = max(int(ctx.fparam("frame_cells", 0)), cols, len(lines))
+    cell, _, _ = fit_square_grid(ctx.box, frame_n, frame_n)
+    cell = min(cell, ctx.fparam("cell_max", 1000.0))
+    x0 = ctx.box.x + (ctx.box.w - cell * cols) / 2
+    y0 = ctx.box.y + (ctx.box.h - cell * len(lines)) / 2
+    letters = sorted({ch for line in lines for ch in line if ch != "."})
+    out: list[Primitive] = []
+    for r, line in enumerate(lines):
+        for c, ch in enumerate(line):
+            box = Box(x0 + c * cell, y0 + r * cell, cell, cell)
+            if ch == ".":
+                out.append(Rect(box.x + cell * 0.06, box.y + cell * 0.06, cell * 0.88, cell * 0.88, stroke=mix(ctx.background, DEFAULT_INK, 0.35), stroke_width=0.25, radius=cell * 0.06))
+                continue
+            grey, motif = PATTERN_FILLS[letters.index(ch) % len(PATTERN_FILLS)]
+            out.append(Rect(box.x, box.y, box.w, box.h, fill=grey))
+            out.append(draw_motif(motif, box.inset(cell * 0.04), motif_ink(grey)))
+            disc = cell * 0.24
+            cx, cy = box.x + cell / 2, box.y + cell / 2
+            out.append(Circle(cx, cy, disc, fill="#ffffff", stroke=DEFAULT_INK, stroke_width=0.2))
+            out.extend(_centred_text(ch, cx, cy, TITLE_FONT, cell * 0.3 / pt_to_mm(1.0), DEFAULT_INK))
+            out.append(Rect(box.x, box.y, box.w, box.h, stroke=DEFAULT_INK, stroke_width=0.4))
+    return out
+
+
+@widget("badge")
+def badge(ctx: WidgetContext) -> list[Primitive]:
+    """A number in a disc or shield (e.g. points in the top-right corner): params field or value, fill, shape, label."""
+    name = ctx.param("field")
+    value = field_text(ctx, str(name)) if name else str(ctx.param("value", ""))
+    if not value:
+        return []
+    b = ctx.box
+    fill = ctx.colour(ctx.param("fill", "type"), "#444444")
+    ink = ink_on(fill)
+    out: list[Primitive] = []
+    shape = ctx.param("shape", "circle")
+    if shape == "circle":
+        r = min(b.w, b.h) / 2
+        out.append(Circle(b.x + b.w / 2, b.y + b.h / 2, r, fill=fill, stroke=ctx.colour(ctx.param("stroke"), "#ffffff"), stroke_width=ctx.fparam("stroke_width", 0.5)))
+    elif shape == "shield":
+        out.append(Polygon(((b.x, b.y), (b.right, b.y), (b.right, b.y + b.h * 0.7), (b.x + b.w / 2, b.bottom), (b.x, b.y + b.h * 0.7)), fill=fill, stroke="#ffffff", stroke_width=0.4))
+    else:
+        out.append(Rect(b.x, b.y, b.w, b.h, fill=fill, radius=min(b.w, b.h) * 0.2, stroke="#ffffff", stroke_width=0.4))
+    label = ctx.param("label")
+    inner = b.inset(min(b.w, b.h) * 0.12)
+    if label:
+        caption = ctx.string(str(label), str(label))
+        top = Box(inner.x, inner.y + inner.h * 0.05, inner.w, inner.h * 0.62)
+        out += ctx.text(value, top, what=str(name or "value"), size=ctx.fparam("size", 14.0), font=TITLE_FONT, colour=ink, align="center", valign="middle", single_line=True, source=ctx.source + ("data", str(name)) if name else ())
+        bottom = Box(inner.x - inner.w * 0.1, inner.y + inner.h * 0.62, inner.w * 1.2, inner.h * 0.3)
+        out += ctx.text(caption, bottom, what="label", size=ctx.fparam("label_size", 6.0), font=BODY_FONT, colour=ink, align="center", valign="top", single_line=True, min_size=ctx.min_text_pt)
+    else:
+        out += ctx.text(value, inner, what=str(name or "value"), size=ctx.fparam("size", 14.0), font=TITLE_FONT, colour=ink, align="center", valign="middle", single_line=True, source=ctx.source + ("data", str(name)) if name else ())
+    return out
+
+
+@widget("icon_row")
+def icon_row(ctx: WidgetContext) -> list[Primitive]:
+    """A row of icons: params icons (list of names) or icon + count_field (repeat); size (mm) and gap."""
+    names: list[str] = []
+    icons_param = ctx.param("icons")
+    if isinstance(icons_param, list):
+        names = [str(n) for n in icons_param]
+    elif ctx.param("icon") and ctx.param("count_field"):
+        count = ctx.data.get(str(ctx.param("count_field")))
+        if isinstance(count, int):
+            names = [str(ctx.param("icon"))] * count
+    names = [n for n in names if n in ctx.res.icons]
+    if not names:
+        return []
+    b = ctx.box
+    gap = ctx.fparam("gap", 0.15)
+    size = min(b.h, ctx.fparam("size", b.h), b.w / (len(names) + gap * (len(names) - 1)))
+    total = size * len(names) + size * gap * (len(names) - 1)
+    align = ctx.param("align", "center")
+    x = b.x if align == "left" else b.right - total if align == "right" else b.x + (b.w - total) / 2
+    y = b.y + (b.h - size) / 2
+    return [ctx.res.icons.place(n, x + i * size * (1 + gap), y, size) for i, n in enumerate(names)]
+
+
+@widget("type_band")
+def type_band(ctx: WidgetContext) -> list[Primitive]:
+    """A band in the card type's colour with the type's name; params size, align, bleed_left/right."""
+    if ctx.card is None or ctx.deck is None or ctx.card.type is None:
+        return []
+    card_type = next((t for t in ctx.deck.card_types if t.id == ctx.card.type), None)
+    if card_type is None:
+        return []
+    fill = card_type.colour or "#555555"
+    b = ctx.box
+    out: list[Primitive] = [Rect(b.x, b.y, b.w, b.h, fill=fill)]
+    pad = ctx.fparam("padding", 1.5)
+    label = ctx.local(card_type.name)
+    if ctx.param("uppercase", True):
+        label = label.upper()
+    out += ctx.text(label, Box(b.x + pad, b.y, b.w - 2 * pad, b.h), what="type", size=ctx.fparam("size", 7.0), font=str(ctx.param("font", TITLE_FONT)), colour=ink_on(fill), align=ctx.param("align", "center"), valign="middle", single_line=True, source=ctx.source + ("type",))
+    return out
+
+
+@widget("credit_line")
+def credit_line(ctx: WidgetContext) -> list[Primitive]:
+    """The licence's credit line in the face's locale (small print)."""
+    text = ctx.local(ctx.spec.licence.attribution)
+    if ctx.param("version", False):
+        text = f"{text} · {ctx.spec.version}"
+    return ctx.text(text, what="credit", size=ctx.fparam("size", 5.0), align=ctx.param("align", "center"), valign=ctx.param("valign", "bottom"), min_size=min(ctx.fparam("min_size", 4.0), ctx.min_text_pt), colour=ctx.colour(ctx.param("colour"), mix(ink_on(ctx.background), ctx.background, 0.35)), source=("licence", "attribution"))
+
+
+@widget("game_title")
+def game_title(ctx: WidgetContext) -> list[Primitive]:
+    """The game's title (backs)."""
+    return ctx.text(ctx.local(ctx.spec.title), what="game_title", size=ctx.fparam("size", 18.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True, source=("title",))
+
+
+@widget("back_title")
+def back_title(ctx: WidgetContext) -> list[Primitive]:
+    """The deck's back title (``back:``), or the deck name."""
+    deck = ctx.deck
+    text = ctx.local(deck.back) if deck and deck.back else ctx.local(deck.name) if deck else ""
+    return ctx.text(text, what="back", size=ctx.fparam("size", 16.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True)
+
+
+@widget("ornament")
+def ornament(ctx: WidgetContext) -> list[Primitive]:
+    """A decorative motif filling the box (params motif, colour, border)."""
+    name = str(ctx.param("motif", "lattice"))
+    if not has_motif(name):
+        return []
+    fill = ctx.colour(ctx.param("colour", "type"), "#777777")
+    out: list[Primitive] = [Rect(ctx.box.x, ctx.box.y, ctx.box.w, ctx.box.h, fill=fill, radius=ctx.fparam("radius", 0.0))]
+    out.append(draw_motif(name, ctx.box, ctx.colour(ctx.param("ink"), motif_ink(fill))))
+    if ctx.param("border", True):
+        out.append(Rect(ctx.box.x, ctx.box.y, ctx.box.w, ctx.box.h, stroke=ink_on(fill), stroke_width=ctx.fparam("border_width", 0.5), radius=ctx.fparam("radius", 0.0)))
+    return out
+
+
+@widget("fields")
+def fields(ctx: WidgetContext) -> list[Primitive]:
+    """Every shown data field: visual fields drawn in the upper part, the others as ``Label: value`` lines."""
+    visual = {"polyomino": "polyomino", "pattern": "pattern", "palette_grid": "palette_grid", "palette_list": "palette_list", "palette": "swatch"}
+    drawn: list[str] = []
+    lines: list[str] = []
+    for name, definition in ctx.field_defs.items():
+        if not definition.shown or name not in ctx.data:
+            continue
+        if definition.type in visual:
+            drawn.append(name)
+        else:
+            lines.append(f"{field_label(ctx, name)}: {field_text(ctx, name)}")
+    out: list[Primitive] = []
+    b = ctx.box
+    text_h = min(b.h * 0.45, len(lines) * pt_to_mm(ctx.fparam("size", 8.0)) * 1.3 + 1) if lines else 0.0
+    pic_h = b.h - text_h - (1.0 if lines and drawn else 0.0)
+    if drawn:
+        each = (b.w - 1.5 * (len(drawn) - 1)) / len(drawn)
+        for i, name in enumerate(drawn):
+            sub = Box(b.x + i * (each + 1.5), b.y, each, pic_h)
+            kind = visual[ctx.field_defs[name].type]
+            child = WidgetContext(**{**ctx.__dict__, "box": sub, "params": {**ctx.params, "field": name}})
+            fn = _WIDGETS[kind]
+            out.extend(fn(child))
+    if lines:
+        box = Box(b.x, b.bottom - text_h, b.w, text_h) if drawn else b
+        out += ctx.text("\n".join(lines), box, what="fields", size=ctx.fparam("size", 8.0), source=ctx.source + ("data",))
+    return out
+
+
+@widget("piece")
+def piece(ctx: WidgetContext) -> list[Primitive]:
+    """A component's face: its palette entry (motif + symbol) or its owner's symbol, in a square or disc."""
+    info = ctx.piece
+    if info is None:
+        return []
+    b = ctx.box
+    out: list[Primitive] = []
+    if info.entry is not None:
+        out.extend(swatch(b, info.entry, info.entry_index, motif_for(ctx, "", info.entry), symbol_scale=ctx.fparam("symbol_scale", 0.5), stroke=0.0, show_motif=True))
+    elif info.seat is not None:
+        fill = info.seat.colour
+        cx, cy = b.x + b.w / 2, b.y + b.h / 2
+        r = min(b.w, b.h) / 2
+        out.append(Circle(cx, cy, r * 0.62, fill=ink_on(fill, "#1a1a1a", "#ffffff"), stroke=None))
+        out.extend(_centred_text(info.seat.symbol, cx, cy, TITLE_FONT, r * 0.9 / pt_to_mm(1.0), fill))
+    return out
+
+
+@widget("seat_mark")
+def seat_mark(ctx: WidgetContext) -> list[Primitive]:
+    """The owner's mark: a corner triangle (corner = seat position: TL, TR, BR, BL) with the seat's symbol."""
+    info = ctx.piece
+    if info is None or info.seat is None:
+        return []
+    t = ctx.trim
+    size = min(t.w, t.h) * ctx.fparam("scale", 0.42)
+    corner = info.seat_index % 4
+    x = t.x if corner in (0, 3) else t.right
+    y = t.y if corner in (0, 1) else t.bottom
+    dx = 1 if corner in (0, 3) else -1
+    dy = 1 if corner in (0, 1) else -1
+    e = t.x  # the face's bleed: the mark runs out into it so a slightly off cut keeps it
+    tri = Polygon(((x - dx * e, y - dy * e), (x + dx * size, y - dy * e), (x + dx * size, y), (x, y + dy * size), (x - dx * e, y + dy * size)), fill=DEFAULT_INK)
+    inner = Polygon(((x + dx * size * 0.1, y + dy * size * 0.1), (x + dx * size * 0.78, y + dy * size * 0.1), (x + dx * size * 0.1, y + dy * size * 0.78)), fill=info.seat.colour)
+    cx, cy = x + dx * size * 0.3, y + dy * size * 0.3
+    label = _centred_text(info.seat.symbol, cx, cy, TITLE_FONT, size * 0.36 / pt_to_mm(1.0), ink_on(info.seat.colour))
+    return [tri, inner, *label]
