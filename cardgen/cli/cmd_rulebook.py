@@ -1,0 +1,121 @@
+"""``cardgen rulebook`` and ``cardgen i18n extract|update|compile|check``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
+from cardgen.findings import Finding, InputError, Severity, format_findings
+from cardgen.spec.load import find_spec_folder
+
+LANG_HELP = "The language: a locale of the game (en, pt_BR) or 'all' for every locale it declares."
+PAPER_HELP = "The paper: a4, letter or all. A4 files are named <game>-rules-<lang>.pdf, Letter ones <game>-rules-<lang>-letter.pdf."
+
+
+def rulebook(
+    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
+    lang: str = typer.Option("all", "--lang", help=LANG_HELP),
+    paper: str = typer.Option("a4", "--paper", help=PAPER_HELP),
+    out: Path = typer.Option(Path("output"), "--out", help="The output folder; files go to <out>/<game>/."),
+) -> None:
+    """Write a game's rulebooks: <game>-rules-<lang>.pdf (and -letter.pdf) and <game>-rules-<lang>.md."""
+    from cardgen.rulebook.build import RulebookError, build_rulebooks
+    from cardgen.rulebook.pdf import PAPERS
+    from cardgen.validate.runner import validate_folder
+
+    if paper != "all" and paper not in PAPERS:
+        raise typer.BadParameter(f"choose {', '.join(PAPERS)} or all", param_hint="--paper")
+    folder = find_spec_folder(game)
+    result = validate_folder(folder, ["static"])
+    errors = [f for f in result.findings if f.severity is Severity.ERROR]
+    if errors or result.loaded is None or result.loaded.spec is None:
+        typer.echo(format_findings(errors, "text"), err=True)
+        typer.echo(f"{folder}: the spec has {len(errors)} error(s); fix them before making its rulebook", err=True)
+        raise typer.Exit(EXIT_FINDINGS)
+    spec = result.loaded.spec
+    if lang == "all":
+        locales = list(spec.locales)
+    elif lang in spec.locales:
+        locales = [lang]
+    else:
+        raise typer.BadParameter(f"{spec.id} declares {', '.join(spec.locales)}; choose one of them or all", param_hint="--lang")
+    papers = list(PAPERS) if paper == "all" else [paper]
+    try:
+        written = build_rulebooks(spec, out, locales, papers, spec_folder=folder, loaded=result.loaded)
+    except RulebookError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(EXIT_FINDINGS) from None
+    for path in written:
+        typer.echo(f"wrote {path}")
+
+
+i18n_app = typer.Typer(
+    help="Manage the gettext catalogs of the rulebook's generic prose (game text lives in the specs).",
+    no_args_is_help=True,
+)
+
+
+@i18n_app.command("extract")
+def i18n_extract() -> None:
+    """Extract messages from templates/rulebook and cardgen/rulebook into locales/cardgen.pot."""
+    from cardgen.rulebook.i18n import extract_catalog, write_pot
+
+    path, changed = write_pot()
+    count = sum(1 for m in extract_catalog() if m.id)
+    typer.echo(f"{'wrote' if changed else 'unchanged'} {path} ({count} messages)")
+
+
+@i18n_app.command("update")
+def i18n_update(
+    locale: Optional[list[str]] = typer.Option(None, "--locale", help="Locales to update; default: every catalog under locales/."),
+) -> None:
+    """Merge the current messages into each locales/<locale>/LC_MESSAGES/cardgen.po."""
+    from cardgen.rulebook.i18n import catalog_locales, update_locale
+
+    for name in locale or catalog_locales():
+        path, changed = update_locale(name)
+        typer.echo(f"{'updated' if changed else 'unchanged'} {path}")
+
+
+@i18n_app.command("compile")
+def i18n_compile(
+    out: Optional[Path] = typer.Option(None, "--out", help="Where to write <locale>/LC_MESSAGES/cardgen.mo; default build/locales."),
+) -> None:
+    """Compile every catalog to .mo (cardgen itself compiles in memory; this is for other tools)."""
+    from cardgen.rulebook.i18n import MO_BUILD_DIR, catalog_locales, compile_locale
+
+    for name in catalog_locales():
+        typer.echo(f"wrote {compile_locale(name, out_dir=out or MO_BUILD_DIR)}")
+
+
+@i18n_app.command("check")
+def i18n_check(
+    fmt: str = typer.Option("text", "--format", help="Output format: text, json or github."),
+) -> None:
+    """Check every catalog: all translated, nothing fuzzy, placeholders kept, up to date with the templates."""
+    from cardgen.rulebook.checks import check_all_catalogs
+
+    if fmt not in {"text", "json", "github"}:
+        raise typer.BadParameter("choose text, json or github", param_hint="--format")
+    try:
+        findings: list[Finding] = check_all_catalogs()
+    except InputError as error:
+        typer.echo(error.render(), err=True)
+        raise typer.Exit(EXIT_INPUT) from None
+    output = format_findings(findings, fmt)  # type: ignore[arg-type]
+    if fmt == "text":
+        errors = sum(f.severity is Severity.ERROR for f in findings)
+        summary = f"catalogs checked: {errors} error(s), {len(findings) - errors} other finding(s)"
+        output = f"{output}\n{summary}" if output else summary
+    if output:
+        typer.echo(output)
+    raise typer.Exit(EXIT_FINDINGS if any(f.severity is Severity.ERROR for f in findings) else EXIT_CLEAN)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the commands of this module to the app."""
+    app.command("rulebook")(rulebook)
+    app.add_typer(i18n_app, name="i18n")

@@ -1,0 +1,133 @@
+"""Building a game's rulebooks: spec -> template -> document -> PDF and Markdown files.
+
+File names (one consistent rule: a paper always maps to the same name)::
+
+    output/<game>/<game>-rules-<lang>.md            the Markdown (paper does not matter)
+    output/<game>/<game>-rules-<lang>.pdf           the PDF on A4, the default paper
+    output/<game>/<game>-rules-<lang>-letter.pdf    the PDF on US Letter
+
+Every file is written through a temporary file in the same folder and
+``os.replace``, so an interrupted build never leaves half a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from collections.abc import Iterable
+
+from babel.numbers import format_decimal
+from jinja2 import TemplateError
+
+from cardgen.render.scene import Scene
+from cardgen.rulebook.context import build_context
+from cardgen.rulebook.document import Document, DocumentError, parse_document
+from cardgen.rulebook.environment import MAIN_TEMPLATE, get_template, make_environment, template_dirs_for
+from cardgen.rulebook.i18n import N_, atomic_write_bytes, translations
+from cardgen.rulebook.markdown import to_markdown
+from cardgen.rulebook.pdf import PAPERS, build_pdf
+from cardgen.rulebook.pictures import card_pictures
+from cardgen.spec.load import LoadedSpec
+from cardgen.spec.models import Spec
+
+DEFAULT_PAPER = "a4"
+PAGE_LABEL = N_("Page %(page)s")
+"""The page number in the footer."""
+
+
+class RulebookError(Exception):
+    """A rulebook could not be made (a template error, a malformed document)."""
+
+
+@dataclass
+class Rulebook:
+    """One rulebook in one language: the parsed document and its Markdown."""
+
+    locale: str
+    document: Document
+    markdown: str
+
+
+def pdf_name(game_id: str, locale: str, paper: str) -> str:
+    """The PDF's file name: no suffix for the default paper, ``-<paper>`` otherwise."""
+    suffix = "" if paper == DEFAULT_PAPER else f"-{paper}"
+    return f"{game_id}-rules-{locale}{suffix}.pdf"
+
+
+def markdown_name(game_id: str, locale: str) -> str:
+    """The Markdown file's name."""
+    return f"{game_id}-rules-{locale}.md"
+
+
+def render_xhtml(spec: Spec, locale: str, spec_folder: Path | None = None, pictures: Iterable[str] = ()) -> str:
+    """Render the rulebook template for ``spec`` in ``locale`` (the intermediate XHTML)."""
+    translation = translations(locale)
+    env = make_environment(locale, template_dirs_for(spec_folder), translation)
+    context = build_context(spec, locale, set(pictures), translation.gettext)
+    try:
+        return get_template(env, MAIN_TEMPLATE).render(context)
+    except TemplateError as error:
+        raise RulebookError(f"the rulebook template failed for {spec.id} ({locale}): {type(error).__name__}: {error}") from error
+
+
+def make_rulebook(spec: Spec, locale: str, spec_folder: Path | None = None, pictures: Iterable[str] = ()) -> Rulebook:
+    """The rulebook of ``spec`` in ``locale``, as a document and Markdown."""
+    xhtml = render_xhtml(spec, locale, spec_folder, pictures)
+    try:
+        document = parse_document(xhtml)
+    except DocumentError as error:
+        raise RulebookError(f"the rulebook template for {spec.id} ({locale}) made a bad document: {error}") from error
+    return Rulebook(locale, document, to_markdown(document))
+
+
+def rulebook_pdf(spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene] | None = None) -> bytes:
+    """Typeset a rulebook as PDF bytes on ``paper``."""
+    translation = translations(rulebook.locale)
+    locale = rulebook.locale
+
+    def page_label(number: int) -> str:
+        return translation.gettext(PAGE_LABEL) % {"page": format_decimal(number, locale=locale)}
+
+    fallback = spec.locales[0]
+    credit = spec.licence.attribution.get(locale) or spec.licence.attribution.get(fallback, "")
+    title = spec.title.get(locale) or spec.title.get(fallback, spec.id)
+    return build_pdf(
+        rulebook.document,
+        paper,
+        footer_credit=" ".join(credit.split()),
+        page_label=page_label,
+        title=title,
+        author=", ".join(spec.credits.designers),
+        pictures=pictures,
+    )
+
+
+def build_rulebooks(
+    spec: Spec,
+    out_dir: Path,
+    locales: Iterable[str],
+    papers: Iterable[str] = (DEFAULT_PAPER,),
+    spec_folder: Path | None = None,
+    loaded: LoadedSpec | None = None,
+) -> list[Path]:
+    """Write the Markdown and PDF rulebooks of ``spec`` under ``out_dir/<game>/``; returns the files written.
+
+    ``loaded`` (the spec as loaded from its folder) lets the components section
+    show card pictures drawn by the face renderer; without it there are none.
+    """
+    folder = out_dir / spec.id
+    written: list[Path] = []
+    papers = list(papers)
+    for locale in locales:
+        pictures = card_pictures(spec, loaded, locale)
+        rulebook = make_rulebook(spec, locale, spec_folder, pictures.keys())
+        md_path = folder / markdown_name(spec.id, locale)
+        atomic_write_bytes(md_path, rulebook.markdown.encode("utf-8"))
+        written.append(md_path)
+        for paper in papers:
+            if paper not in PAPERS:
+                raise RulebookError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
+            pdf_path = folder / pdf_name(spec.id, locale, paper)
+            atomic_write_bytes(pdf_path, rulebook_pdf(spec, rulebook, paper, pictures))
+            written.append(pdf_path)
+    return written

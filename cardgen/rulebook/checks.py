@@ -1,0 +1,249 @@
+"""Validation checks of kind "i18n": the gettext catalogs and the rulebook template.
+
+Catalog checks (``cardgen i18n check``, and ``cardgen validate`` for every
+locale a spec declares):
+
+* every message is translated (every plural form too), and none is fuzzy;
+* the placeholders of each translation (python-format ``%(name)s`` and ``%s``,
+  and ``{name}``) are exactly those of its msgid;
+* Babel's own ``Catalog.check()`` passes (plural form count, format flags);
+* the catalog is up to date with the templates: the messages are re-extracted
+  in memory and compared by msgid (missing ones are errors, stale ones warnings);
+* ``locales/cardgen.pot`` is up to date too.
+
+Each finding names the PO file and the line of the entry (Babel's ``lineno``).
+A further check renders each spec's rulebook text in every locale, so a
+template error shows up in ``cardgen validate`` rather than at print time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+from collections.abc import Iterable, Iterator
+
+from babel.messages.catalog import Catalog, Message
+
+from cardgen.findings import Finding, Severity, display_path
+from cardgen.rulebook.i18n import (
+    LOCALES_DIR,
+    SOURCE_LOCALE,
+    catalog_locales,
+    extract_catalog,
+    message_sources,
+    msgid_set,
+    po_path,
+    pot_path,
+    read_catalog,
+)
+from cardgen.spec.load import LoadedSpec
+from cardgen.validate.registry import register_check, register_codes
+
+register_codes(
+    {
+        "CG301": "A locale the game declares has no rulebook catalog (its generic rulebook prose stays in English).",
+        "CG302": "A catalog message is not translated (or one of its plural forms is empty).",
+        "CG303": "A catalog entry is marked fuzzy: a translator must confirm it.",
+        "CG304": "A translation's placeholders differ from its msgid's.",
+        "CG305": "A message of the rulebook templates is missing from a catalog (run `cardgen i18n update`).",
+        "CG306": "A catalog holds a message the templates no longer use.",
+        "CG307": "A catalog cannot be read, or Babel's catalog check fails.",
+        "CG308": "locales/cardgen.pot is out of date with the templates (run `cardgen i18n extract`).",
+        "CG310": "The rulebook template fails to render for this spec.",
+    }
+)
+
+_PYTHON_FORMAT = re.compile(r"%(?:\((?P<name>[^)]*)\))?[#0\- +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa%]")
+_BRACE = re.compile(r"\{\{|\}\}|\{[^{}\s]*\}")
+
+
+def placeholders(text: str) -> Counter[str]:
+    """The placeholders in a message: ``%(name)s``, ``%s`` and ``{name}``, with their counts (``%%`` and ``{{`` are not)."""
+    found: Counter[str] = Counter()
+    for match in _PYTHON_FORMAT.finditer(text):
+        token = match.group(0)
+        if token == "%%":
+            continue
+        found[f"%({match.group('name')})" if match.group("name") is not None else "%" + token[-1]] += 1
+    for match in _BRACE.finditer(text):
+        token = match.group(0)
+        if token not in ("{{", "}}"):
+            found[token] += 1
+    return found
+
+
+def _label(message: Message) -> str:
+    key = message.id if isinstance(message.id, str) else message.id[0]
+    short = key if len(key) <= 50 else key[:47] + "..."
+    return f"msgid {short!r}"
+
+
+def _finding(file: str, message: Message | None, code: str, severity: Severity, text: str, hint: str) -> Finding:
+    line = message.lineno if message is not None and message.lineno else 0
+    return Finding(file, line, 1 if line else 0, code, severity, _label(message) if message is not None else "", text, hint)
+
+
+def _format(counter: Counter[str]) -> str:
+    names = ", ".join(sorted(counter.elements()))
+    return f"placeholders {names}" if names else "no placeholders"
+
+
+def _message_findings(file: str, message: Message) -> Iterator[Finding]:
+    ids = [message.id] if isinstance(message.id, str) else list(message.id)
+    strings = [message.string] if isinstance(message.string, str) else list(message.string or ())
+    if message.fuzzy:
+        yield _finding(file, message, "CG303", Severity.ERROR, "the entry is marked fuzzy", "check the translation, then remove the 'fuzzy' flag")
+    if not strings or any(not s for s in strings):
+        yield _finding(file, message, "CG302", Severity.ERROR, "the message is not translated", "write the translation in msgstr")
+        return
+    allowed = [placeholders(i) for i in ids]
+    for index, string in enumerate(strings):
+        got = placeholders(string)
+        if len(ids) == 1:
+            expected = [allowed[0]]
+        else:
+            expected = [allowed[min(index, 1)]] + [a for a in allowed if a != allowed[min(index, 1)]]
+        if got not in expected:
+            form = f" (plural form {index})" if len(strings) > 1 else ""
+            yield _finding(
+                file,
+                message,
+                "CG304",
+                Severity.ERROR,
+                f"the translation{form} has {_format(got)} but the msgid has {_format(expected[0])}",
+                "keep every placeholder of the msgid, spelled exactly the same",
+            )
+
+
+def catalog_findings(path: Path, locale: str, expected: Catalog | None = None) -> list[Finding]:
+    """Every problem in the PO file at ``path``; ``expected`` is a fresh extraction to compare with (None: skip)."""
+    file = display_path(path)
+    try:
+        catalog = read_catalog(path, locale)
+    except Exception as problem:  # Babel raises several kinds of errors for a broken file
+        line = getattr(problem, "lineno", 0) or 0
+        return [Finding(file, line, 0, "CG307", Severity.ERROR, "", f"the catalog cannot be read: {problem}", "fix the PO syntax")]
+    findings: list[Finding] = []
+    if catalog.fuzzy:
+        findings.append(Finding(file, 1, 1, "CG303", Severity.ERROR, "header", "the catalog header is marked fuzzy", "remove the 'fuzzy' flag of the header entry"))
+    flagged: set[int] = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        for finding in _message_findings(file, message):
+            findings.append(finding)
+            flagged.add(message.lineno or 0)
+    for message, errors in catalog.check():
+        if message.lineno in flagged:
+            continue
+        for error in errors:
+            findings.append(_finding(file, message, "CG307", Severity.ERROR, f"Babel's catalog check: {error}", "fix the translation"))
+    if expected is not None:
+        have = msgid_set(catalog)
+        by_key = {next(iter(msgid_set([m]))): m for m in expected if m.id}
+        for key in sorted(msgid_set(expected) - have):
+            source = by_key[key]
+            where = ", ".join(f"{f}:{n}" for f, n in source.locations[:2])
+            findings.append(
+                Finding(file, 0, 0, "CG305", Severity.ERROR, _label(source), f"the message from {where} is not in the catalog", "run `cardgen i18n update`, then translate it")
+            )
+        stale = msgid_set(catalog) - msgid_set(expected)
+        for message in catalog:
+            if message.id and next(iter(msgid_set([message]))) in stale:
+                findings.append(_finding(file, message, "CG306", Severity.WARNING, "the templates no longer use this message", "run `cardgen i18n update` to drop it"))
+    return findings
+
+
+def _sources_stamp() -> tuple[tuple[str, int], ...]:
+    return tuple((str(p), p.stat().st_mtime_ns) for p in message_sources())
+
+
+@lru_cache(maxsize=4)
+def _fresh_extraction(stamp: tuple[tuple[str, int], ...]) -> Catalog:
+    return extract_catalog()
+
+
+def fresh_extraction() -> Catalog:
+    """The messages of the current templates and code, extracted in memory (cached until a source changes)."""
+    return _fresh_extraction(_sources_stamp())
+
+
+def pot_findings(root: Path = LOCALES_DIR, expected: Catalog | None = None) -> list[Finding]:
+    """Whether ``cardgen.pot`` exists and matches the current templates."""
+    path = pot_path(root)
+    file = display_path(path)
+    if not path.is_file():
+        return [Finding(file, 0, 0, "CG308", Severity.WARNING, "", "there is no .pot file", "run `cardgen i18n extract`")]
+    expected = expected if expected is not None else fresh_extraction()
+    try:
+        pot = read_catalog(path)
+    except Exception as problem:
+        return [Finding(file, 0, 0, "CG307", Severity.ERROR, "", f"the template catalog cannot be read: {problem}", "run `cardgen i18n extract`")]
+    if msgid_set(pot) != msgid_set(expected):
+        missing = len(msgid_set(expected) - msgid_set(pot))
+        extra = len(msgid_set(pot) - msgid_set(expected))
+        return [
+            Finding(file, 0, 0, "CG308", Severity.WARNING, "", f"the .pot differs from the templates ({missing} new, {extra} stale message(s))", "run `cardgen i18n extract`")
+        ]
+    return []
+
+
+def check_all_catalogs(root: Path = LOCALES_DIR) -> list[Finding]:
+    """Check the .pot and the catalog of every locale under ``root``."""
+    expected = fresh_extraction()
+    findings = pot_findings(root, expected)
+    for locale in catalog_locales(root):
+        findings.extend(catalog_findings(po_path(locale, root), locale, expected))
+    return findings
+
+
+@lru_cache(maxsize=32)
+def _cached_catalog_findings(path: str, mtime_ns: int, locale: str, stamp: tuple[tuple[str, int], ...]) -> tuple[Finding, ...]:
+    return tuple(catalog_findings(Path(path), locale, _fresh_extraction(stamp)))
+
+
+def spec_catalog_findings(loaded: LoadedSpec) -> Iterable[Finding]:
+    """The catalog findings for every locale ``loaded`` declares (besides the source locale)."""
+    spec = loaded.spec
+    if spec is None:
+        return []
+    findings: list[Finding] = []
+    for index, locale in enumerate(spec.locales):
+        if locale == SOURCE_LOCALE:
+            continue
+        path = po_path(locale)
+        if not path.is_file():
+            findings.append(
+                loaded.place_finding(
+                    "CG301",
+                    Severity.WARNING,
+                    ("locales", index),
+                    f"cardgen has no rulebook catalog for {locale}: headings and table text of its rulebook stay in English",
+                    f"run `cardgen i18n update --locale {locale}` and translate {display_path(path)}",
+                )
+            )
+            continue
+        findings.extend(_cached_catalog_findings(str(path), path.stat().st_mtime_ns, locale, _sources_stamp()))
+    return findings
+
+
+def spec_rulebook_findings(loaded: LoadedSpec) -> Iterable[Finding]:
+    """Render the spec's rulebook text in each of its locales; a failure is a finding."""
+    from cardgen.rulebook.build import RulebookError, make_rulebook
+
+    spec = loaded.spec
+    if spec is None:
+        return []
+    findings = []
+    for locale in spec.locales:
+        try:
+            make_rulebook(spec, locale, loaded.folder)
+        except RulebookError as error:
+            findings.append(loaded.place_finding("CG310", Severity.ERROR, ("rules_text",), str(error), "fix the template or the text it names"))
+    return findings
+
+
+register_check("rulebook-catalogs", "i18n", spec_catalog_findings)
+register_check("rulebook-render", "i18n", spec_rulebook_findings)

@@ -1,0 +1,87 @@
+"""The sandboxed Jinja2 environment the rulebook templates render in.
+
+Templates may one day come with a spec, so they are treated as untrusted:
+
+* :class:`jinja2.sandbox.ImmutableSandboxedEnvironment` refuses ``__class__``,
+  ``__mro__``, ``__subclasses__`` and every other private attribute, and any
+  method that mutates a list or dict;
+* undefined values are strict, so a refused attribute raises
+  :class:`jinja2.exceptions.SecurityError` instead of printing as nothing;
+* the only loaders are folders of templates: ``{% include %}`` cannot reach
+  any other file, and no global gives access to files, modules or the OS;
+* the context holds plain data only (strings, numbers, lists, dicts), built by
+  :mod:`cardgen.rulebook.context`, never spec models or other live objects;
+* autoescape is on: the templates write XHTML, spec text is escaped.
+
+Translation goes through Jinja2's i18n extension with Babel ``Translations``
+(new-style gettext: ``{{ _("%(num)s cards", num=n) }}`` and ``{% trans %}``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from collections.abc import Callable
+
+from babel.numbers import format_decimal
+from babel.support import NullTranslations
+from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined, Template
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+from cardgen.rulebook.i18n import TEMPLATES_DIR, translations
+
+MAIN_TEMPLATE = "rulebook.xhtml.j2"
+"""The template that renders a whole rulebook."""
+SPEC_TEMPLATES = "templates/rulebook"
+"""Inside a spec folder: templates here override the bundled ones of the same name."""
+
+
+def _number_filter(locale: str) -> Callable[[Any], str]:
+    def number(value: Any) -> str:
+        """Format an int (or a numeric string) with the locale's digit grouping."""
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return str(value)
+        return format_decimal(value, locale=locale)
+
+    return number
+
+
+def make_environment(
+    locale: str,
+    template_dirs: list[Path] | None = None,
+    translation: NullTranslations | None = None,
+) -> ImmutableSandboxedEnvironment:
+    """A sandboxed environment for ``locale`` loading templates from ``template_dirs``.
+
+    ``template_dirs`` defaults to the bundled ``templates/rulebook``; earlier folders win.
+    """
+    folders = template_dirs if template_dirs is not None else [TEMPLATES_DIR]
+    env = ImmutableSandboxedEnvironment(
+        loader=ChoiceLoader([FileSystemLoader(str(folder)) for folder in folders]),
+        autoescape=True,
+        undefined=StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,
+    )
+    env.policies["ext.i18n.trimmed"] = True
+    env.install_gettext_translations(translation or translations(locale), newstyle=True)  # type: ignore[attr-defined]
+    env.filters["number"] = _number_filter(locale)
+    env.globals["locale"] = locale
+    return env
+
+
+def template_dirs_for(spec_folder: Path | None) -> list[Path]:
+    """The template search path for a spec: its own ``templates/rulebook`` first (if any), then the bundled one."""
+    folders: list[Path] = []
+    if spec_folder is not None and (spec_folder / SPEC_TEMPLATES).is_dir():
+        folders.append(spec_folder / SPEC_TEMPLATES)
+    folders.append(TEMPLATES_DIR)
+    return folders
+
+
+def get_template(env: ImmutableSandboxedEnvironment, name: str = MAIN_TEMPLATE) -> Template:
+    """Load a template by name through the environment's confined loaders."""
+    return env.get_template(name)

@@ -1,0 +1,259 @@
+"""gettext catalogs for the rulebook's generic prose, managed with Babel.
+
+Game content (card names, rules prose, clarifications) is *not* here: it lives
+in the spec as LocalText. The catalogs carry only what the templates and this
+package say about any game: headings, table headers, sentences with numbers,
+plural forms.
+
+Layout::
+
+    templates/rulebook/*.j2                      message sources (Jinja2 {% trans %})
+    cardgen/rulebook/*.py                        message sources (N_() / gettext calls)
+    locales/cardgen.pot                          the extracted template
+    locales/<locale>/LC_MESSAGES/cardgen.po      one catalog per locale
+
+Decision on compiled catalogs: no ``.mo`` file is committed or read at run
+time. :func:`translations` compiles the ``.po`` in memory (it is small, and this
+can never go stale); ``cardgen i18n compile`` still writes ``.mo`` files, into
+``build/locales/`` (ignored by git), for tools that want them.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+from pathlib import Path
+from collections.abc import Iterable, Iterator
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+from babel.support import NullTranslations, Translations
+from jinja2.ext import babel_extract
+
+from cardgen import __version__
+
+PROJECT_ROOT: Path = Path(__file__).resolve().parents[2]
+"""The repository root (templates/ and locales/ live there)."""
+TEMPLATES_DIR: Path = PROJECT_ROOT / "templates" / "rulebook"
+"""The bundled rulebook templates."""
+LOCALES_DIR: Path = PROJECT_ROOT / "locales"
+"""The gettext catalogs."""
+PYTHON_SOURCES_DIR: Path = Path(__file__).resolve().parent
+"""Python modules whose N_()/gettext messages belong to the catalog."""
+DOMAIN = "cardgen"
+SOURCE_LOCALE = "en"
+"""The language the messages are written in; it needs no catalog."""
+MO_BUILD_DIR: Path = PROJECT_ROOT / "build" / "locales"
+"""Where ``cardgen i18n compile`` writes .mo files by default."""
+
+KEYWORDS: dict[str, object] = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+"""Function names whose string arguments are messages."""
+TEMPLATE_SUFFIX = ".j2"
+JINJA_OPTIONS: dict[str, object] = {"trimmed": "true", "newstyle_gettext": "true"}
+"""Options for Jinja2's Babel extractor; they must match the rendering environment."""
+PROJECT_NAME = "cardgen"
+COPYRIGHT = "the cardgen authors"
+MSGID_BUGS = "the cardgen issue tracker"
+
+
+def N_(message: str) -> str:
+    """Mark a Python string as a message for extraction; translated later with gettext."""
+    return message
+
+
+def pot_path(root: Path = LOCALES_DIR) -> Path:
+    """The extracted template catalog."""
+    return root / f"{DOMAIN}.pot"
+
+
+def po_path(locale: str, root: Path = LOCALES_DIR) -> Path:
+    """The catalog of ``locale``."""
+    return root / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def catalog_locales(root: Path = LOCALES_DIR) -> list[str]:
+    """Every locale that has a catalog under ``root``, sorted."""
+    if not root.is_dir():
+        return []
+    return sorted(p.parent.parent.name for p in root.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+
+
+def _relative(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(PROJECT_ROOT).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def message_sources(templates_dir: Path = TEMPLATES_DIR, python_dir: Path = PYTHON_SOURCES_DIR) -> list[Path]:
+    """The files messages are extracted from, in a stable order."""
+    templates = sorted(templates_dir.rglob(f"*{TEMPLATE_SUFFIX}")) if templates_dir.is_dir() else []
+    python = sorted(python_dir.glob("*.py")) if python_dir.is_dir() else []
+    return templates + python
+
+
+def extract_catalog(templates_dir: Path = TEMPLATES_DIR, python_dir: Path = PYTHON_SOURCES_DIR) -> Catalog:
+    """Extract every message of the templates and the rulebook's Python code into a fresh catalog."""
+    catalog = Catalog(
+        project=PROJECT_NAME,
+        version=__version__,
+        copyright_holder=COPYRIGHT,
+        msgid_bugs_address=MSGID_BUGS,
+        fuzzy=False,
+        charset="utf-8",
+    )
+    for path in message_sources(templates_dir, python_dir):
+        method = babel_extract if path.suffix == TEMPLATE_SUFFIX else "python"
+        options = JINJA_OPTIONS if path.suffix == TEMPLATE_SUFFIX else {}
+        with path.open("rb") as handle:
+            for lineno, message, comments, context in extract(
+                method, handle, KEYWORDS, comment_tags=("Translators:",), options=options, strip_comment_tags=True  # type: ignore[arg-type]
+            ):
+                catalog.add(message, None, [(_relative(path), lineno)], auto_comments=comments, context=context)
+    return catalog
+
+
+def _normal_string(value: object) -> str:
+    """A msgstr compared by content: None, "" and a tuple of empty plural forms are all empty."""
+    if isinstance(value, (tuple, list)):
+        return "" if not any(value) else repr(tuple(v or "" for v in value))
+    return repr(value or "")
+
+
+def _messages_signature(catalog: Catalog) -> list[tuple[object, ...]]:
+    """What matters in a catalog for deciding whether to rewrite it (the header dates do not)."""
+    return sorted(
+        (repr(m.id), _normal_string(m.string), m.context or "", tuple(m.locations), m.fuzzy, tuple(m.auto_comments))
+        for m in catalog
+        if m.id
+    )
+
+
+def _write_catalog(catalog: Catalog, path: Path, previous: Catalog | None) -> bool:
+    """Write ``catalog`` as a PO file unless only its header dates would change. Returns whether it wrote."""
+    if previous is not None and _messages_signature(previous) == _messages_signature(catalog):
+        same_obsolete = sorted(map(repr, previous.obsolete)) == sorted(map(repr, catalog.obsolete))
+        if same_obsolete:
+            return False
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=79, sort_by_file=True, include_previous=False, ignore_obsolete=True)
+    atomic_write_bytes(path, buffer.getvalue())
+    return True
+
+
+def read_catalog(path: Path, locale: str | None = None) -> Catalog:
+    """Read a PO/POT file with Babel."""
+    with path.open("rb") as handle:
+        return read_po(handle, locale=locale, abort_invalid=False)
+
+
+def write_pot(root: Path = LOCALES_DIR) -> tuple[Path, bool]:
+    """Extract messages and write ``cardgen.pot``; returns the path and whether it changed."""
+    path = pot_path(root)
+    fresh = extract_catalog()
+    previous = read_catalog(path) if path.is_file() else None
+    if previous is not None:
+        fresh.creation_date = previous.creation_date
+    return path, _write_catalog(fresh, path, previous)
+
+
+def update_locale(locale: str, root: Path = LOCALES_DIR) -> tuple[Path, bool]:
+    """Merge the current messages into the catalog of ``locale`` (created when missing).
+
+    New messages come in untranslated (similar old ones are matched as fuzzy
+    suggestions, which ``i18n check`` then reports until a translator confirms them).
+    """
+    template = extract_catalog()
+    path = po_path(locale, root)
+    if path.is_file():
+        previous = read_catalog(path, locale)
+        merged = read_catalog(path, locale)
+        merged.update(template, no_fuzzy_matching=False, update_header_comment=False)
+    else:
+        previous = None
+        merged = Catalog(
+            locale=locale, project=PROJECT_NAME, version=__version__, copyright_holder=COPYRIGHT, msgid_bugs_address=MSGID_BUGS, fuzzy=False
+        )
+        merged.update(template)
+    return path, _write_catalog(merged, path, previous)
+
+
+def compile_locale(locale: str, root: Path = LOCALES_DIR, out_dir: Path = MO_BUILD_DIR) -> Path:
+    """Compile the catalog of ``locale`` into ``out_dir/<locale>/LC_MESSAGES/cardgen.mo``."""
+    catalog = read_catalog(po_path(locale, root), locale)
+    target = out_dir / locale / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    atomic_write_bytes(target, mo_bytes(catalog))
+    return target
+
+
+def mo_bytes(catalog: Catalog) -> bytes:
+    """The compiled form of ``catalog`` (fuzzy entries left out, as gettext does)."""
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    return buffer.getvalue()
+
+
+@lru_cache(maxsize=16)
+def _translations_cached(path: str, mtime_ns: int, locale: str) -> Translations:
+    catalog = read_catalog(Path(path), locale)
+    return Translations(io.BytesIO(mo_bytes(catalog)), domain=DOMAIN)
+
+
+def translations(locale: str, root: Path = LOCALES_DIR) -> NullTranslations:
+    """The translations for ``locale``, compiled in memory from its PO file.
+
+    The source locale (and a locale without a catalog) gets the identity
+    translations, so the English text of the templates shows.
+    """
+    if locale == SOURCE_LOCALE:
+        return NullTranslations()
+    path = po_path(locale, root)
+    if not path.is_file():
+        return NullTranslations()
+    return _translations_cached(str(path), path.stat().st_mtime_ns, locale)
+
+
+def entries(catalog: Catalog) -> Iterator[Message]:
+    """The real messages of a catalog (the header entry left out)."""
+    for message in catalog:
+        if message.id:
+            yield message
+
+
+def msgid_set(catalog: Catalog | Iterable[Message]) -> set[str]:
+    """The singular msgids of a catalog (with their context, if any)."""
+    out = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        out.add(f"{message.context}\x04{key}" if message.context else key)
+    return out
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``.
+
+    A reader never sees a half-written file, and an interrupted write leaves the
+    old file (or nothing) in place.
+    """
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp_name, 0o644)
+        os.replace(temp_name, path)
+    except BaseException:
+        try:
+            os.unlink(temp_name)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,387 @@
+"""The rulebook as a PDF, with reportlab platypus.
+
+Title page, table of contents (platypus ``TableOfContents`` filled by
+``multiBuild``), PDF outline, headings, tables, lists, card pictures, and a
+footer on every page after the title with the credit line and the page number.
+
+Only the bundled DejaVu faces are used (every style, the table of contents,
+list bullets, the canvas's initial font), so every font in the file is an
+embedded TrueType subset and no base-14 font is referenced. ``invariant=1``
+makes two builds of the same input byte-identical.
+
+Body text is justified. Portuguese paragraphs are hyphenated with the
+syllable-based hyphenator of :mod:`cardgen.rulebook.hyphenate`, handed to
+reportlab as a callable ``hyphenationLang``; soft hyphens (U+00AD) in spec
+text are honoured too (``embeddedHyphenation``).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any
+from collections.abc import Callable
+from xml.sax.saxutils import escape, quoteattr
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import registerFontFamily
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    ListFlowable,
+    PageBreak as PlatypusPageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table as PlatypusTable,
+    TableStyle,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from cardgen.render.fonts import register_pdf_fonts
+from cardgen.render.scene import Scene
+from cardgen.rulebook.document import Document, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
+from cardgen.rulebook.hyphenate import hyphen_pairs
+from cardgen.rulebook.pictures import SceneFlowable
+
+PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
+"""Supported paper sizes, in points."""
+
+FONT = "DejaVuSans"
+FONT_BOLD = "DejaVuSans-Bold"
+FONT_ITALIC = "DejaVuSans-Oblique"
+FONT_BOLD_ITALIC = "DejaVuSans-BoldOblique"
+FONTS_USED = (FONT, FONT_BOLD, FONT_ITALIC, FONT_BOLD_ITALIC)
+
+INK = colors.HexColor("#1f1f1f")
+ACCENT = colors.HexColor("#7a3b12")
+RULE = colors.HexColor("#b9a58f")
+HEADER_FILL = colors.HexColor("#efe6da")
+MARGIN = 20 * mm
+FOOTER_HEIGHT = 12 * mm
+PICTURE_WIDTH_MM = 40.0
+HYPHENATED_LOCALES = {"pt_BR": hyphen_pairs, "pt": hyphen_pairs}
+"""Locales whose body text is hyphenated, and the hyphenator used."""
+
+
+def register_fonts() -> None:
+    """Register the DejaVu faces and their family (so <b> and <i> pick the right face)."""
+    register_pdf_fonts()
+    registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT_ITALIC, boldItalic=FONT_BOLD_ITALIC)
+
+
+@dataclass(frozen=True)
+class Styles:
+    """The paragraph styles of one rulebook."""
+
+    body: ParagraphStyle
+    cell: ParagraphStyle
+    cell_head: ParagraphStyle
+    item: ParagraphStyle
+    title: ParagraphStyle
+    tagline: ParagraphStyle
+    byline: ParagraphStyle
+    meta: ParagraphStyle
+    note: ParagraphStyle
+    attribution: ParagraphStyle
+    headings: tuple[ParagraphStyle, ParagraphStyle, ParagraphStyle]
+    toc_title: ParagraphStyle
+    toc_levels: tuple[ParagraphStyle, ParagraphStyle]
+    footer: ParagraphStyle
+    caption: ParagraphStyle
+
+
+def make_styles(locale: str) -> Styles:
+    """Every style in DejaVu; body text justified and, for Portuguese, hyphenated."""
+    hyphenator: Any = HYPHENATED_LOCALES.get(locale, "")
+    base = dict(fontName=FONT, textColor=INK, hyphenationLang=hyphenator, embeddedHyphenation=1, uriWasteReduce=0.3)
+    body = ParagraphStyle("body", fontSize=10, leading=13.6, alignment=TA_JUSTIFY, spaceAfter=5, **base)
+    cell = ParagraphStyle("cell", fontSize=8.8, leading=11, alignment=TA_LEFT, **base)
+    centred = dict(fontName=FONT, textColor=INK, alignment=TA_CENTER)
+    heading = dict(fontName=FONT_BOLD, textColor=ACCENT, keepWithNext=1, alignment=TA_LEFT)
+    return Styles(
+        body=body,
+        cell=cell,
+        cell_head=ParagraphStyle("cell_head", parent=cell, fontName=FONT_BOLD),
+        item=ParagraphStyle("item", parent=body, spaceAfter=2),
+        title=ParagraphStyle("title", fontSize=32, leading=38, spaceBefore=60 * mm, spaceAfter=8 * mm, **{**centred, "fontName": FONT_BOLD, "textColor": ACCENT}),
+        tagline=ParagraphStyle("tagline", fontSize=14, leading=18, spaceAfter=14 * mm, **{**centred, "fontName": FONT_ITALIC}),
+        byline=ParagraphStyle("byline", fontSize=13, leading=17, spaceAfter=5 * mm, **centred),
+        meta=ParagraphStyle("meta", fontSize=10.5, leading=14, spaceAfter=2 * mm, **centred),
+        note=ParagraphStyle("note", fontSize=9, leading=12, spaceBefore=10 * mm, **{**centred, "fontName": FONT_ITALIC}),
+        attribution=ParagraphStyle("attribution", parent=body, fontName=FONT_ITALIC),
+        headings=(
+            ParagraphStyle("h1", fontSize=17, leading=21, spaceBefore=12, spaceAfter=6, **heading),
+            ParagraphStyle("h2", fontSize=13, leading=16, spaceBefore=9, spaceAfter=4, **heading),
+            ParagraphStyle("h3", fontSize=11, leading=14, spaceBefore=6, spaceAfter=3, **{**heading, "textColor": INK}),
+        ),
+        toc_title=ParagraphStyle("toc_title", fontSize=17, leading=21, spaceAfter=10, **{**heading, "keepWithNext": 0}),
+        toc_levels=(
+            ParagraphStyle("toc1", fontName=FONT_BOLD, fontSize=11, leading=15, leftIndent=6 * mm, firstLineIndent=-6 * mm, textColor=INK),
+            ParagraphStyle("toc2", fontName=FONT, fontSize=10, leading=13, leftIndent=12 * mm, firstLineIndent=-6 * mm, textColor=INK),
+        ),
+        footer=ParagraphStyle("footer", fontName=FONT, fontSize=7.2, leading=9, textColor=colors.HexColor("#555555")),
+        caption=ParagraphStyle("caption", fontName=FONT_ITALIC, fontSize=8.5, leading=11, alignment=TA_CENTER, textColor=INK),
+    )
+
+
+def markup(runs: Inline) -> str:
+    """Inline runs as reportlab paragraph markup (text escaped)."""
+    out = []
+    for run in runs:
+        text = escape(run.text)
+        if run.href:
+            text = f"<a href={quoteattr(run.href)} color=\"#7a3b12\">{text}</a>"
+        if run.italic:
+            text = f"<i>{text}</i>"
+        if run.bold:
+            text = f"<b>{text}</b>"
+        out.append(text)
+    return "".join(out)
+
+
+class _HeadingParagraph(Paragraph):
+    """A heading that registers itself in the table of contents and the PDF outline."""
+
+    def __init__(self, text: str, style: ParagraphStyle, level: int, key: str, plain_text: str) -> None:
+        super().__init__(text, style)
+        self.toc_level = level
+        self.toc_key = key
+        self.toc_text = plain_text
+
+
+class _RulebookDoc(BaseDocTemplate):
+    """A document template that feeds headings to the TOC and the outline."""
+
+    def __init__(self, target: Any, footer: Callable[[Any, Any], None], **kwargs: Any) -> None:
+        super().__init__(target, **kwargs)
+        width, height = self.pagesize
+        body = Frame(MARGIN, MARGIN + FOOTER_HEIGHT, width - 2 * MARGIN, height - 2 * MARGIN - FOOTER_HEIGHT, id="body", leftPadding=0, rightPadding=0)
+        self.addPageTemplates(
+            [
+                PageTemplate(id="title", frames=[body], autoNextPageTemplate="main"),
+                PageTemplate(id="main", frames=[body], onPage=footer),
+            ]
+        )
+        self._outline_level = -1
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        """Announce headings to the table of contents and add them to the outline."""
+        if not isinstance(flowable, _HeadingParagraph):
+            return
+        level = min(flowable.toc_level, self._outline_level + 1)
+        self._outline_level = level
+        self.canv.bookmarkPage(flowable.toc_key)
+        self.canv.addOutlineEntry(flowable.toc_text, flowable.toc_key, level=level, closed=level > 0)
+        if flowable.toc_level <= 1:
+            self.notify("TOCEntry", (flowable.toc_level, flowable.toc_text, self.page, flowable.toc_key))
+
+
+def _story(doc: Document, styles: Styles, pictures: dict[str, Scene]) -> list[Flowable]:
+    story: list[Flowable] = []
+    para_styles = {
+        "": styles.body,
+        "title": styles.title,
+        "tagline": styles.tagline,
+        "byline": styles.byline,
+        "meta": styles.meta,
+        "note": styles.note,
+        "attribution": styles.attribution,
+    }
+    pending_pictures: list[Picture] = []
+
+    def flush_pictures() -> None:
+        if not pending_pictures:
+            return
+        cells = []
+        for picture in pending_pictures:
+            scene = pictures.get(picture.deck)
+            if scene is None:
+                continue
+            cells.append([SceneFlowable(scene, PICTURE_WIDTH_MM), Paragraph(escape(picture.caption), styles.caption)])
+        pending_pictures.clear()
+        if not cells:
+            return
+        per_row = 3
+        rows = [cells[i : i + per_row] for i in range(0, len(cells), per_row)]
+        rows[-1] = rows[-1] + [""] * (per_row - len(rows[-1]))  # type: ignore[list-item]
+        table = PlatypusTable(rows, colWidths=[(PICTURE_WIDTH_MM + 8) * mm] * per_row)
+        table.setStyle(
+            TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT), ("VALIGN", (0, 0), (-1, -1), "BOTTOM"), ("ALIGN", (0, 0), (-1, -1), "CENTER")])
+        )
+        story.append(Spacer(1, 4 * mm))
+        story.append(table)
+
+    for block in doc.blocks:
+        if not isinstance(block, Picture):
+            flush_pictures()
+        if isinstance(block, Heading):
+            level = max(1, min(block.level, 3))
+            story.append(_HeadingParagraph(escape(block.text), styles.headings[level - 1], level - 1, f"h-{block.anchor}", block.text))
+        elif isinstance(block, Para):
+            story.append(Paragraph(markup(block.runs), para_styles.get(block.css, styles.body)))
+        elif isinstance(block, ListBlock):
+            items = [Paragraph(markup(item), styles.item) for item in block.items]
+            story.append(
+                ListFlowable(
+                    items,
+                    bulletType="1" if block.ordered else "bullet",
+                    bulletFormat="%s." if block.ordered else None,
+                    start=None if block.ordered else "•",
+                    bulletFontName=FONT,
+                    bulletFontSize=10 if block.ordered else 9,
+                    leftIndent=7 * mm,
+                    spaceAfter=5,
+                )
+            )
+        elif isinstance(block, Table):
+            story.append(_table(block, styles))
+            story.append(Spacer(1, 3 * mm))
+        elif isinstance(block, Toc):
+            if block.title:
+                story.append(Paragraph(escape(block.title), styles.toc_title))
+            toc_table = TableStyle(
+                [
+                    ("FONTNAME", (0, 0), (-1, -1), FONT),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                ]
+            )
+            toc = TableOfContents(levelStyles=list(styles.toc_levels), dotsMinLevel=0, tableStyle=toc_table)
+            story.append(toc)
+        elif isinstance(block, Picture):
+            pending_pictures.append(block)
+        elif isinstance(block, PageBreak):
+            story.append(PlatypusPageBreak())
+    flush_pictures()
+    return story
+
+
+def _table(block: Table, styles: Styles) -> Flowable:
+    width = max([len(block.header)] + [len(r) for r in block.rows])
+    available = 1.0
+    if block.css == "components" and width == 3:
+        fractions = [0.3, 0.17, 0.53]
+    elif block.css == "setup" and width > 1:
+        first = 0.42 if width <= 5 else 0.3
+        fractions = [first] + [(available - first) / (width - 1)] * (width - 1)
+    else:
+        fractions = [available / width] * width
+
+    def cells(row: tuple[Inline, ...], style: ParagraphStyle) -> list[Any]:
+        padded = list(row) + [()] * (width - len(row))
+        return [Paragraph(markup(cell), style) for cell in padded]
+
+    data = []
+    if block.header:
+        data.append(cells(block.header, styles.cell_head))
+    data.extend(cells(row, styles.cell) for row in block.rows)
+    return _SizedTable(data, fractions, repeat=1 if block.header else 0)
+
+
+class _SizedTable(Flowable):
+    """A table whose column widths are fractions of the frame width, decided when it is laid out."""
+
+    def __init__(self, data: list[list[Any]], fractions: list[float], repeat: int) -> None:
+        super().__init__()
+        self.data = data
+        self.fractions = fractions
+        self.repeat = repeat
+        self._table: PlatypusTable | None = None
+
+    def _make(self, available_width: float) -> PlatypusTable:
+        table = PlatypusTable(self.data, colWidths=[f * available_width for f in self.fractions], repeatRows=self.repeat, hAlign="LEFT")
+        commands: list[tuple[Any, ...]] = [
+            ("FONTNAME", (0, 0), (-1, -1), FONT),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.4, RULE),
+            ("LINEABOVE", (0, 0), (-1, 0), 0.8, ACCENT),
+            ("TOPPADDING", (0, 0), (-1, -1), 3),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+        ]
+        if self.repeat:
+            commands.append(("BACKGROUND", (0, 0), (-1, 0), HEADER_FILL))
+        table.setStyle(TableStyle(commands))
+        return table
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        """Lay the table out at the frame's width."""
+        self._table = self._make(available_width)
+        width, height = self._table.wrap(available_width, available_height)
+        return width, height
+
+    def split(self, available_width: float, available_height: float) -> list[Flowable]:
+        """Split across pages (the header row repeats)."""
+        table = self._make(available_width)
+        return list(table.split(available_width, available_height))
+
+    def draw(self) -> None:
+        """Draw the laid-out table."""
+        assert self._table is not None
+        self._table.drawOn(self.canv, 0, 0)
+
+
+def build_pdf(
+    doc: Document,
+    paper: str,
+    footer_credit: str,
+    page_label: Callable[[int], str],
+    title: str,
+    author: str,
+    pictures: dict[str, Scene] | None = None,
+) -> bytes:
+    """Typeset ``doc`` on ``paper`` (a4 or letter) and return the PDF bytes.
+
+    ``footer_credit`` is printed at the foot of every page after the title page,
+    beside ``page_label(page_number)``.
+    """
+    register_fonts()
+    locale = doc.lang.replace("-", "_")
+    styles = make_styles(locale)
+    pagesize = PAPERS[paper]
+    credit_markup = escape(footer_credit)
+
+    def footer(canvas: Any, template: Any) -> None:
+        canvas.saveState()
+        width, _ = pagesize
+        rule_y = MARGIN + FOOTER_HEIGHT - 4 * mm
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.4)
+        canvas.line(MARGIN, rule_y, width - MARGIN, rule_y)
+        label_width = 30 * mm
+        label = Paragraph(escape(page_label(canvas.getPageNumber())), ParagraphStyle("page", parent=styles.footer, alignment=2))
+        _, label_height = label.wrapOn(canvas, label_width, FOOTER_HEIGHT)
+        label.drawOn(canvas, width - MARGIN - label_width, rule_y - 3 - label_height)
+        credit = Paragraph(credit_markup, styles.footer)
+        _, credit_height = credit.wrapOn(canvas, width - 2 * MARGIN - label_width - 4 * mm, FOOTER_HEIGHT)
+        credit.drawOn(canvas, MARGIN, rule_y - 3 - credit_height)
+        canvas.restoreState()
+
+    buffer = io.BytesIO()
+    template = _RulebookDoc(
+        buffer,
+        footer,
+        pagesize=pagesize,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=title,
+        author=author,
+        subject=title,
+        creator="cardgen",
+        producer="cardgen (reportlab)",
+        invariant=1,
+        pageCompression=1,
+        initialFontName=FONT,
+        lang=doc.lang or None,
+        displayDocTitle=1,
+    )
+    template.multiBuild(_story(doc, styles, pictures or {}))
+    return buffer.getvalue()

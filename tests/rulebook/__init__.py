@@ -1,0 +1,1 @@
+"""Tests of the rulebook builder (templates, catalogs, PDF and Markdown)."""
