@@ -1,0 +1,35 @@
+"""The build producer that writes each game's rulebooks (PDF per paper, Markdown) in every language."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from cardgen.build import BuildContext, register_producer
+from cardgen.findings import Finding, Severity
+from cardgen.rulebook.build import RulebookError, build_rulebooks
+
+
+def produce_rulebooks(context: BuildContext) -> list[Path]:
+    """Write the rulebooks of ``context``'s game into its staging folder."""
+    spec = context.loaded.spec
+    assert spec is not None
+    locales = [loc for loc in spec.locales if not context.options.langs or loc in context.options.langs]
+    scratch = context.staging / ".rulebooks"
+    try:
+        written = build_rulebooks(spec, scratch, locales, context.options.papers, context.loaded.folder, context.loaded)
+    except RulebookError as error:
+        context.findings.append(Finding(context.loaded.file, 0, 0, "CG310", Severity.ERROR, "rules_text", str(error)))
+        return []
+    placed = []
+    for path in written:
+        target = context.staging / path.name
+        os.replace(path, target)
+        placed.append(target)
+    for folder in sorted((p for p in scratch.rglob("*") if p.is_dir()), reverse=True):
+        folder.rmdir()
+    scratch.rmdir()
+    return placed
+
+
+register_producer("rulebooks", produce_rulebooks)
