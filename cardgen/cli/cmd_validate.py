@@ -36,6 +36,7 @@ def validate(
         except InputError as error:
             input_failed = True
             findings.append(input_error_finding(error))
+    findings = list(dict.fromkeys(findings))  # a shared file (a catalog) is checked once per spec
     output = format_findings(findings, fmt)  # type: ignore[arg-type]
     if fmt == "text":
         errors = sum(f.severity is Severity.ERROR for f in findings)
