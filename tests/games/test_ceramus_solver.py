@@ -1,0 +1,76 @@
+"""The exact solo solver: equal to plain enumeration on tiny positions, and its line replays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardgen.engine.core import make_game, play_actions, solver_for
+from cardgen.games.ceramus.rules import CeramusGame, CeramusState
+from cardgen.games.ceramus.solver import exhaustive, solve_state, upper_bound
+from cardgen.spec.load import load_spec
+
+SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "ceramus"
+
+
+@pytest.fixture(scope="module")
+def solo() -> CeramusGame:
+    loaded = load_spec(SPEC_DIR)
+    assert loaded.spec is not None
+    g = make_game(loaded.spec, 1)
+    assert isinstance(g, CeramusGame)
+    return g
+
+
+def _replay(state: CeramusState, actions: tuple[int, ...]) -> CeramusState:
+    s = state.clone()
+    for a in actions:
+        assert a in s.legal_actions()
+        s.apply_action(a)
+    assert s.is_terminal()
+    return s
+
+
+TINY = [
+    (["MIPN", "NPMI", "IMNP", "PNIM"], ["s03", "s05"], []),
+    (["MIPN", "NPMI", "IMNP", "PNIM"], ["s08", "s01"], ["c2"]),
+    (["IMPN", "PNMI", "MINP", "NPIM"], ["s02", "s13"], ["c5", "c1"]),
+    (["MI", "NP", "PN", "IM"], ["s04", "s02"], ["c3"]),
+]
+
+
+@pytest.mark.parametrize("mural,hand,cards", TINY)
+def test_solver_equals_exhaustive_enumeration(solo: CeramusGame, mural: list[str], hand: list[str], cards: list[str]) -> None:
+    state = solo.custom_state(mural, [hand])
+    for card in cards:
+        state.give_ceramas(card, 0)
+    best = exhaustive(state)
+    solution = solve_state(state)
+    assert solution.proved and solution.value == best
+    assert _replay(state, solution.actions).scores()[0] == best
+    assert upper_bound(state) >= best
+
+
+def test_tiny_example_value(solo: CeramusGame) -> None:
+    # bar (2 tiles) and heel (2 tiles) both fit: 4 tiles on the Mural, 12 in reserve
+    state = solo.custom_state(["MIPN", "NPMI", "IMNP", "PNIM"], [["s03", "s05"]])
+    assert solve_state(state).value == 4 - 12
+
+
+@pytest.mark.parametrize("seed,value", [(2, 14), (3, 12)])
+def test_solver_on_dealt_hands_replays_to_its_value(solo: CeramusGame, seed: int, value: int) -> None:
+    solver = solver_for("ceramus")
+    assert solver is not None
+    solution = solver(solo, seed)
+    assert solution.proved and solution.value == value
+    end = play_actions(solo, seed, solution.actions)
+    assert end.is_terminal() and end.scores()[0] == value
+    assert upper_bound(solo.new_initial_state(seed)) >= value
+
+
+def test_solver_refuses_multiplayer(solo: CeramusGame) -> None:
+    g = make_game(solo.spec, 2)
+    assert isinstance(g, CeramusGame)
+    with pytest.raises(ValueError):
+        solve_state(g.new_initial_state(0))
