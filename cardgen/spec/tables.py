@@ -1,3 +1,422 @@
-"""Spreadsheet card sheets beyond CSV: each reader registers itself in ``SHEET_READERS`` by suffix."""
+"""Spreadsheet card sheets beyond CSV: each reader registers itself in ``SHEET_READERS`` by suffix.
+
+Two formats are read here, both without running anything the file holds:
+
+* ``.xlsx`` (Excel, LibreOffice, Google Sheets exports) through openpyxl in
+  read-only mode with ``data_only=True``: a formula cell gives the result the
+  spreadsheet program stored when it last saved the file;
+* ``.ods`` (OpenDocument, LibreOffice's own format) by reading ``content.xml``
+  from the zip with the standard library.
+
+The sheet used is the one named ``cards`` (any case) or else the first one.
+Rows come back as lists of cells (header first) for
+:func:`cardgen.spec.source.cards_from_rows`, which turns them into cards.
+
+Both formats are zip files, so both are bounded before anything is parsed: the
+archive may not expand beyond :data:`MAX_EXPANDED_BYTES`, its XML may not
+declare a DOCTYPE or entities, and the sheet may not hold more than
+:data:`MAX_SHEET_ROWS` card rows or :data:`MAX_SHEET_COLUMNS` columns. Every
+error names the file, the sheet, the row and the column.
+"""
 
 from __future__ import annotations
+
+import datetime as _dt
+import math
+import zipfile
+from pathlib import Path
+from typing import Any, Iterator
+from xml.etree import ElementTree as ET
+
+from cardgen.findings import InputError
+from cardgen.spec.source import SHEET_READERS, SheetRows, cards_from_rows
+
+MAX_SHEET_ROWS = 5000
+"""Card rows allowed below the header row."""
+MAX_SHEET_COLUMNS = 200
+"""Columns allowed in a card sheet."""
+MAX_EXPANDED_BYTES = 20 * 1024 * 1024
+"""The most an .xlsx or .ods archive may expand to (and the most its file may weigh)."""
+MAX_ZIP_MEMBERS = 5000
+"""The most files an .xlsx or .ods archive may hold."""
+MAX_CELLS_VISITED = 2_000_000
+"""The most cells (empty ones included) an .xlsx sheet may make the reader visit."""
+MAX_CELL_CHARS = 64 * 1024
+"""The longest text a cell may hold, as for CSV sheets."""
+CARDS_SHEET = "cards"
+"""The sheet read when a workbook has several: the one with this name, else the first."""
+
+_MIB = 1024 * 1024
+_FORBIDDEN_XML = tuple(
+    marker.encode(encoding)
+    for marker in ("<!DOCTYPE", "<!ENTITY")
+    for encoding in ("ascii", "utf-16-le", "utf-16-be")
+)
+
+
+def column_letter(column: int) -> str:
+    """The spreadsheet name of a 1-based column number: 1 -> A, 27 -> AA."""
+    letters = ""
+    while column > 0:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters or "?"
+
+
+def _where(sheet: str, row: int = 0, column: int = 0) -> str:
+    """The readable place inside a workbook: ``sheet 'cards', row 4, column C``."""
+    text = f"sheet {sheet!r}"
+    if row:
+        text += f", row {row}"
+    if column:
+        text += f", column {column_letter(column)}"
+    return text
+
+
+def _sheet_error(shown: str, sheet: str, message: str, row: int = 0, column: int = 0) -> InputError:
+    """An InputError whose message and place name the sheet, row and column."""
+    return InputError(f"{_where(sheet, row, column)}: {message}", shown, row, column or (1 if row else 0))
+
+
+# --------------------------------------------------------------------------- zip bounds
+
+
+def check_archive(path: Path, shown: str, kind: str) -> None:
+    """Refuse an archive that is not a zip, holds too many files, expands too far or declares XML entities.
+
+    Python's zipfile never inflates a member beyond the size its directory
+    declares, so bounding the declared sizes bounds the work of every later
+    reader (openpyxl included).
+    """
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror or exc})", shown) from exc
+    if size > MAX_EXPANDED_BYTES:
+        raise InputError(f"file is {size / _MIB:.1f} MiB, over the {MAX_EXPANDED_BYTES // _MIB} MiB limit for a card sheet", shown)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+            if len(members) > MAX_ZIP_MEMBERS:
+                raise InputError(f"the {kind} archive holds {len(members)} files, over the limit of {MAX_ZIP_MEMBERS}", shown)
+            expanded = sum(info.file_size for info in members)
+            if expanded > MAX_EXPANDED_BYTES:
+                raise InputError(
+                    f"the {kind} archive expands to {expanded / _MIB:.1f} MiB, over the {MAX_EXPANDED_BYTES // _MIB} MiB limit "
+                    "(a zip bomb, or a workbook holding far more than a card list); refused",
+                    shown,
+                )
+            for info in members:
+                if info.filename.lower().endswith((".xml", ".rels")):
+                    _refuse_xml_declarations(archive, info, shown)
+    except zipfile.BadZipFile as exc:
+        raise InputError(f"not a readable {kind} file (it is not a valid zip archive: {exc})", shown) from exc
+    except (zipfile.LargeZipFile, NotImplementedError, RuntimeError, OSError, EOFError) as exc:
+        raise InputError(f"cannot read the {kind} archive ({exc})", shown) from exc
+
+
+def _refuse_xml_declarations(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str) -> None:
+    """Refuse XML that declares a DOCTYPE or entities (entity expansion is a classic XML bomb)."""
+    tail = b""
+    with archive.open(info) as member:
+        while True:
+            chunk = member.read(1 << 16)
+            if not chunk:
+                return
+            window = tail + chunk
+            if any(marker in window for marker in _FORBIDDEN_XML):
+                raise InputError(f"{info.filename} declares a DOCTYPE or XML entities, which card sheets never need; refused", shown)
+            tail = window[-32:]
+
+
+# --------------------------------------------------------------------------- shared checks
+
+
+def _pick_sheet(names: list[str]) -> int:
+    """The index of the sheet named ``cards`` (any case, spaces trimmed), else 0."""
+    for index, name in enumerate(names):
+        if name.strip().lower() == CARDS_SHEET:
+            return index
+    return 0
+
+
+def _check_rows(rows: SheetRows, shown: str, sheet: str) -> SheetRows:
+    """Map the rows onto cards once, so a mapping error names the sheet too; return the rows unchanged."""
+    try:
+        cards_from_rows(rows, shown, MAX_SHEET_ROWS)
+    except InputError as error:
+        raise _sheet_error(shown, sheet, error.message, error.line, error.column) from error
+    return rows
+
+
+def cell_problem(value: Any) -> str | None:
+    """Why a cell's value cannot be used, or None: text too long, a number that is not finite."""
+    if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
+        return f"the cell holds {len(value)} characters, over the limit of {MAX_CELL_CHARS}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"the cell holds {value}, which is not a usable number"
+    return None
+
+
+def _plain(value: Any) -> Any:
+    """A spreadsheet value as a sheet cell: dates become ISO text, empty strings empty cells."""
+    if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
+        return value.isoformat()
+    if isinstance(value, _dt.timedelta):
+        return str(value)
+    if isinstance(value, str) and not value.strip():
+        return None
+    return value
+
+
+# --------------------------------------------------------------------------- xlsx
+
+
+def read_xlsx_rows(path: Path, shown: str) -> SheetRows:
+    """The rows of an .xlsx card sheet: the sheet named ``cards`` or the first one, stored formula results."""
+    check_archive(path, shown, ".xlsx")
+    import openpyxl
+
+    try:
+        workbook = openpyxl.load_workbook(path, read_only=True, data_only=True, keep_links=False)
+    except Exception as exc:  # openpyxl raises many kinds for a damaged workbook; all mean "cannot read"
+        raise InputError(f"cannot read this .xlsx workbook ({type(exc).__name__}: {exc})", shown) from exc
+    try:
+        names = list(workbook.sheetnames)
+        if not names:
+            raise InputError("the workbook has no sheets", shown)
+        sheet_name = names[_pick_sheet(names)]
+        sheet = workbook[sheet_name]
+        if not hasattr(sheet, "iter_rows"):
+            raise InputError(f"{_where(sheet_name)} is a chart, not a sheet of cells", shown)
+        rows = list(_xlsx_rows(sheet, shown, sheet_name))
+    except InputError:
+        raise
+    except Exception as exc:  # a damaged sheet part surfaces only while iterating
+        raise InputError(f"cannot read this .xlsx workbook ({type(exc).__name__}: {exc})", shown) from exc
+    finally:
+        workbook.close()
+    return _check_rows(rows, shown, sheet_name)
+
+
+def _xlsx_rows(sheet: Any, shown: str, sheet_name: str) -> Iterator[list[Any]]:
+    """Rows up to the last one holding a value, every cell checked against the limits."""
+    sheet.reset_dimensions()  # never trust the stated size: a forged one would pad every row
+    visited = 0
+    pending_empty = 0
+    last_row = MAX_SHEET_ROWS + 1
+    for row_number, cells in enumerate(sheet.iter_rows(), start=1):
+        visited += len(cells) + 1
+        if visited > MAX_CELLS_VISITED:
+            raise _sheet_error(shown, sheet_name, f"the sheet is too large to read (over {MAX_CELLS_VISITED} cells); a card sheet is a short table", row_number)
+        values: list[Any] = []
+        for column, cell in enumerate(cells, start=1):
+            value = _plain(cell.value)
+            if value is None:
+                values.append(None)
+                continue
+            if getattr(cell, "data_type", None) == "e":
+                raise _sheet_error(shown, sheet_name, f"the cell holds a formula error ({value}); fix the formula or type the value", row_number, column)
+            if column > MAX_SHEET_COLUMNS:
+                raise _sheet_error(shown, sheet_name, f"the sheet is wider than {MAX_SHEET_COLUMNS} columns", row_number, column)
+            problem = cell_problem(value)
+            if problem:
+                raise _sheet_error(shown, sheet_name, problem, row_number, column)
+            values.append(value)
+        while values and values[-1] is None:
+            values.pop()
+        if not values:
+            pending_empty += 1
+            if row_number > 50 * last_row:
+                raise _sheet_error(
+                    shown, sheet_name, f"the sheet runs on past row {row_number}; delete the empty rows below the cards", row_number
+                )
+            continue
+        if row_number > last_row:
+            raise _sheet_error(shown, sheet_name, f"the sheet has more than {MAX_SHEET_ROWS} rows below the header", row_number)
+        for _ in range(pending_empty):
+            yield []
+        pending_empty = 0
+        yield values
+
+
+# --------------------------------------------------------------------------- ods
+
+_NS = {
+    "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
+    "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+    "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
+    "calcext": "urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0",
+}
+ODS_MIMETYPE = "application/vnd.oasis.opendocument.spreadsheet"
+
+
+def _q(prefix: str, name: str) -> str:
+    return f"{{{_NS[prefix]}}}{name}"
+
+
+_TABLE = _q("table", "table")
+_ROW = _q("table", "table-row")
+_CELL = _q("table", "table-cell")
+_COVERED = _q("table", "covered-table-cell")
+_ROW_GROUPS = {_q("table", n) for n in ("table-header-rows", "table-rows", "table-row-group")}
+_PARAGRAPHS = {_q("text", "p"), _q("text", "h")}
+_SPACE = _q("text", "s")
+_TAB = _q("text", "tab")
+_BREAK = _q("text", "line-break")
+_NOTE_PARTS = {_q("text", "note"), _q("office", "annotation")}
+
+
+def read_ods_rows(path: Path, shown: str) -> SheetRows:
+    """The rows of an .ods card sheet: the table named ``cards`` or the first one."""
+    check_archive(path, shown, ".ods")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            if "mimetype" in names:
+                mimetype = archive.read("mimetype").decode("ascii", "replace").strip()
+                if mimetype != ODS_MIMETYPE:
+                    raise InputError(f"not an OpenDocument spreadsheet (its mimetype is {mimetype!r})", shown)
+            if "content.xml" not in names:
+                raise InputError("not an OpenDocument spreadsheet (content.xml is missing)", shown)
+            content = archive.read("content.xml")
+    except zipfile.BadZipFile as exc:
+        raise InputError(f"not a readable .ods file ({exc})", shown) from exc
+    try:
+        root = ET.fromstring(content)
+    except ET.ParseError as exc:
+        line, column = getattr(exc, "position", (0, 0))
+        raise InputError(f"content.xml is not well-formed XML (line {line}, column {column})", shown) from exc
+    tables = root.findall("office:body/office:spreadsheet/table:table", _NS)
+    if not tables:
+        raise InputError("the spreadsheet has no sheets", shown)
+    names_in_order = [t.get(_q("table", "name"), f"Sheet{i + 1}") for i, t in enumerate(tables)]
+    index = _pick_sheet(names_in_order)
+    sheet_name = names_in_order[index]
+    rows = _ods_rows(tables[index], shown, sheet_name)
+    return _check_rows(rows, shown, sheet_name)
+
+
+def _repeat(element: ET.Element, attribute: str, shown: str, sheet: str, row: int, column: int = 0) -> int:
+    """A ``number-*-repeated`` count: a positive whole number (1 when absent)."""
+    raw = element.get(_q("table", attribute))
+    if raw is None:
+        return 1
+    try:
+        count = int(raw)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise _sheet_error(shown, sheet, f"table:{attribute}={raw!r} is not a positive whole number", row, column)
+    return count
+
+
+def _ods_row_elements(parent: ET.Element) -> Iterator[ET.Element]:
+    """The rows of a table in order, looking inside header-row and row groups."""
+    for child in parent:
+        if child.tag == _ROW:
+            yield child
+        elif child.tag in _ROW_GROUPS:
+            yield from _ods_row_elements(child)
+
+
+def _ods_rows(table: ET.Element, shown: str, sheet: str) -> SheetRows:
+    """Expand repeated rows and cells without ever materialising trailing blank ones."""
+    rows: SheetRows = []
+    row_number = 0  # the sheet row before the current element
+    pending_rows = 0
+    for row in _ods_row_elements(table):
+        row_repeat = _repeat(row, "number-rows-repeated", shown, sheet, row_number + 1)
+        cells = _ods_cells(row, shown, sheet, row_number + 1)
+        if not cells:
+            pending_rows += row_repeat
+            row_number += row_repeat
+            continue
+        last = row_number + row_repeat
+        if last > MAX_SHEET_ROWS + 1:
+            raise _sheet_error(shown, sheet, f"the sheet has more than {MAX_SHEET_ROWS} rows below the header", max(row_number + 1, MAX_SHEET_ROWS + 2))
+        rows.extend([] for _ in range(pending_rows))
+        pending_rows = 0
+        rows.extend(list(cells) for _ in range(row_repeat))
+        row_number = last
+    return rows
+
+
+def _ods_cells(row: ET.Element, shown: str, sheet: str, row_number: int) -> list[Any]:
+    """One row's cells, repeated cells expanded, trailing blanks dropped."""
+    cells: list[Any] = []
+    pending = 0
+    for cell in row:
+        if cell.tag not in (_CELL, _COVERED):
+            continue
+        column = len(cells) + pending + 1
+        repeat = _repeat(cell, "number-columns-repeated", shown, sheet, row_number, column)
+        value = _ods_value(cell, shown, sheet, row_number, column)
+        problem = cell_problem(value)
+        if problem:
+            raise _sheet_error(shown, sheet, problem, row_number, column)
+        if value is None:
+            pending += repeat
+            continue
+        if column + repeat - 1 > MAX_SHEET_COLUMNS:
+            raise _sheet_error(shown, sheet, f"the sheet is wider than {MAX_SHEET_COLUMNS} columns", row_number, max(column, MAX_SHEET_COLUMNS + 1))
+        cells.extend([None] * pending)
+        pending = 0
+        cells.extend([value] * repeat)
+    return cells
+
+
+def _ods_value(cell: ET.Element, shown: str, sheet: str, row: int, column: int) -> Any:
+    """A cell's typed value: float, bool, ISO date text, or its paragraphs joined by newlines."""
+    kind = cell.get(_q("office", "value-type"))
+    if cell.get(_q("calcext", "value-type")) == "error":
+        shown_text = _ods_text(cell) or "an error"
+        raise _sheet_error(shown, sheet, f"the cell holds a formula error ({shown_text}); fix the formula or type the value", row, column)
+    if kind in {"float", "percentage", "currency"}:
+        raw = cell.get(_q("office", "value"))
+        try:
+            return float(raw) if raw is not None else None
+        except ValueError:
+            raise _sheet_error(shown, sheet, f"office:value={raw!r} is not a number", row, column) from None
+    if kind == "boolean":
+        raw = (cell.get(_q("office", "boolean-value")) or "").strip().lower()
+        if raw not in {"true", "false"}:
+            raise _sheet_error(shown, sheet, f"office:boolean-value={raw!r} is not true or false", row, column)
+        return raw == "true"
+    if kind == "date":
+        return _plain(cell.get(_q("office", "date-value")))
+    if kind == "time":
+        return _plain(cell.get(_q("office", "time-value")))
+    if kind == "string" and cell.get(_q("office", "string-value")) is not None:
+        return _plain(cell.get(_q("office", "string-value")))
+    return _plain(_ods_text(cell))
+
+
+def _ods_text(cell: ET.Element) -> str:
+    """The cell's paragraphs joined by newlines (comments left out)."""
+    return "\n".join(_inline_text(p) for p in cell if p.tag in _PARAGRAPHS)
+
+
+def _inline_text(element: ET.Element) -> str:
+    """The text of a paragraph: spans and links flattened, ``text:s`` spaces and tabs expanded."""
+    parts = [element.text or ""]
+    for child in element:
+        if child.tag == _SPACE:
+            try:
+                count = int(child.get(_q("text", "c"), "1"))
+            except ValueError:
+                count = 1
+            parts.append(" " * max(1, min(count, 1000)))
+        elif child.tag == _TAB:
+            parts.append("\t")
+        elif child.tag == _BREAK:
+            parts.append("\n")
+        elif child.tag not in _NOTE_PARTS:
+            parts.append(_inline_text(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+SHEET_READERS.setdefault(".xlsx", read_xlsx_rows)
+SHEET_READERS.setdefault(".xlsm", read_xlsx_rows)
+SHEET_READERS.setdefault(".ods", read_ods_rows)

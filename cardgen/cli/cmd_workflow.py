@@ -1,0 +1,113 @@
+"""``cardgen new`` (scaffold a game folder) and ``cardgen watch`` (rebuild on every save)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from cardgen.build import BuildOptions, Paper, build_game, build_lock
+from cardgen.cli.app import EXIT_CLEAN, EXIT_INPUT, debug_enabled, fail
+from cardgen.findings import InputError, display_path, format_findings
+from cardgen.scaffold import create_game
+from cardgen.scaffold.watch import snapshot, watch_loop
+from cardgen.spec.load import find_spec_folder
+
+
+def new(
+    name: str = typer.Argument(..., help="The new game's id: lower-case letters, digits, '-' and '_' (e.g. gem-market)."),
+    folder: Path = typer.Option(Path("specs"), "--dir", help="The folder the game folder is made in."),
+) -> None:
+    """Make a new game folder that validates and builds as it is: game.yaml, cards.csv, a layout and a rulebook note."""
+    try:
+        created = create_game(name, folder)
+    except InputError as error:
+        fail(error.render(), EXIT_INPUT)
+    shown = display_path(created)
+    typer.echo(f"created {shown}/")
+    for path in sorted(p for p in created.rglob("*") if p.is_file()):
+        typer.echo(f"  {path.relative_to(created).as_posix()}")
+    typer.echo(f"next: edit {shown}/game.yaml and {shown}/cards.csv, then run `cardgen validate {shown}` or `cardgen watch {shown}`")
+    raise typer.Exit(EXIT_CLEAN)
+
+
+def _stamp() -> str:
+    return time.strftime("%H:%M:%S")
+
+
+def build_once(folder: Path, out: Path, options: BuildOptions) -> str | None:
+    """Validate and build one game, printing findings and a one-line outcome; return the game id when known."""
+    started = time.perf_counter()
+    try:
+        with build_lock(out):
+            result = build_game(folder, out, options)
+    except InputError as error:
+        typer.echo(error.render())
+        typer.echo(f"[{_stamp()}] not built: fix the file and save again")
+        return None
+    except Exception as error:  # keep watching: the next save may fix it
+        if debug_enabled():
+            raise
+        typer.echo(f"[{_stamp()}] internal error: {type(error).__name__}: {error} (run `cardgen --debug build` for the traceback)")
+        return None
+    if result.findings:
+        typer.echo(format_findings(result.findings, "text"))
+    seconds = time.perf_counter() - started
+    if result.failed:
+        typer.echo(f"[{_stamp()}] {result.game}: not built (errors above); the previous output was left as it was")
+    else:
+        for note in result.notes:
+            typer.echo(f"{result.game}: {note}")
+        typer.echo(f"[{_stamp()}] {result.game}: {len(result.files)} file(s) written to {display_path(out / result.game)} in {seconds:.1f} s")
+    return result.game
+
+
+def watch(
+    game: str = typer.Argument(..., help="A game id or spec folder."),
+    out: Path = typer.Option(Path("output"), "--out", help="The output folder; the game gets a folder inside it."),
+    interval: float = typer.Option(0.5, "--interval", min=0.1, max=60.0, help="Seconds between two looks at the files."),
+    paper: str = typer.Option("a4", "--paper", help="Paper for print sheets and rulebooks: a4, letter or all."),
+    lang: str = typer.Option("all", "--lang", help="Rulebook language: a locale (en, pt_BR) or all."),
+    card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language printed on the cards (default: the spec's first locale)."),
+    max_cycles: Optional[int] = typer.Option(None, "--max-cycles", hidden=True, help="Stop after this many polls (for tests)."),
+) -> None:
+    """Build a game, then rebuild it (validation included) every time one of its files changes; Ctrl-C stops."""
+    papers: tuple[Paper, ...] = ("a4", "letter") if paper == "all" else (paper,)  # type: ignore[assignment]
+    if any(p not in ("a4", "letter") for p in papers):
+        raise typer.BadParameter("choose a4, letter or all", param_hint="--paper")
+    options = BuildOptions(papers=papers, langs=() if lang == "all" else (lang,), card_lang=card_lang)
+    try:
+        folder = find_spec_folder(game)
+    except InputError as error:
+        fail(error.render(), EXIT_INPUT)
+    typer.echo(f"[{_stamp()}] building {display_path(folder)}")
+    game_id = build_once(folder, out, options) or folder.name
+    from cardgen.render.layouts import LAYOUTS_DIR
+
+    roots = [folder]
+    bundled = LAYOUTS_DIR / game_id
+    if bundled.is_dir():
+        roots.append(bundled)
+    watched = ", ".join(display_path(r) for r in roots)
+    typer.echo(f"[{_stamp()}] watching {watched} every {interval:g} s; press Ctrl-C to stop")
+
+    def rebuild(changed: list[str]) -> None:
+        names = ", ".join(display_path(Path(p)) for p in changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+        typer.echo(f"[{_stamp()}] changed: {names}")
+        build_once(folder, out, options)
+
+    try:
+        watch_loop(lambda: snapshot(roots, exclude=[out]), rebuild, interval, max_cycles)
+    except KeyboardInterrupt:
+        typer.echo(f"\n[{_stamp()}] stopped watching")
+    except InputError as error:
+        fail(error.render(), EXIT_INPUT)
+    raise typer.Exit(EXIT_CLEAN)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the workflow commands to the app."""
+    app.command("new")(new)
+    app.command("watch")(watch)

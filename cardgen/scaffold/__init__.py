@@ -1,0 +1,121 @@
+"""Helpers for a designer's daily work: scaffolding a new game folder (``cardgen new``).
+
+The scaffold is a small but complete game: ``game.yaml`` with both locales,
+credits and licence placeholders, a deck whose cards live in ``cards.csv``, one
+setup per player count, rules prose and a clarification; a face layout in
+``layouts/``; and a short note on how the rulebook is made. It validates and
+builds as it is, so a designer starts from something that works and changes it
+one step at a time. The file templates live in ``templates/scaffold/`` and are
+filled with :class:`string.Template` (``$name`` placeholders).
+
+The watcher behind ``cardgen watch`` lives in :mod:`cardgen.scaffold.watch`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from string import Template
+
+from cardgen.findings import InputError, display_path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES_DIR = REPO_ROOT / "templates" / "scaffold"
+"""The scaffold's file templates."""
+SCHEMA_FILE = REPO_ROOT / "schema" / "cardgen-spec.schema.json"
+"""The JSON Schema the new game.yaml points editors at."""
+DECK_ID = "cards"
+"""The id of the scaffold's one deck (its layout file is ``layouts/cards.yaml``)."""
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
+"""The spec language's identifier rule (see ``Identifier`` in cardgen.spec.models)."""
+MAX_ID_LENGTH = 64
+
+
+@dataclass(frozen=True)
+class ScaffoldFile:
+    """One file of the scaffold: its template and where it goes inside the new folder."""
+
+    template: str
+    target: str
+
+
+SCAFFOLD_FILES: tuple[ScaffoldFile, ...] = (
+    ScaffoldFile("game.yaml.tmpl", "game.yaml"),
+    ScaffoldFile("cards.csv.tmpl", "cards.csv"),
+    ScaffoldFile("layout.yaml.tmpl", f"layouts/{DECK_ID}.yaml"),
+    ScaffoldFile("RULEBOOK.md.tmpl", "RULEBOOK.md"),
+)
+
+
+def check_game_id(name: str) -> None:
+    """Raise :class:`InputError` unless ``name`` is a valid spec id (lower-case letters, digits, '-' and '_')."""
+    if not ID_PATTERN.match(name) or len(name) > MAX_ID_LENGTH:
+        raise InputError(
+            f"{name!r} is not a valid game id: use lower-case letters, digits, '-' and '_' "
+            f"(starting with a letter or digit, at most {MAX_ID_LENGTH} characters), e.g. 'my-game'"
+        )
+
+
+def title_from_id(game_id: str) -> str:
+    """A readable placeholder title: ``gem-market`` -> ``Gem Market``."""
+    words = [w for w in re.split(r"[-_]+", game_id) if w]
+    return " ".join(w[:1].upper() + w[1:] for w in words) or game_id
+
+
+def schema_reference(folder: Path) -> str:
+    """The path of the repository's JSON Schema relative to ``folder`` (POSIX separators), or its file URI."""
+    try:
+        return Path(os.path.relpath(SCHEMA_FILE, folder.resolve())).as_posix()
+    except ValueError:  # another drive on Windows: no relative path exists
+        return SCHEMA_FILE.as_uri()
+
+
+def render_files(game_id: str, folder: Path) -> dict[str, str]:
+    """The scaffold's files for ``game_id`` as they would be written into ``folder``: relative path -> text."""
+    values = {
+        "game_id": game_id,
+        "title": title_from_id(game_id),
+        "deck_id": DECK_ID,
+        "schema_path": schema_reference(folder),
+    }
+    out: dict[str, str] = {}
+    for item in SCAFFOLD_FILES:
+        source = TEMPLATES_DIR / item.template
+        try:
+            text = source.read_text(encoding="utf-8")
+        except OSError as error:
+            raise InputError(f"scaffold template missing ({error.strerror or error})", str(source)) from error
+        out[item.target] = Template(text).substitute(values)
+    return out
+
+
+def create_game(game_id: str, parent: Path) -> Path:
+    """Write a new game folder ``parent/game_id`` and return it.
+
+    Refuses an invalid id and an existing folder (nothing is ever overwritten).
+    The files are written into a private folder first and moved into place with
+    one rename, so an interrupted run leaves no half-made game behind.
+    """
+    check_game_id(game_id)
+    target = parent / game_id
+    if target.exists() or target.is_symlink():
+        raise InputError("the folder already exists; cardgen new never overwrites anything (pick another name or --dir)", display_path(target))
+    parent.mkdir(parents=True, exist_ok=True)
+    files = render_files(game_id, target)
+    staging = Path(tempfile.mkdtemp(prefix=f".new-{game_id}-", dir=parent))
+    try:
+        for relative, text in files.items():
+            path = staging / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8", newline="\n")
+        if target.exists():  # created by someone else meanwhile
+            raise InputError("the folder already exists; cardgen new never overwrites anything", display_path(target))
+        os.rename(staging, target)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return target

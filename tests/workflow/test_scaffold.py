@@ -1,0 +1,109 @@
+"""`cardgen new`: the scaffold validates and builds as it is, and never overwrites anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardgen.cli.app import app
+from cardgen.findings import InputError
+from cardgen.scaffold import SCHEMA_FILE, create_game, title_from_id
+from cardgen.spec.load import load_spec
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    """Invoke the app in this process; InputError maps to exit 2 as main() does."""
+    result = CliRunner().invoke(app, list(args))
+    if isinstance(result.exception, InputError):
+        return 2, result.stdout, result.exception.render()
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    specs = tmp_path_factory.mktemp("repo") / "specs"
+    code, out, err = run("new", "gem-market", "--dir", str(specs))
+    assert code == 0, out + err
+    assert "created" in out and "layouts/cards.yaml" in out
+    return specs / "gem-market"
+
+
+def test_scaffold_files(game: Path) -> None:
+    assert sorted(p.relative_to(game).as_posix() for p in game.rglob("*") if p.is_file()) == [
+        "RULEBOOK.md",
+        "cards.csv",
+        "game.yaml",
+        "layouts/cards.yaml",
+    ]
+    first = (game / "game.yaml").read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("# yaml-language-server: $schema=")
+    schema = (game / first.split("$schema=", 1)[1]).resolve()
+    assert schema == SCHEMA_FILE.resolve() and schema.is_file()
+
+
+def test_scaffold_spec_content(game: Path) -> None:
+    loaded = load_spec(game)
+    assert loaded.findings == [] and loaded.spec is not None
+    spec = loaded.spec
+    assert spec.id == "gem-market" and spec.title == {"en": "Gem Market", "pt_BR": "Gem Market"}
+    assert spec.locales == ["en", "pt_BR"]
+    (deck,) = spec.decks
+    assert deck.cards_file == "cards.csv"
+    assert sum(card.copies for card in deck.cards) == 24
+    assert {card.id for card in deck.cards if card.effect} == {"draw-two", "swap"}
+    assert [s.players for s in spec.setups] == list(range(spec.players.min, spec.players.max + 1))
+    assert len(spec.clarifications) == 1 and spec.rules_text.overview["pt_BR"]
+
+
+def test_scaffold_validates_clean_but_for_the_licence_warning(game: Path) -> None:
+    code, out, err = run("validate", str(game))
+    assert code == 0, out + err
+    # the one warning is explained in game.yaml: no licence is chosen yet (redistribution: unknown)
+    assert out.count(" warning: ") == 1 and " CG130 warning: " in out
+    assert out.rstrip().endswith("1 spec(s) checked: 0 error(s), 1 warning(s)")
+    assert "CG130" in (game / "game.yaml").read_text(encoding="utf-8")
+
+
+def test_scaffold_builds(game: Path, tmp_path: Path) -> None:
+    out_dir = tmp_path / "out"
+    code, out, err = run("build", str(game), "--out", str(out_dir), "--paper", "a4")
+    assert code == 0, out + err
+    built = out_dir / "gem-market"
+    faces = sorted(p.name for p in (built / "cards").glob("*.svg"))
+    assert faces == ["cards-back.svg", "cards-diamond.svg", "cards-draw-two.svg", "cards-emerald.svg", "cards-ruby.svg", "cards-sapphire.svg", "cards-swap.svg"]
+    assert (built / "gem-market-print-a4.pdf").stat().st_size > 1000
+    # the scaffold's own layout was used: the points badge is drawn on gems, the rules text on actions
+    assert "Lucky find" in (built / "cards" / "cards-draw-two.svg").read_text(encoding="utf-8")
+
+
+def test_refuses_an_existing_folder(game: Path) -> None:
+    before = (game / "game.yaml").read_text(encoding="utf-8")
+    code, out, err = run("new", "gem-market", "--dir", str(game.parent))
+    assert code == 2
+    assert out == "" and len(err.strip().splitlines()) == 1
+    assert "already exists" in err and "never overwrites" in err
+    assert (game / "game.yaml").read_text(encoding="utf-8") == before
+
+
+def test_refuses_an_existing_empty_folder(tmp_path: Path) -> None:
+    (tmp_path / "taken").mkdir()
+    with pytest.raises(InputError, match="already exists"):
+        create_game("taken", tmp_path)
+    assert list((tmp_path / "taken").iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["taken"]  # no staging folder left behind
+
+
+@pytest.mark.parametrize("name", ["Gem", "my game", "_x", "../escape", "a" * 65, "jogo_á"])
+def test_refuses_invalid_ids(tmp_path: Path, name: str) -> None:
+    code, out, err = run("new", name, "--dir", str(tmp_path))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "not a valid game id" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_title_from_id() -> None:
+    assert title_from_id("gem-market") == "Gem Market"
+    assert title_from_id("dice_2") == "Dice 2"
