@@ -1,0 +1,127 @@
+"""``cardgen preview``, ``cardgen export tts|profile|profiles``, and the gallery build producer.
+
+* ``cardgen preview GAME [--dpi 100]``: a PNG per face and a contact sheet in
+  ``<out>/<game>/preview/``;
+* ``cardgen export tts GAME``: Tabletop Simulator sheets and saved object in
+  ``<out>/<game>/tts/``;
+* ``cardgen export profile NAME GAME [--profiles-dir DIR]``: the files a print
+  shop wants, in ``<out>/<game>/<NAME>/``; a profile is a YAML file
+  (``templates/profiles/<NAME>.yaml`` unless ``--profiles-dir`` is given);
+* ``cardgen export profiles``: the profiles available.
+
+Importing this module also registers the ``zz-gallery`` build producer, so
+``cardgen build`` writes ``<out>/<game>/index.html``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+import cardgen.export.gallery  # noqa: F401  (registers the gallery build producer)
+from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS
+from cardgen.findings import Severity, format_findings
+from cardgen.spec.load import LoadedSpec, find_spec_folder
+
+OUT_HELP = "The output folder; files go to <out>/<game>/..."
+LANG_HELP = "The language printed on the cards (default: the spec's first locale)."
+
+export_app = typer.Typer(
+    name="export",
+    help="Exports for virtual tables and print shops: 'tts', 'profile NAME', 'profiles'.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _load(game: str, card_lang: str | None) -> tuple[LoadedSpec, str]:
+    """The validated spec of ``game`` and the card locale; exits 1 when the spec has errors."""
+    from cardgen.validate.runner import validate_folder
+
+    folder = find_spec_folder(game)
+    result = validate_folder(folder, ["static"])
+    errors = [f for f in result.findings if f.severity is Severity.ERROR]
+    if errors or result.loaded is None or result.loaded.spec is None:
+        typer.echo(format_findings(errors, "text"), err=True)
+        typer.echo(f"{folder}: the spec has {len(errors)} error(s); fix them before exporting", err=True)
+        raise typer.Exit(EXIT_FINDINGS)
+    spec = result.loaded.spec
+    if card_lang is not None and card_lang not in spec.locales:
+        raise typer.BadParameter(f"choose one of: {', '.join(spec.locales)}", param_hint="--card-lang")
+    return result.loaded, card_lang or spec.locales[0]
+
+
+def preview(
+    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
+    dpi: int = typer.Option(100, "--dpi", min=10, max=1200, help="Resolution of the PNGs."),
+    out: Path = typer.Option(Path("output"), "--out", help=OUT_HELP),
+    card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
+) -> None:
+    """Write a PNG of every face (trim + bleed at --dpi) and contact-sheet.png to <out>/<game>/preview/."""
+    from cardgen.export.preview import write_previews
+
+    loaded, locale = _load(game, card_lang)
+    assert loaded.spec is not None
+    result = write_previews(loaded, out / loaded.spec.id / "preview", dpi, locale)
+    typer.echo(f"{loaded.spec.id}: {len(result.faces)} face PNG(s) and {result.contact_sheet.name} at {dpi} dpi in {result.contact_sheet.parent}")
+
+
+@export_app.command("tts")
+def export_tts_command(
+    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
+    out: Path = typer.Option(Path("output"), "--out", help=OUT_HELP),
+    card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
+) -> None:
+    """Write Tabletop Simulator deck sheets and <game>.json (a saved object) to <out>/<game>/tts/."""
+    from cardgen.export.tts import export_tts
+
+    loaded, locale = _load(game, card_lang)
+    assert loaded.spec is not None
+    result = export_tts(loaded, out / loaded.spec.id / "tts", locale)
+    decks = ", ".join(f"{name} {count}" for name, count in result.decks.items())
+    typer.echo(f"{loaded.spec.id}: {len(result.images)} image(s) and {result.saved_object} ({decks})")
+    typer.echo("copy the .json into Tabletop Simulator's Saves/Saved Objects folder; the images stay where they are")
+
+
+@export_app.command("profile")
+def export_profile_command(
+    name: str = typer.Argument(..., help="The print-shop profile (see 'cardgen export profiles')."),
+    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
+    out: Path = typer.Option(Path("output"), "--out", help=OUT_HELP),
+    profiles_dir: Optional[Path] = typer.Option(None, "--profiles-dir", help="Read <NAME>.yaml from this folder instead of templates/profiles/."),
+    card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
+) -> None:
+    """Write the files a print shop wants to <out>/<game>/<NAME>/ and report colours over its ink limit."""
+    from cardgen.export.profiles import export_profile, load_profile
+
+    profile = load_profile(name, profiles_dir)
+    loaded, locale = _load(game, card_lang)
+    assert loaded.spec is not None
+    result = export_profile(loaded, profile, out / loaded.spec.id / profile.name, locale)
+    if result.findings:
+        typer.echo(format_findings(result.findings, "text"))
+    for note in result.notes:
+        typer.echo(f"{loaded.spec.id}: {note}")
+    typer.echo(f"{loaded.spec.id}: {len(result.files)} file(s) for {profile.name} in {out / loaded.spec.id / profile.name}")
+    failed = any(f.severity is Severity.ERROR for f in result.findings)
+    raise typer.Exit(EXIT_FINDINGS if failed else EXIT_CLEAN)
+
+
+@export_app.command("profiles")
+def list_profiles(
+    profiles_dir: Optional[Path] = typer.Option(None, "--profiles-dir", help="List this folder instead of templates/profiles/."),
+) -> None:
+    """List the print-shop profiles and what each writes."""
+    from cardgen.export.profiles import available_profiles, load_profile
+
+    for name in available_profiles(profiles_dir):
+        profile = load_profile(name, profiles_dir)
+        typer.echo(f"{name}: {profile.format}, bleed {profile.bleed_mm:g} mm - {profile.description}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``preview`` and the ``export`` sub-app."""
+    app.command("preview")(preview)
+    app.add_typer(export_app, name="export")

@@ -1,0 +1,163 @@
+"""The gallery: a static ``index.html`` per game, written by ``cardgen build``.
+
+The page shows every face (the SVGs the "cards" producer writes to ``cards/``),
+each card's front beside its back (or second face), grouped by deck, then the
+components; it links the print PDFs, the rulebooks and, when they exist, the
+``report/``, ``replays/``, ``preview/`` and ``tts/`` folders. It is one
+self-contained file: inline CSS, no script, no external URL, relative links
+only, so it opens straight from disk. Every text is escaped.
+
+The producer is registered as ``zz-gallery``: the build runs producers in
+sorted name order, so it runs after ``cards`` and ``rulebooks`` and lists the
+files they staged. Folders written by other commands (``report/``,
+``replays/``...) are looked for in the game's published output folder as well.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from urllib.parse import quote
+
+from cardgen.build import BuildContext, register_producer
+from cardgen.render.faces import Face, card_faces
+from cardgen.render.widgets import local
+from cardgen.spec.models import Spec
+
+PRODUCER_NAME = "zz-gallery"
+INDEX = "index.html"
+EXTRA_FOLDERS = ("report", "replays", "preview", "tts")
+"""Folders linked when present, in this order."""
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "print": "Print files", "rules": "Rulebooks", "more": "More", "components": "Components",
+        "back": "back", "face2": "second face", "copies": "copies", "copy": "copy", "front": "front", "none": "blank",
+        "made": "Made by cardgen from the game's spec.",
+    },
+    "pt_BR": {
+        "print": "Arquivos para impressão", "rules": "Livros de regras", "more": "Mais", "components": "Componentes",
+        "back": "verso", "face2": "segunda face", "copies": "cópias", "copy": "cópia", "front": "frente", "none": "em branco",
+        "made": "Feito pelo cardgen a partir da especificação do jogo.",
+    },
+}
+"""The page's own words in each card language (English for any other)."""
+
+CSS = """
+body{font-family:"DejaVu Sans",Verdana,sans-serif;margin:0;background:#f2f0ec;color:#222}
+header,main,footer{max-width:1200px;margin:0 auto;padding:0 16px}
+h1{margin:16px 0 4px}h2{border-bottom:2px solid #ccc;padding-bottom:4px;margin-top:28px}
+ul.links{columns:2;padding-left:20px}ul.links li{margin:2px 0}
+.deck{display:flex;flex-wrap:wrap;gap:14px}
+figure{margin:0;background:#fff;border:1px solid #ddd;border-radius:6px;padding:8px}
+.pair{display:flex;gap:6px}.pair img{display:block}
+figcaption{font-size:13px;margin-top:6px;max-width:360px}
+figcaption small{color:#666}
+.blank{height:180px;width:120px;border:1px dashed #bbb;display:flex;align-items:center;justify-content:center;color:#999;font-size:12px}
+footer{font-size:12px;color:#666;margin:24px auto}
+"""
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _href(relative: str) -> str:
+    return _e(quote(relative, safe="/"))
+
+
+def _classify(files: list[str], game: str) -> tuple[list[str], list[str]]:
+    """(print files, rulebooks) among the top-level files of the game folder."""
+    prints, rules = [], []
+    for name in sorted(files):
+        if name.startswith(f"{game}-rules-") and name.endswith((".pdf", ".md")):
+            rules.append(name)
+        elif name.endswith(".pdf") or name.endswith(".layout.json"):
+            prints.append(name)
+    return prints, rules
+
+
+def _copies(count: int, words: dict[str, str]) -> str:
+    return f"{count} {words['copy'] if count == 1 else words['copies']}"
+
+
+def _img(face: Face | None, words: dict[str, str], alt: str, height_px: int = 180) -> str:
+    """An ``<img>`` of the face's SVG, sized from the face's own proportions (not the SVG's header)."""
+    if face is None:
+        return f'<div class="blank">{_e(words["none"])}</div>'
+    width_px = round(height_px * face.scene.width_mm / face.scene.height_mm)
+    return f'<img src="{_href("cards/" + face.key + ".svg")}" alt="{_e(alt)}" width="{width_px}" height="{height_px}">'
+
+
+def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders: list[str], locale: str) -> str:
+    """The gallery page's HTML for ``faces``, linking ``top_files`` and ``folders`` (relative names)."""
+    words = WORDS.get(locale, WORDS["en"])
+    title = local(spec.title, locale, spec.locales[0])
+    by_key = {f.key: f for f in faces}
+    lang = locale.replace("_", "-")
+    parts = [
+        "<!DOCTYPE html>",
+        f'<html lang="{_e(lang)}"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title><style>{CSS}</style></head><body>",
+        f"<header><h1>{_e(title)}</h1><p>{_e(spec.version)} · {_e(local(spec.licence.attribution, locale, spec.locales[0]))}</p></header><main>",
+    ]
+    prints, rules = _classify(top_files, spec.id)
+    for heading, files in ((words["print"], prints), (words["rules"], rules)):
+        if files:
+            items = "".join(f'<li><a href="{_href(n)}">{_e(n)}</a></li>' for n in files)
+            parts.append(f"<h2>{_e(heading)}</h2><ul class=\"links\">{items}</ul>")
+    if folders:
+        items = "".join(f'<li><a href="{_href(f + "/")}">{_e(f)}/</a></li>' for f in folders)
+        parts.append(f"<h2>{_e(words['more'])}</h2><ul class=\"links\">{items}</ul>")
+    for deck in spec.decks:
+        names = {c.id: local(c.name, locale, spec.locales[0]) for c in deck.cards}
+        figures = []
+        for face in faces:
+            if face.group != deck.id or face.kind != "front" or face.face_index != 0:
+                continue
+            reverse = by_key.get(face.reverse) if face.reverse else None
+            name = names.get(face.card or "", face.key)
+            side = words["face2"] if deck.double_sided else words["back"]
+            front_alt = f"{name} ({words['front']})"
+            back_alt = f"{name} ({side})"
+            figures.append(
+                f'<figure id="{_e(face.key)}"><div class="pair">{_img(face, words, front_alt)}'
+                f"{_img(reverse, words, back_alt)}</div>"
+                f"<figcaption>{_e(name)} <small>{_e(face.key)} · {_e(_copies(face.copies, words))}</small></figcaption></figure>"
+            )
+        heading = local(deck.name, locale, spec.locales[0])
+        parts.append(f'<h2 id="deck-{_e(deck.id)}">{_e(heading)}</h2><div class="deck">{"".join(figures)}</div>')
+    pieces = [f for f in faces if f.kind == "component"]
+    if pieces:
+        figures = [
+            f'<figure id="{_e(p.key)}"><div class="pair">{_img(p, words, p.key, 90)}</div>'
+            f"<figcaption><small>{_e(p.key)} · {_e(_copies(p.copies, words))}</small></figcaption></figure>"
+            for p in pieces
+        ]
+        parts.append(f'<h2 id="components">{_e(words["components"])}</h2><div class="deck">{"".join(figures)}</div>')
+    parts.append(f"</main><footer>{_e(words['made'])}</footer></body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def produce_gallery(context: BuildContext) -> list[Path]:
+    """Write ``index.html`` into the staging folder from the faces and the files staged so far."""
+    from cardgen.render.produce import card_locale
+
+    spec = context.loaded.spec
+    assert spec is not None
+    if not (context.staging / "cards").is_dir():
+        context.notes.append("gallery: no card faces were staged, so no index.html was written")
+        return []
+    locale = card_locale(spec, context.options.card_lang)
+    faces = [f for f in card_faces(context.loaded, locale) if (context.staging / "cards" / f"{f.key}.svg").is_file()]
+    published = context.staging.parent / context.game_id
+    top_files = sorted({p.name for root in (context.staging, published) if root.is_dir() for p in root.iterdir() if p.is_file() and not p.name.startswith(".") and p.name != INDEX})
+    folders = [name for name in EXTRA_FOLDERS if (context.staging / name).is_dir() or (published / name).is_dir()]
+    page = context.staging / INDEX
+    page.write_text(render_gallery(spec, faces, top_files, folders, locale), encoding="utf-8")
+    context.notes.append(f"gallery: {INDEX} shows {len(faces)} faces")
+    return [page]
+
+
+register_producer(PRODUCER_NAME, produce_gallery)

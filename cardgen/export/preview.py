@@ -1,0 +1,122 @@
+"""PNG previews: one image per distinct face, and a labelled contact sheet.
+
+Decision: previews are rasterised from the face scenes themselves (each face
+rendered as a one-page PDF in memory, then pypdfium2), not from the imposed
+print sheets. A face PNG is the full face, trim plus the spec's bleed, so its
+size is ``(trim + 2 * bleed) / 25.4 * dpi`` pixels, rounded; cutting the sheets
+apart again would only lose the bleed and add the sheet's rounding.
+
+The contact sheet puts every face in a grid (decks in spec order, each card
+front followed by its back or second face, components last), every cell the
+size of the largest face, with the face key and the copy count written under it
+in DejaVu Sans (the font shipped in ``cardgen/data/fonts``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image as PILImage
+from PIL import ImageDraw, ImageFont
+
+from cardgen.export.raster import png_bytes, rasterise_at
+from cardgen.render.faces import Face, card_faces
+from cardgen.spec.load import LoadedSpec
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+LABEL_FONT = FONT_DIR / "DejaVuSans.ttf"
+CONTACT_SHEET = "contact-sheet.png"
+CONTACT_COLUMNS = 8
+BACKDROP = (238, 238, 238)
+INK = (34, 34, 34)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and one rename (no half-written file is left)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)
+
+
+def ordered_faces(faces: list[Face]) -> list[Face]:
+    """Faces in reading order: per deck each card's front then its reverse, the deck back, then components."""
+    by_key = {face.key: face for face in faces}
+    out: list[Face] = []
+    seen: set[str] = set()
+    for face in faces:
+        if face.key in seen:
+            continue
+        out.append(face)
+        seen.add(face.key)
+        reverse = by_key.get(face.reverse) if face.reverse else None
+        if reverse is not None and reverse.kind == "front" and reverse.key not in seen:
+            out.append(reverse)
+            seen.add(reverse.key)
+    return out
+
+
+@dataclass
+class PreviewResult:
+    """What :func:`write_previews` wrote."""
+
+    faces: list[Path]
+    contact_sheet: Path
+    dpi: int
+
+
+def _label_font(size_px: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(LABEL_FONT), size_px)
+
+
+def contact_sheet(images: list[tuple[str, PILImage.Image]], columns: int = CONTACT_COLUMNS, label_px: int = 12) -> PILImage.Image:
+    """A grid of the images, each with its label under it, on a light grey backdrop."""
+    font = _label_font(label_px)
+    gap = max(6, label_px // 2)
+    cell_w = max(image.width for _, image in images)
+    cell_h = max(image.height for _, image in images)
+    label_h = label_px * 2 + 4
+    cols = max(1, min(columns, len(images)))
+    rows = -(-len(images) // cols)
+    width = gap + cols * (cell_w + gap)
+    height = gap + rows * (cell_h + label_h + gap)
+    sheet = PILImage.new("RGB", (width, height), BACKDROP)
+    draw = ImageDraw.Draw(sheet)
+    for index, (label, image) in enumerate(images):
+        row, col = divmod(index, cols)
+        x = gap + col * (cell_w + gap)
+        y = gap + row * (cell_h + label_h + gap)
+        sheet.paste(image, (x + (cell_w - image.width) // 2, y + (cell_h - image.height) // 2))
+        text = _fit(draw, label, font, cell_w)
+        draw.text((x + cell_w / 2, y + cell_h + 3), text, fill=INK, font=font, anchor="ma")
+    return sheet
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
+    """``text``, shortened with an ellipsis until it fits ``width`` pixels."""
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while len(text) > 1 and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def write_previews(loaded: LoadedSpec, folder: Path, dpi: int = 100, locale: str | None = None) -> PreviewResult:
+    """Write ``<key>.png`` for every face and ``contact-sheet.png`` into ``folder``."""
+    if dpi < 10 or dpi > 1200:
+        raise ValueError(f"dpi must be between 10 and 1200, got {dpi}")
+    faces = ordered_faces(card_faces(loaded, locale))
+    written: list[Path] = []
+    cells: list[tuple[str, PILImage.Image]] = []
+    for face in faces:
+        image = rasterise_at(face.scene, dpi)
+        path = folder / f"{face.key}.png"
+        write_atomic(path, png_bytes(image, dpi))
+        written.append(path)
+        cells.append((f"{face.key} ×{face.copies}", image))
+    label_px = max(10, round(dpi / 8))
+    sheet_path = folder / CONTACT_SHEET
+    write_atomic(sheet_path, png_bytes(contact_sheet(cells, CONTACT_COLUMNS, label_px), dpi))
+    return PreviewResult(written, sheet_path, dpi)

@@ -1,0 +1,184 @@
+"""Print-shop profiles: what a shop wants, kept as YAML data in ``templates/profiles/``.
+
+A profile is one file, ``<name>.yaml``, validated by :class:`Profile` (strict,
+unknown keys refused). Adding a shop means adding a file; nothing in the code
+names a shop. Two output formats exist:
+
+* ``pdf``: one PDF per deck, one card side per page, every page trim + 2 *
+  ``bleed_mm`` with its TrimBox and BleedBox set, fonts embedded (the PDF
+  backend embeds subsets of the bundled DejaVu TTFs), every copy of a card
+  repeated, the two sides of each card on consecutive pages in ``page_order``;
+* ``png``: one RGB PNG per distinct face at ``dpi``, its pixel size taken from
+  ``pixel_sizes`` when the face's trim matches a named card size (e.g. poker
+  825 x 1125 px), otherwise ``(trim + 2 * bleed_mm) / 25.4 * dpi`` rounded; a
+  ``manifest.json`` gives each file's deck, side, reverse and copy count.
+
+Faces are never scaled to a shop's size: :func:`cardgen.export.raster.reframe`
+centres the trim and extends (or cuts back) the background to the new bleed.
+When ``ink_limit_percent`` is set, every colour the exported faces paint is
+checked as naive CMYK (:mod:`cardgen.export.ink`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from cardgen.export.ink import ink_findings
+from cardgen.export.preview import ordered_faces, write_atomic
+from cardgen.export.raster import mm_to_px, png_bytes, px_to_mm, rasterise, reframe, trim_of, with_bleed
+from cardgen.findings import Finding, InputError
+from cardgen.render.faces import Face, card_faces, print_order
+from cardgen.render.pdf_backend import write_pdf
+from cardgen.render.scene import Rect, Scene
+from cardgen.render.widgets import local
+from cardgen.spec.load import LoadedSpec
+from cardgen.spec.models import SIZE_PRESETS, SizeName
+
+PROFILES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "profiles"
+"""The bundled profiles (drivethrucards, gamecrafter, makeplayingcards)."""
+
+
+class Profile(BaseModel):
+    """A print shop's file requirements."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", description="The profile's name; also the output folder name. Must match the file name.")
+    description: str = Field(description="One line on what the shop makes from these files.")
+    guidelines: str = Field(default="", description="Where the shop documents its requirements (for people; never fetched).")
+    format: Literal["pdf", "png"] = Field(description="pdf: one PDF per deck, one side per page. png: one image per distinct face.")
+    bleed_mm: float = Field(ge=0, le=20, description="Bleed on every side of the trim, in mm (1/8 in = 3.175 mm).")
+    dpi: int = Field(default=300, ge=72, le=1200, description="Resolution of PNG output.")
+    pixel_sizes: dict[SizeName, tuple[int, int]] = Field(default_factory=dict, description="Exact PNG sizes [width, height] in px, bleed included, per named card size.")
+    page_order: Literal["back-front", "front-back"] = Field(default="front-back", description="PDF: which side of each card comes first.")
+    ink_limit_percent: float | None = Field(default=None, gt=0, le=400, description="Maximum total ink (C+M+Y+K, naive conversion) in percent; null: not checked.")
+    components: bool = Field(default=False, description="Also export tiles and markers (faces of components).")
+
+
+def load_profile(name: str, profiles_dir: Path | None = None) -> Profile:
+    """Read ``<name>.yaml`` from ``profiles_dir`` (default: the bundled folder); InputError when unusable."""
+    folder = profiles_dir or PROFILES_DIR
+    path = folder / f"{name}.yaml"
+    if not path.is_file():
+        known = ", ".join(available_profiles(folder)) or "none"
+        raise InputError(f"no print-shop profile named {name!r} (known: {known})", str(path))
+    try:
+        data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
+        profile = Profile.model_validate(data)
+    except (YAMLError, ValidationError) as error:
+        raise InputError(f"the profile file is not valid: {error}", str(path)) from error
+    if profile.name != name:
+        raise InputError(f"the profile says name: {profile.name!r} but its file is {name}.yaml", str(path))
+    return profile
+
+
+def available_profiles(profiles_dir: Path | None = None) -> list[str]:
+    """Names of the profile files in ``profiles_dir`` (default: the bundled folder)."""
+    folder = profiles_dir or PROFILES_DIR
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+@dataclass
+class ProfileExport:
+    """What one profile export wrote and found."""
+
+    files: list[Path] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def size_name(face: Face) -> str | None:
+    """The named card size whose trim equals the face's (portrait), if any."""
+    for name, (width, height) in SIZE_PRESETS.items():
+        if abs(face.size.width - width) < 1e-6 and abs(face.size.height - height) < 1e-6:
+            return name
+    return None
+
+
+def png_pixels(profile: Profile, face: Face) -> tuple[int, int]:
+    """The PNG size of a face under ``profile``: the named size's pixels, else trim + bleed at the dpi."""
+    name = size_name(face)
+    for size, pixels in profile.pixel_sizes.items():
+        if size == name:
+            return pixels
+    trim = trim_of(face.scene)
+    return (mm_to_px(trim.w + 2 * profile.bleed_mm, profile.dpi), mm_to_px(trim.h + 2 * profile.bleed_mm, profile.dpi))
+
+
+def _blank_like(scene: Scene) -> Scene:
+    """A white page with the scene's size and print boxes (the back of a card printed on one side only)."""
+    return Scene(scene.width_mm, scene.height_mm, (Rect(0.0, 0.0, scene.width_mm, scene.height_mm, fill="#ffffff"),), scene.trim_box, scene.bleed_box)
+
+
+def _selected(profile: Profile, faces: list[Face]) -> list[Face]:
+    return [f for f in faces if profile.components or f.kind != "component"]
+
+
+def export_profile(loaded: LoadedSpec, profile: Profile, out: Path, locale: str | None = None) -> ProfileExport:
+    """Write the game's files for ``profile`` under ``out`` (normally ``output/<game>/<profile>/``)."""
+    spec = loaded.spec
+    if spec is None:
+        raise ValueError("the spec did not load")
+    locale = locale or spec.locales[0]
+    faces = _selected(profile, card_faces(loaded, locale))
+    result = ProfileExport()
+    if profile.ink_limit_percent is not None:
+        result.findings.extend(ink_findings(loaded, faces, profile.ink_limit_percent, profile.name))
+    if profile.format == "pdf":
+        _export_pdf(spec.id, local(spec.title, locale, spec.locales[0]), profile, faces, out, result)
+    else:
+        _export_png(spec.id, profile, faces, out, result)
+    return result
+
+
+def _export_pdf(game: str, title: str, profile: Profile, faces: list[Face], out: Path, result: ProfileExport) -> None:
+    groups: dict[str, list[Face]] = {}
+    for face in faces:
+        groups.setdefault(face.group, []).append(face)
+    for group, members in groups.items():
+        pages: list[Scene] = []
+        cards = 0
+        for front, reverse in print_order(members):
+            front_page = with_bleed(front.scene, profile.bleed_mm)
+            back_page = with_bleed(reverse.scene, profile.bleed_mm) if reverse is not None else _blank_like(front_page)
+            pair = [back_page, front_page] if profile.page_order == "back-front" else [front_page, back_page]
+            for _copy in range(front.copies):
+                pages.extend(pair)
+                cards += 1
+        path = out / f"{game}-{group}.pdf"
+        write_atomic(path, write_pdf(pages, title=f"{title} – {group} ({profile.name})"))
+        result.files.append(path)
+        result.notes.append(f"{path.name}: {cards} cards, {len(pages)} pages ({profile.page_order})")
+
+
+def _export_png(game: str, profile: Profile, faces: list[Face], out: Path, result: ProfileExport) -> None:
+    manifest: list[dict[str, object]] = []
+    for face in ordered_faces(faces):
+        width_px, height_px = png_pixels(profile, face)
+        scene = reframe(face.scene, px_to_mm(width_px, profile.dpi), px_to_mm(height_px, profile.dpi))
+        path = out / face.group / f"{face.key}.png"
+        write_atomic(path, png_bytes(rasterise(scene, width_px, height_px), profile.dpi))
+        result.files.append(path)
+        manifest.append(
+            {
+                "file": f"{face.group}/{face.key}.png",
+                "group": face.group,
+                "card": face.card,
+                "side": "back" if face.kind == "back" else ("face2" if face.face_index else face.kind),
+                "reverse": f"{face.group}/{face.reverse}.png" if face.reverse else None,
+                "copies": face.copies,
+                "pixels": [width_px, height_px],
+            }
+        )
+    path = out / "manifest.json"
+    record = {"game": game, "profile": profile.name, "dpi": profile.dpi, "bleed_mm": profile.bleed_mm, "faces": manifest}
+    write_atomic(path, (json.dumps(record, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    result.files.append(path)
+    result.notes.append(f"{len(manifest)} PNG faces at {profile.dpi} dpi")
