@@ -16,6 +16,26 @@ from pathlib import Path
 from typing import Iterable, Literal
 
 
+def printable(text: str) -> str:
+    """``text`` safe for one line of terminal output: control characters and lone surrogates escaped.
+
+    Findings quote what the designer wrote; a newline, an escape sequence or an
+    unpaired surrogate in a spec must not break the one-line format or crash
+    printing.
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch == " " or ch.isprintable():
+            out.append(ch)
+        elif "\ud800" <= ch <= "\udfff" or ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F:
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+        else:
+            out.append(ch)  # other non-printing characters (marks, formatting) are harmless on one line
+    return "".join(out)
+
+
 class Severity(IntEnum):
     """How bad a finding is; errors make ``cardgen validate`` exit with 1."""
 
@@ -47,11 +67,11 @@ class Finding:
         place = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
         where = f"{self.path}: " if self.path else ""
         hint = f" [hint: {self.hint}]" if self.hint else ""
-        return f"{place}: {self.code} {self.severity.label}: {where}{self.message}{hint}"
+        return printable(f"{place}: {self.code} {self.severity.label}: {where}{self.message}{hint}")
 
     def as_json(self) -> dict[str, object]:
         """A JSON-ready dict, with the severity as its name."""
-        data = asdict(self)
+        data: dict[str, object] = {k: printable(v) if isinstance(v, str) else v for k, v in asdict(self).items()}
         data["severity"] = self.severity.label
         return data
 
@@ -61,7 +81,7 @@ class Finding:
         title = f"{self.code} {self.path}".strip()
         message = self.message + (f" (hint: {self.hint})" if self.hint else "")
         message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-        return f"::{kind} file={self.file},line={max(self.line, 1)},col={max(self.column, 1)},title={title}::{message}"
+        return printable(f"::{kind} file={self.file},line={max(self.line, 1)},col={max(self.column, 1)},title={title}::{message}")
 
 
 @dataclass
@@ -138,4 +158,4 @@ class InputError(Exception):
         place = ""
         if self.file:
             place = f"{self.file}:{self.line}:{self.column}: " if self.line else f"{self.file}: "
-        return f"{place}error: {self.message}"
+        return printable(f"{place}error: {self.message}")

@@ -20,6 +20,7 @@ from cardgen.findings import InputError
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
 EXIT_INPUT = 2
+INTERRUPTED = "interrupted; nothing half-written was left in place"
 
 app = typer.Typer(
     name="cardgen",
@@ -67,13 +68,17 @@ def main() -> None:
     debug = "--debug" in sys.argv[1:]
     try:
         app()
+    except SystemExit as stop:
+        if stop.code == 130:  # typer turns Ctrl-C into a silent exit 130; say what happened
+            typer.echo(INTERRUPTED, err=True)
+        raise
     except InputError as error:
         if debug:
             raise
         typer.echo(error.render(), err=True)
         sys.exit(EXIT_INPUT)
     except KeyboardInterrupt:
-        typer.echo("interrupted; nothing half-written was left in place", err=True)
+        typer.echo(INTERRUPTED, err=True)
         sys.exit(130)
     except Exception as error:  # a bug in cardgen, not the user's mistake
         if debug:

@@ -8,9 +8,9 @@ from typing import Optional
 import typer
 
 from cardgen.build import BuildOptions, Paper, build_game, build_lock
-from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS
+from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
 from cardgen.cli.common import resolve_games
-from cardgen.findings import format_findings
+from cardgen.findings import InputError, format_findings
 
 
 def build(
@@ -28,9 +28,16 @@ def build(
     options = BuildOptions(papers=papers, langs=() if lang == "all" else (lang,), card_lang=card_lang)
     folders = resolve_games(games)
     failed = False
+    unreadable = False
     with build_lock(out):
         for folder in folders:
-            result = build_game(folder, out, options)
+            try:
+                result = build_game(folder, out, options)
+            except InputError as error:  # one unreadable spec: say so in one line, build the others
+                unreadable = True
+                typer.echo(error.render(), err=True)
+                typer.echo(f"{folder.name}: not built; the previous output was left as it was", err=True)
+                continue
             if result.findings:
                 typer.echo(format_findings(result.findings, "text"))
             failed = failed or result.failed
@@ -41,7 +48,7 @@ def build(
                 for note in result.notes:
                     typer.echo(f"{result.game}: {note}")
                 typer.echo(f"{result.game}: {len(result.files)} file(s) written to {out / result.game}")
-    raise typer.Exit(EXIT_FINDINGS if failed else EXIT_CLEAN)
+    raise typer.Exit(EXIT_INPUT if unreadable else EXIT_FINDINGS if failed else EXIT_CLEAN)
 
 
 def register(app: typer.Typer) -> None:

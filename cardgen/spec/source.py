@@ -29,6 +29,10 @@ PathKey = tuple[str | int, ...]
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_NODES = 200_000
 MAX_DEPTH = 40
+MAX_INT = 2**53 - 1
+"""The largest whole number a spec may hold (either sign): beyond it numbers are typos or attacks."""
+MAX_CSV_CELL = 64 * 1024
+"""The longest cell a card sheet may hold, in characters."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,82 @@ def read_text(path: Path, shown: str, max_bytes: int = MAX_FILE_BYTES) -> str:
     return text
 
 
+_TOKEN_START = frozenset(":-,[{?")
+
+
+def check_flow_depth(text: str, shown: str, limit: int = MAX_DEPTH) -> None:
+    """Refuse text whose flow collections (``[`` and ``{``) nest deeper than ``limit``.
+
+    ruamel's scanner slows down quadratically with flow nesting, so a few
+    kilobytes of brackets would stall it for seconds before the converter's own
+    depth limit is reached. This linear pre-scan skips comments and quoted
+    scalars and counts a bracket only where YAML could open a collection (at a
+    line start or after ``:``, ``-``, ``,``, ``[``, ``{`` or ``?``), so brackets
+    inside prose do not count.
+    """
+    depth = 0
+    line = 1
+    line_start = 0
+    previous = "\n"  # the last significant character (line starts count as token starts)
+    index = 0
+    length = len(text)
+    while index < length:
+        ch = text[index]
+        if ch == "\n":
+            line += 1
+            line_start = index + 1
+            previous = "\n"
+        elif ch in " \t\r":
+            pass
+        elif ch == "#" and (index == 0 or text[index - 1] in " \t\r\n"):
+            end = text.find("\n", index)
+            index = length if end < 0 else end
+            continue
+        elif ch in "'\"" and (previous == "\n" or previous in _TOKEN_START):
+            quote = ch
+            index += 1
+            while index < length:
+                cur = text[index]
+                if cur == "\n":
+                    line += 1
+                    line_start = index + 1
+                elif quote == '"' and cur == "\\":
+                    index += 1
+                elif cur == quote:
+                    if quote == "'" and index + 1 < length and text[index + 1] == "'":
+                        index += 1
+                    else:
+                        break
+                index += 1
+            previous = quote
+        elif ch in "!&" and (previous == "\n" or previous in _TOKEN_START):
+            # a tag or an anchor: skip its name and let the collection after it count
+            while index + 1 < length and text[index + 1] not in " \t\r\n[]{},":
+                index += 1
+        elif ch in "[{" and (previous == "\n" or previous in _TOKEN_START):
+            depth += 1
+            if depth > limit:
+                raise InputError(f"nesting deeper than {limit} levels", shown, line, index - line_start + 1)
+            previous = ch
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+            previous = ch
+        else:
+            previous = ch
+        index += 1
+
+
+def _scalar_problem(value: Any) -> str | None:
+    """Why a loaded scalar cannot be accepted, or None."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -MAX_INT <= value <= MAX_INT:
+        return f"number is too large (whole numbers must lie within \u00b1{MAX_INT})"
+    if isinstance(value, str):
+        for ch in value:
+            if "\ud800" <= ch <= "\udfff":
+                return f"text holds an unpaired surrogate (U+{ord(ch):04X}); write the character itself, not its escape"
+    return None
+
+
 def _yaml() -> YAML:
     yaml = YAML(typ="rt", pure=True)
     yaml.allow_duplicate_keys = False
@@ -153,6 +233,7 @@ class _Converter:
                         self.map.place(child).line,
                         self.map.place(child).column,
                     )
+                self._check_scalar(key, child)
                 out[name] = self.convert(value, child)
             return out
         if isinstance(node, CommentedSeq):
@@ -169,16 +250,42 @@ class _Converter:
         if isinstance(node, bool) or node is None:
             return node
         if isinstance(node, int):
+            self._check_scalar(node, path)
             return int(node)
         if isinstance(node, float):
             return float(node)
         if isinstance(node, str):
+            self._check_scalar(node, path)
             return str(node)
         if isinstance(node, (_dt.date, _dt.datetime)):
             return node.isoformat()
         if isinstance(node, (dict, list)):  # plain containers from merges
             return self.convert(CommentedMap(node) if isinstance(node, dict) else CommentedSeq(node), path)
-        return str(node)
+        # anything else (a custom or unknown tag, binary data, a set) is kept as plain text
+        text = str(node)
+        self._check_scalar(text, path)
+        return text
+
+    def _check_scalar(self, value: Any, path: PathKey) -> None:
+        problem = _scalar_problem(value)
+        if problem:
+            place = self.map.place(path)
+            raise InputError(f"{dotted(path) or 'value'}: {problem}", self.shown, place.line, place.column)
+
+
+def convert_plain(value: Any, shown: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH) -> tuple[Any, SourceMap]:
+    """Apply the loader's limits and checks to values already parsed (e.g. built by a tool or a test).
+
+    Returns plain values and an (empty) source map; raises :class:`InputError`
+    exactly where :func:`load_yaml` would: non-string keys, runaway nesting or
+    size, numbers beyond :data:`MAX_INT`, unpaired surrogates.
+    """
+    converter = _Converter(shown, max_nodes, max_depth)
+    try:
+        data = converter.convert(value, ())
+    except RecursionError as exc:
+        raise InputError(f"nesting deeper than {max_depth} levels", shown) from exc
+    return data, converter.map
 
 
 def load_yaml(path: Path, shown: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH) -> tuple[Any, SourceMap]:
@@ -191,6 +298,7 @@ def load_yaml(path: Path, shown: str, *, max_nodes: int = MAX_NODES, max_depth: 
     text = read_text(path, shown)
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         raise InputError("file is empty; a spec needs at least an id, a title and its components", shown, 1, 1)
+    check_flow_depth(text, shown, max_depth)
     try:
         tree = _yaml().load(io.StringIO(text))
     except DuplicateKeyError as exc:
@@ -208,6 +316,10 @@ def load_yaml(path: Path, shown: str, *, max_nodes: int = MAX_NODES, max_depth: 
         raise InputError(f"YAML error: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", shown) from exc
     except RecursionError as exc:
         raise InputError(f"nesting deeper than {max_depth} levels", shown) from exc
+    except (ValueError, OverflowError, TypeError, AttributeError, KeyError, IndexError) as exc:
+        # the parser met a value it cannot build (a number with thousands of digits, a malformed tag...)
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"YAML value cannot be read: {first[:200]}", shown) from exc
     converter = _Converter(shown, max_nodes, max_depth)
     try:
         data = converter.convert(tree, ())
@@ -249,7 +361,14 @@ def read_csv_rows(path: Path, shown: str) -> SheetRows:
         dialect: Any = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t|")
     except csv.Error:
         dialect = csv.excel
-    return [list(row) for row in csv.reader(io.StringIO(text), dialect)]
+    reader = csv.reader(io.StringIO(text), dialect)
+    previous_limit = csv.field_size_limit(MAX_CSV_CELL)
+    try:
+        return [list(row) for row in reader]
+    except csv.Error as exc:
+        raise InputError(f"card sheet cannot be read as CSV: {exc}", shown, max(reader.line_num, 1), 1) from exc
+    finally:
+        csv.field_size_limit(previous_limit)
 
 
 SHEET_READERS: dict[str, Callable[[Path, str], SheetRows]] = {".csv": read_csv_rows, ".tsv": read_csv_rows, ".txt": read_csv_rows}
@@ -280,6 +399,16 @@ def load_card_table(path: Path, shown: str, max_rows: int = 5000) -> tuple[list[
 def cards_from_rows(rows: SheetRows, shown: str, max_rows: int = 5000) -> tuple[list[dict[str, Any]], SourceMap]:
     """Map sheet rows (header first) onto card mappings, remembering each cell's row and column."""
     header = [str(h).strip() if h is not None else "" for h in rows[0]]
+    for col_index, name in enumerate(header, start=1):
+        if not name:
+            continue
+        if header.index(name) != col_index - 1:
+            raise InputError(f"column {name!r} appears twice in the header", shown, 1, col_index)
+        if name.split(".")[0] in {"face1", "face2"} and "." not in name:
+            raise InputError(f"column {name!r} needs a key after the face, e.g. {name}.name.en", shown, 1, col_index)
+        problem = _scalar_problem(name)
+        if problem:
+            raise InputError(f"column {col_index}: {problem}", shown, 1, col_index)
     smap = SourceMap(shown)
     cards: list[dict[str, Any]] = []
     flow = _yaml()
@@ -305,10 +434,15 @@ def cards_from_rows(rows: SheetRows, shown: str, max_rows: int = 5000) -> tuple[
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
             if isinstance(value, str) and value[:1] in "[{":
+                shown_cell = value if len(value) <= 60 else value[:57] + "..."
                 try:
+                    check_flow_depth(value, shown, 10)
                     value = _Converter(shown, 10_000, 10).convert(flow.load(value), ())
-                except (YAMLError, InputError) as exc:
-                    raise InputError(f"column {name!r}: cannot read {cell!r} as a list or mapping", shown, row_index, col_index) from exc
+                except (YAMLError, InputError, RecursionError, ValueError, OverflowError, TypeError, AttributeError, KeyError, IndexError) as exc:
+                    raise InputError(f"column {name!r}: cannot read {shown_cell!r} as a list or mapping", shown, row_index, col_index) from exc
+            problem = _scalar_problem(value)
+            if problem:
+                raise InputError(f"column {name!r}: {problem}", shown, row_index, col_index)
             if value is None:
                 continue
             target = card

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from itertools import product
 from types import UnionType
 from typing import Any, Iterable, Iterator, Union, get_args, get_origin
 
@@ -16,7 +15,7 @@ from pydantic import BaseModel
 
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec, size_of
-from cardgen.spec.models import LOCAL_TEXT, Card, Deck, FieldDef, Spec
+from cardgen.spec.models import LOCAL_TEXT, MAX_PLAYERS, Card, Deck, FieldDef, Spec
 from cardgen.spec.source import PathKey
 from cardgen.validate.registry import check, register_codes
 
@@ -316,10 +315,15 @@ def deck_constraints(loaded: LoadedSpec) -> Iterator[Finding]:
                         for total in totals:
                             if isinstance(total, int):
                                 owners.setdefault(total, []).append(card.id)
-                possible = sorted({sum(r) for r in product(range(1, die.sides + 1), repeat=die.count)})
+                # n dice of s sides roll every total from n to n*s (enumerating the rolls would be s**n steps)
+                possible = list(range(die.count, die.count * die.sides + 1))
+                unmapped = [total for total in possible if total not in owners]
+                if len(unmapped) > 3:  # one line for many gaps, not one per total
+                    shown = ", ".join(map(str, unmapped[:8])) + (f" ... ({len(unmapped)} totals)" if len(unmapped) > 8 else "")
+                    yield _finding(loaded, "CG113", cpath, f"dice totals {shown} of {die.count}d{die.sides} map to no card", "give every total exactly one card")
                 for total in possible:
                     holders = owners.get(total, [])
-                    if len(holders) != 1:
+                    if len(holders) != 1 and (holders or len(unmapped) <= 3):
                         what = "no card" if not holders else f"{len(holders)} cards ({', '.join(holders)})"
                         yield _finding(loaded, "CG113", cpath, f"dice total {total} of {die.count}d{die.sides} maps to {what}", "give every total exactly one card")
                 for total, holders in sorted(owners.items()):
@@ -409,7 +413,9 @@ def setups(loaded: LoadedSpec) -> Iterator[Finding]:
     if spec.play_time_minutes.min > spec.play_time_minutes.max:
         yield _finding(loaded, "CG150", ("play_time_minutes",), "play_time_minutes.min is above its max")
     covered = {s.players for s in spec.setups}
-    for count in range(spec.players.min, spec.players.max + 1):
+    if spec.players.max > MAX_PLAYERS:
+        yield _finding(loaded, "CG150", ("players", "max"), f"players.max {spec.players.max} is above the {MAX_PLAYERS} players a setup can serve", f"supported player counts lie between 1 and {MAX_PLAYERS}")
+    for count in range(spec.players.min, min(spec.players.max, MAX_PLAYERS) + 1):
         if count not in covered:
             yield _finding(loaded, "CG107", ("setups",), f"no setup for {count} players", "add a setups entry for it")
     decks = {d.id: d for d in spec.decks}
