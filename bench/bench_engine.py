@@ -1,0 +1,122 @@
+"""Engine benchmark: random playouts per second, check speed-up with workers, exact-solve times.
+
+Run from the project root::
+
+    python bench/bench_engine.py [--games ceramus,keramikos] [--seconds 2] [--deals 5] [--out bench/results.json]
+
+For every game under specs/ whose rules module is registered it measures, on
+one core, uniformly random playouts per second at each player count; the
+wall time of ``run_checks`` (random playouts and a small skill ladder) with ``--jobs 1`` and
+``--jobs 2`` and the speed-up; and, for games with a registered exact solver,
+the median time to solve one deal. It prints a table (and writes JSON with --out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from cardgen.engine.agents import RandomAgent  # noqa: E402
+from cardgen.engine.checks import run_checks  # noqa: E402
+from cardgen.engine.core import make_game, registered_rules, solver_for  # noqa: E402
+from cardgen.engine.playout import play_game  # noqa: E402
+from cardgen.spec.load import LoadedSpec, load_spec  # noqa: E402
+
+
+def playouts_per_second(loaded: LoadedSpec, players: int, seconds: float) -> tuple[float, float]:
+    """(random playouts per second, mean actions per playout) over about ``seconds`` of play."""
+    assert loaded.spec is not None
+    game = make_game(loaded.spec, players)
+    agents = [RandomAgent() for _ in range(players)]
+    done = actions = 0
+    started = time.perf_counter()
+    while True:
+        result = play_game(game, agents, done, check_conservation=False)
+        done += 1
+        actions += result.length
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds and done >= 5:
+            return done / elapsed, actions / done
+
+
+def check_speedup(loaded: LoadedSpec, playouts: int, skill_games: int) -> tuple[float, float]:
+    """Wall seconds of ``run_checks`` (random playouts and a small skill ladder) with 1 and with 2 worker processes."""
+    times = []
+    for jobs in (1, 2):
+        started = time.perf_counter()
+        run_checks(loaded, playouts=playouts, jobs=jobs, skill_games=skill_games, mcts_budget=16)
+        times.append(time.perf_counter() - started)
+    return times[0], times[1]
+
+
+def solve_times(loaded: LoadedSpec, deals: int) -> tuple[int, float, float, int] | None:
+    """(players, median seconds per deal, max seconds, deals proved) for the registered solver, if any."""
+    assert loaded.spec is not None and loaded.spec.rules is not None
+    solver = solver_for(loaded.spec.rules)
+    if solver is None:
+        return None
+    players = loaded.spec.players.min
+    game = make_game(loaded.spec, players)
+    times = []
+    proved = 0
+    for seed in range(deals):
+        started = time.perf_counter()
+        solution = solver(game, seed)
+        times.append(time.perf_counter() - started)
+        proved += solution.proved
+    return players, statistics.median(times), max(times), proved
+
+
+def main() -> None:
+    """Parse arguments, run every measurement and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default="", help="Comma-separated game ids (default: every registered game under specs/).")
+    parser.add_argument("--seconds", type=float, default=2.0, help="Seconds of random play per game and player count.")
+    parser.add_argument("--check-playouts", type=int, default=381, help="Random playouts per player count in the speed-up run.")
+    parser.add_argument("--check-skill", type=int, default=4, help="Skill-ladder games per rung in the speed-up run (planner budget 16).")
+    parser.add_argument("--deals", type=int, default=5, help="Deals to solve per game with a solver.")
+    parser.add_argument("--out", type=Path, default=None, help="Also write the figures as JSON to this file.")
+    args = parser.parse_args()
+    wanted = {g for g in args.games.split(",") if g}
+    known = set(registered_rules())
+    rows: list[dict[str, object]] = []
+    for folder in sorted(p.parent for p in (ROOT / "specs").glob("*/game.yaml")):
+        loaded = load_spec(folder)
+        spec = loaded.spec
+        if spec is None or spec.rules not in known or (wanted and spec.id not in wanted):
+            continue
+        row: dict[str, object] = {"game": spec.id, "playouts_per_second": {}, "mean_length": {}}
+        for players in range(spec.players.min, spec.players.max + 1):
+            rate, length = playouts_per_second(loaded, players, args.seconds)
+            row["playouts_per_second"][players] = round(rate, 1)  # type: ignore[index]
+            row["mean_length"][players] = round(length, 1)  # type: ignore[index]
+        one, two = check_speedup(loaded, args.check_playouts, args.check_skill)
+        row.update(check_jobs1_s=round(one, 2), check_jobs2_s=round(two, 2), speedup=round(one / two, 2))
+        solved = solve_times(loaded, args.deals) if args.deals else None
+        if solved:
+            players, median, worst, proved = solved
+            row.update(solve_players=players, solve_median_s=round(median, 4), solve_max_s=round(worst, 4), solve_proved=f"{proved}/{args.deals}")
+        rows.append(row)
+        print(f"measured {spec.id}", file=sys.stderr)
+    print(f"{'game':<22} {'players: random playouts/s (mean actions)':<58} {'check j1 s':>10} {'j2 s':>7} {'speedup':>7}  solve median (max, proved)")
+    for row in rows:
+        rates = row["playouts_per_second"]
+        lengths = row["mean_length"]
+        assert isinstance(rates, dict) and isinstance(lengths, dict)
+        cells = "  ".join(f"{p}p {rates[p]:.0f} ({lengths[p]:.0f})" for p in rates)
+        solve = f"{row['solve_median_s']:.3f} s ({row['solve_max_s']:.3f} s, {row['solve_proved']}) at {row['solve_players']}p" if "solve_median_s" in row else "-"
+        print(f"{row['game']:<22} {cells:<58} {row['check_jobs1_s']:>10} {row['check_jobs2_s']:>7} {row['speedup']:>7}  {solve}")
+    if args.out:
+        args.out.write_text(json.dumps(rows, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""The simulation checks: each deliberately broken toy is caught with the right code."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+from cardgen.engine import parallel
+from cardgen.engine.checks import CHECK_CODES, default_playouts, quick_checks, run_checks
+from cardgen.findings import Severity
+from cardgen.spec.load import LoadedSpec
+
+
+def _codes(report) -> dict[str, list]:  # type: ignore[no-untyped-def]
+    out: dict[str, list] = {}
+    for f in report.findings:
+        out.setdefault(f.code, []).append(f)
+    return out
+
+
+def test_codes_are_documented_and_in_range() -> None:
+    assert all(code.startswith("CG5") and len(code) == 5 for code in CHECK_CODES)
+    assert all(text.strip() for text in CHECK_CODES.values())
+
+
+def test_sound_toy_has_no_errors(toy: LoadedSpec) -> None:
+    report = run_checks(toy, playouts=120, jobs=1, skill_games=4, mcts_budget=16)
+    assert not report.has_errors(), report.render_text()
+    assert [c.players for c in report.counts] == [1, 2, 3]
+    for count in report.counts:
+        m = count.metrics
+        assert m is not None and m.completion == 1.0 and m.timeouts == 0
+        assert m.duration_max <= 32  # two actions per turn, 16 turns
+        assert m.branching_max <= 4  # three slots and pass
+        assert set(m.coverage) == {f"card:{c}" for c in ("one", "two", "three", "four", "five", "wild")}
+        assert len(count.skill) == 3
+    assert report.longest_game[0] == 32
+
+
+def test_unusable_card_is_unreachable(variant) -> None:  # type: ignore[no-untyped-def]
+    loaded = variant(cursed=True)
+    report = run_checks(loaded, playouts=40, jobs=1, skill_games=0)
+    found = _codes(report)["CG505"]
+    assert len(found) == 1
+    finding = found[0]
+    assert finding.severity is Severity.ERROR
+    assert "card:cursed" in finding.message
+    assert finding.path == "decks[0].cards[6]"
+    text = (loaded.folder / "game.yaml").read_text(encoding="utf-8").splitlines()
+    assert "id: cursed" in text[finding.line - 1]
+    assert report.has_errors()
+
+
+def test_dead_end_is_caught_with_seed_and_replay(variant, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    loaded = variant({"test_dead_end_turn": 3})
+    report = run_checks(loaded, playouts=10, jobs=1, players=[2], skill_games=0, replays_dir=tmp_path / "replays")
+    found = _codes(report)["CG503"]
+    assert len(found) == 1 and found[0].severity is Severity.ERROR
+    assert "10 of 10 playouts" in found[0].message and "seed 0" in found[0].message
+    assert "cardgen play toy --players 2 --agents random,random --seed 0" in found[0].message
+    assert report.replays and Path(report.replays[0]).is_file()
+    assert report.replays[0] in found[0].message
+    assert found[0].path == "setups[1]"
+
+
+def test_endless_game_times_out(variant) -> None:  # type: ignore[no-untyped-def]
+    loaded = variant({"test_never_ends": 1})
+    report = run_checks(loaded, playouts=8, jobs=1, players=[1], skill_games=0)
+    found = _codes(report)["CG504"]
+    assert len(found) == 1 and "bound of 32 actions" in found[0].message
+    m = report.counts[0].metrics
+    assert m is not None and m.timeouts == 8 and m.completion == 0.0
+    assert m.duration_max == 32  # stopped exactly at the bound
+
+
+def test_results_do_not_depend_on_jobs(toy: LoadedSpec, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(parallel, "INLINE_SECONDS", 0.0)  # send work to the pool at once
+    def strip(report) -> dict:  # type: ignore[no-untyped-def]
+        data = report.as_json()
+        data.pop("seconds")
+        return data
+
+    one = run_checks(toy, playouts=90, jobs=1, players=[2, 3], skill_games=4, mcts_budget=8)
+    two = run_checks(toy, playouts=90, jobs=2, players=[2, 3], skill_games=4, mcts_budget=8)
+    assert strip(one) == strip(two)
+
+
+def test_worker_process_rebuilds_the_game(toy: LoadedSpec) -> None:
+    assert toy.spec is not None
+    tasks = [parallel.Task(2, ("random", "greedy"), seed) for seed in range(6)]
+    with parallel.Runner(toy.spec, toy.folder, jobs=1) as alone:
+        expected = alone.run(tasks)
+    payload = (str(toy.folder.resolve()), tuple(parallel.rules_modules("toy")), tasks)
+    assert payload[1], "the toy's registering module must be passed to workers"
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        got = pool.apply(parallel._run_chunk, (payload,))
+    assert [r.actions for r in got] == [r.actions for r in expected]
+    assert [r.scores for r in got] == [r.scores for r in expected]
+
+
+def test_default_playouts_reach_the_interval(toy: LoadedSpec) -> None:
+    assert default_playouts(toy) == 381  # Wilson, p = 0.5, half-width 0.05
+
+
+def test_quick_checks_are_quick_and_clean(toy: LoadedSpec) -> None:
+    report = quick_checks(toy)
+    assert not report.has_errors()
+    assert all(c.metrics is not None and c.metrics.playouts == 200 for c in report.counts)
+    assert all(not c.skill for c in report.counts)
+
+
+def test_quick_checks_stop_at_their_budget(variant) -> None:  # type: ignore[no-untyped-def]
+    loaded = variant(cursed=True)
+    report = quick_checks(loaded, time_budget=0.0)
+    codes = _codes(report)
+    assert "CG512" in codes
+    assert all(f.severity is Severity.WARNING for f in codes["CG505"])  # too few playouts to call it an error
+
+
+def test_unregistered_rules_are_reported(tmp_path: Path) -> None:
+    from .conftest import load_ok, toy_variant
+
+    folder = toy_variant(tmp_path / "other")
+    path = folder / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("rules: toy", "rules: no-such-rules"), encoding="utf-8")
+    report = run_checks(load_ok(folder), playouts=5, jobs=1)
+    assert [f.code for f in report.findings] == ["CG501"]
