@@ -199,7 +199,11 @@ def make_game(spec: Spec, num_players: int) -> Game:
         raise LookupError(f"spec {spec.id!r} names no rules module; it can be validated and rendered but not simulated")
     factory = _REGISTRY.get(spec.rules)
     if factory is None:
-        raise LookupError(f"no rules module {spec.rules!r} is registered (known: {', '.join(sorted(_REGISTRY)) or 'none'})")
+        from cardgen.games import package_errors
+
+        broken = "; ".join(f"package {name} failed to import ({error})" for name, error in sorted(package_errors().items()))
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise LookupError(f"no rules module {spec.rules!r} is registered (known: {known}){'; ' + broken if broken else ''}")
     return factory(spec, num_players)
 
 

@@ -559,7 +559,11 @@ def rules_module(loaded: LoadedSpec) -> Iterator[Finding]:
 
     spec = _spec(loaded)
     if spec.rules is not None and spec.rules not in registered_rules():
-        yield _finding(loaded, "CG160", ("rules",), f"no rules module {spec.rules!r} is registered", f"known: {', '.join(registered_rules()) or 'none'}; or remove `rules` to skip simulation")
+        from cardgen.games import package_errors
+
+        broken = "; ".join(f"game package {name} failed to import: {error}" for name, error in sorted(package_errors().items()))
+        hint = f"known: {', '.join(registered_rules()) or 'none'}; or remove `rules` to skip simulation"
+        yield _finding(loaded, "CG160", ("rules",), f"no rules module {spec.rules!r} is registered" + (f" ({broken})" if broken else ""), hint)
 
 
 def sizes_of_spec(spec: Spec) -> Iterable[tuple[str, float, float]]:
