@@ -17,7 +17,7 @@ def build(
     games: Optional[list[str]] = typer.Argument(None, help="Game ids or spec folders; default: every game under specs/."),
     paper: str = typer.Option("all", "--paper", help="Paper for print sheets and rulebooks: a4, letter or all."),
     lang: str = typer.Option("all", "--lang", help="Rulebook language: a locale (en, pt_BR) or all."),
-    card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language printed on the cards (default: the spec's first locale)."),
+    card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language printed on the cards (default: the --lang given, or the spec's first locale with --lang all)."),
     out: Path = typer.Option(Path("output"), "--out", help="The output folder; each game gets a folder inside it."),
     quiet: bool = typer.Option(False, "--quiet", help="Print only findings and errors."),
 ) -> None:
@@ -25,6 +25,8 @@ def build(
     papers: tuple[Paper, ...] = ("a4", "letter") if paper == "all" else (paper,)  # type: ignore[assignment]
     if any(p not in ("a4", "letter") for p in papers):
         raise typer.BadParameter("choose a4, letter or all", param_hint="--paper")
+    if card_lang is None and lang != "all":
+        card_lang = lang  # `--lang pt_BR` gives Portuguese cards as well as the Portuguese rulebook
     options = BuildOptions(papers=papers, langs=() if lang == "all" else (lang,), card_lang=card_lang)
     folders = resolve_games(games)
     failed = False
