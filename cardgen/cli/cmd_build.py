@@ -10,6 +10,7 @@ import typer
 from cardgen.build import BuildOptions, Paper, build_game, build_lock
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
 from cardgen.cli.common import resolve_games
+from cardgen.progress import TerminalProgress
 from cardgen.findings import InputError, format_findings
 
 
@@ -31,8 +32,10 @@ def build(
     folders = resolve_games(games)
     failed = False
     unreadable = False
-    with build_lock(out):
+    with build_lock(out), TerminalProgress("building", quiet) as progress:
+        progress.start(len(folders), "building")
         for folder in folders:
+            progress.advance(0)
             try:
                 result = build_game(folder, out, options)
             except InputError as error:  # one unreadable spec: say so in one line, build the others
@@ -50,6 +53,7 @@ def build(
                 for note in result.notes:
                     typer.echo(f"{result.game}: {note}")
                 typer.echo(f"{result.game}: {len(result.files)} file(s) written to {out / result.game}")
+            progress.advance(1)
     raise typer.Exit(EXIT_INPUT if unreadable else EXIT_FINDINGS if failed else EXIT_CLEAN)
 
 

@@ -17,6 +17,8 @@ from typing import Optional
 
 import typer
 
+from cardgen.progress import TerminalProgress
+
 from cardgen.engine.core import Game, make_game, registered_rules, solver_for
 from cardgen.findings import InputError, Severity, format_findings
 from cardgen.spec.load import LoadedSpec, find_spec_folder
@@ -65,6 +67,7 @@ def check(
     skill_games: int = typer.Option(12, "--skill-games", min=0, help="Games per rung of the skill ladder (0 skips it)."),
     mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, help="Planner iterations per decision in the skill ladder."),
     replays: bool = typer.Option(False, "--replays", help="Write replays of odd games to output/<game>/replays/."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
     """Simulate GAME: dead ends, timeouts, unreachable cards, balance metrics and the skill ladder."""
     from cardgen.engine.checks import run_checks
@@ -77,10 +80,11 @@ def check(
     if players is not None and not spec.players.min <= players <= spec.players.max:
         raise InputError(f"{spec.id} plays with {spec.players.min} to {spec.players.max} players, not {players}", loaded.file)
     replays_dir = OUTPUT_ROOT / spec.id / "replays" if replays else None
-    report = run_checks(
-        loaded, playouts, seed, jobs, players=[players] if players else None,
-        skill_games=skill_games, mcts_budget=mcts_budget, replays_dir=replays_dir,
-    )
+    with TerminalProgress(f"{spec.id}: playouts", quiet) as progress:
+        report = run_checks(
+            loaded, playouts, seed, jobs, players=[players] if players else None,
+            skill_games=skill_games, mcts_budget=mcts_budget, replays_dir=replays_dir, progress=progress,
+        )
     if fmt == "json":
         typer.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
     else:

@@ -37,6 +37,7 @@ from cardgen.engine.balance import (
 from cardgen.engine.parallel import Runner, Task
 from cardgen.engine.playout import PlayoutResult
 from cardgen.engine.replay import replay_of, write_replay
+from cardgen.progress import ProgressHook
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.source import PathKey
@@ -266,6 +267,7 @@ def run_checks(
     mcts_budget: int = 48,
     replays_dir: Path | None = None,
     time_budget: float | None = None,
+    progress: ProgressHook | None = None,
 ) -> CheckReport:
     """Check a loaded spec by simulation and return metrics and findings.
 
@@ -274,7 +276,8 @@ def run_checks(
     ``players`` restricts the player counts; ``skill_games`` games per ladder
     rung (0 skips the ladder); ``jobs`` worker processes (default: every CPU);
     ``replays_dir`` receives replays of odd games; ``time_budget`` (seconds)
-    runs inline and stops early, which is reported as CG512.
+    runs inline and stops early, which is reported as CG512; ``progress``
+    is told how many playouts there are and as each one finishes.
     """
     spec = loaded.spec
     if spec is None:
@@ -333,7 +336,9 @@ def run_checks(
             for rung, (_, _, games) in enumerate(plan.skill):
                 tagged.extend(((len(plan.balance) + i, p, rung), task) for i, (_, task) in enumerate(games))
         tagged.sort(key=lambda item: item[0])
-        outcomes = runner.run([task for _, task in tagged], deadline)
+        if progress is not None:
+            progress.start(len(tagged), f"{spec.id}: playouts")
+        outcomes = runner.run([task for _, task in tagged], deadline, progress)
         stopped_early = len(outcomes) < len(tagged)
         by_plan: dict[tuple[int, int], list[PlayoutResult]] = {}
         for (tag, _), result in zip(tagged, outcomes):

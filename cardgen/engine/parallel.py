@@ -22,6 +22,7 @@ from typing import Sequence
 from cardgen.engine import core
 from cardgen.engine.agents import make_agent
 from cardgen.engine.core import Game
+from cardgen.progress import ProgressHook
 from cardgen.engine.playout import PlayoutResult, play_game
 from cardgen.spec.models import Spec
 
@@ -116,7 +117,7 @@ class Runner:
         game = self.game(task.players)
         return play_game(game, [make_agent(name, game) for name in task.agents], task.seed)
 
-    def run(self, tasks: Sequence[Task], deadline: float | None = None) -> list[PlayoutResult]:
+    def run(self, tasks: Sequence[Task], deadline: float | None = None, progress: ProgressHook | None = None) -> list[PlayoutResult]:
         """Run ``tasks``; results in task order.
 
         With ``deadline`` (a ``time.monotonic()`` value) everything runs in this
@@ -140,12 +141,14 @@ class Runner:
                 break
             out.append(self._play(tasks[index]))
             index += 1
+            if progress is not None:
+                progress.advance(1)
         rest = list(tasks[index:])
         if not rest:
             return out
-        return out + self._shared(rest)
+        return out + self._shared(rest, progress)
 
-    def _shared(self, tasks: list[Task]) -> list[PlayoutResult]:
+    def _shared(self, tasks: list[Task], progress: ProgressHook | None = None) -> list[PlayoutResult]:
         if self._pool is None:
             self._pool = multiprocessing.get_context("spawn").Pool(self.jobs - 1)
         size = max(1, min(32, len(tasks) // (self.jobs * 8)))
@@ -162,6 +165,8 @@ class Runner:
             for i in [i for i, job in pending.items() if job.ready()]:
                 done[i] = pending.pop(i).get()
                 workers_alive = True
+                if progress is not None:
+                    progress.advance(len(chunks[i]))
 
         while front < back or pending:
             collect()
@@ -170,6 +175,8 @@ class Runner:
                 pending[back] = self._pool.apply_async(_run_chunk, ((self.folder, self.modules, chunks[back]),))
             if front < back:
                 done[front] = [self._play(task) for task in chunks[front]]
+                if progress is not None:
+                    progress.advance(len(chunks[front]))
                 front += 1
             elif pending:
                 # Nothing left at the front. Once workers have answered, wait for
@@ -177,4 +184,6 @@ class Runner:
                 i = min(pending)
                 job = pending.pop(i)
                 done[i] = job.get() if workers_alive else [self._play(task) for task in chunks[i]]
+                if progress is not None:
+                    progress.advance(len(chunks[i]))
         return [result for part in done for result in part or []]
