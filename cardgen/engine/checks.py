@@ -185,8 +185,13 @@ def _render_count(game: str, count: CountReport) -> list[str]:
 def place_of_key(loaded: LoadedSpec, key: str) -> PathKey:
     """The spec path a usage key ``kind:id`` points at: the card, component, palette entry or number with that id."""
     spec = loaded.spec
-    _, _, ident = key.partition(":")
+    kind, _, ident = key.partition(":")
     if spec is not None:
+        if kind == "card":  # a card id may equal a deck id (Keramikos' Excavation): the card is meant
+            for d, deck in enumerate(spec.decks):
+                for c, card in enumerate(deck.cards):
+                    if card.id == ident:
+                        return ("decks", d, "cards", c)
         for d, deck in enumerate(spec.decks):
             if deck.id == ident:
                 return ("decks", d)

@@ -24,14 +24,6 @@ def test_unplaceable_shape_survives_static_validation(tmp_path: Path) -> None:
     assert shapes.cards[6].data["cells"] == [[x, 0] for x in range(9)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "gap: the Ceramus rules count usage card:<shape> when a Shape card is REVEALED (CeramusState.apply_action, "
-        "REVEAL branch), and clarification 4 makes the first player reveal a card even when nobody can build it; "
-        "no usage key records a shape being BUILT, so a shape no Mural can ever hold is still 'used' and CG505 never fires"
-    ),
-)
 def test_unplaceable_shape_is_unreachable(tmp_path: Path) -> None:
     """s07 becomes a 9 by 1 bar: wider than every Mural (4, 8, 8 and 8 cells) and needing 8 tiles of one
     style where a player owns 4, mirrored or not. It can never be built at any player count."""

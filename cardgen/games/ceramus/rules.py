@@ -745,6 +745,7 @@ class CeramusState(State):
                     self._lay(cell, seat, style)
                     placed.append(cell)
             self.placed = tuple(placed)
+            self._count(f"card:{g.shape_ids[self.shape]}")  # a Shape card is used when it is built, not just revealed
             self._claims(seat, self.placed)
             self._end_turn()
         elif phase == REVEAL:
@@ -752,7 +753,6 @@ class CeramusState(State):
             self.hands[seat] &= ~(1 << shape)
             self.played.append(shape)
             self.shape = shape
-            self._count(f"card:{g.shape_ids[shape]}")
             self.turn = 0
             self._begin_turn_phase()
         elif phase == BONUS:

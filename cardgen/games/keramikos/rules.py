@@ -115,6 +115,8 @@ class KeramikosGame(Game):
         self.sides = spec.dice[0].sides
         n = spec.numbers
         self.markers: int = n["markers_per_player"]
+        if self.markers < 1:
+            raise ValueError(f"numbers.markers_per_player is {self.markers}; a player needs at least one marker to roll")
         self.excavation_draw: int = n["excavation_draw"]
         self.pieces_per_point: int = n["pieces_per_point"]
         self.extra_cards: int = n["extra_mark_cards"]
