@@ -1,9 +1,16 @@
-"""Floor benchmark: bare reportlab drawing a card-sheet-like page, no cardgen scene.
+"""Floor benchmark: bare reportlab drawing, no cardgen code on the timed path.
 
-Draws N A4 pages, each with a 3x3 grid of 63x88 mm cards (background rect,
-rounded frame, title, six lines of body text in the bundled DejaVu Sans TTF)
-plus crop marks and a footer, and prints the elapsed time. cardgen's own sheet
-rendering is later compared against this floor.
+Two floors live here:
+
+* :func:`draw_flat` draws pages given as flat operation tuples (made once, untimed,
+  from the four games' real print-sheet scenes by ``bench/scene_flat.py``) with
+  raw reportlab canvas calls: the same primitives, the same graphics-state
+  structure (one y-flip per page, save/restore per group and per text run),
+  colours parsed once into a local dict. ``bench/run.py`` times cardgen's
+  ``write_pdf`` on the same scenes against it; the ratio is the figure.
+* :func:`render` draws N synthetic A4 pages (a 3x3 grid of 63x88 mm cards with a
+  rounded frame, a title, six lines of DejaVu text, crop marks, a footer), a
+  quick stand-alone sanity figure for reportlab's raw speed on this machine.
 
     python bench/render_floor.py --pages 50 [--out /tmp/floor.pdf]
 """
@@ -14,6 +21,7 @@ import argparse
 import io
 import time
 from pathlib import Path
+from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -66,6 +74,146 @@ def render(pages: int) -> bytes:
     c = Canvas(io.BytesIO(), pagesize=(PAGE_W, PAGE_H), invariant=1, initialFontName="DejaVuSans")
     for page in range(pages):
         draw_page(c, page)
+        c.showPage()
+    data: bytes = c.getpdfdata()
+    return data
+
+
+MM = 72.0 / 25.4
+"""Points per millimetre."""
+FONT_FILES = {
+    "DejaVuSans": "DejaVuSans.ttf",
+    "DejaVuSans-Bold": "DejaVuSans-Bold.ttf",
+    "DejaVuSans-Oblique": "DejaVuSans-Oblique.ttf",
+    "DejaVuSans-BoldOblique": "DejaVuSans-BoldOblique.ttf",
+    "DejaVuSansCondensed": "DejaVuSansCondensed.ttf",
+    "DejaVuSansCondensed-Bold": "DejaVuSansCondensed-Bold.ttf",
+}
+
+
+def register_fonts() -> None:
+    """Register the bundled faces with reportlab under their file stems (idempotent)."""
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    for name, filename in FONT_FILES.items():
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
+
+
+def draw_flat(pages: list[list[tuple[Any, ...]]], title: str = "") -> bytes:
+    """Draw pre-flattened pages (see bench/scene_flat.py) with raw canvas calls; return the PDF bytes."""
+    register_fonts()
+    c = Canvas(io.BytesIO(), invariant=1, initialFontName="DejaVuSans", initialFontSize=10, pageCompression=1)
+    c.setTitle(title)
+    rgb: dict[str, tuple[float, float, float]] = {}
+
+    def colour(hex_colour: str) -> tuple[float, float, float]:
+        value = rgb.get(hex_colour)
+        if value is None:
+            n = int(hex_colour[1:], 16)
+            value = rgb[hex_colour] = ((n >> 16) / 255.0, ((n >> 8) & 255) / 255.0, (n & 255) / 255.0)
+        return value
+
+    for ops in pages:
+        _, w, h, trim, bleed = ops[0]
+        c.setPageSize((w * MM, h * MM))
+        c.setTrimBox(None if trim is None else (trim[0] * MM, (h - trim[1] - trim[3]) * MM, (trim[0] + trim[2]) * MM, (h - trim[1]) * MM))
+        c.setBleedBox(None if bleed is None else (bleed[0] * MM, (h - bleed[1] - bleed[3]) * MM, (bleed[0] + bleed[2]) * MM, (h - bleed[1]) * MM))
+        c.saveState()
+        c.transform(MM, 0, 0, -MM, 0, h * MM)
+        for op in ops[1:]:
+            kind = op[0]
+            if kind == "push":
+                c.saveState()
+                if op[1] is not None:
+                    c.translate(*op[1])
+                if op[2]:
+                    c.rotate(op[2])
+                if op[3] is not None:
+                    c.scale(*op[3])
+                if op[4] is not None:
+                    p = c.beginPath()
+                    p.rect(*op[4])
+                    c.clipPath(p, stroke=0, fill=0)
+            elif kind == "pop":
+                c.restoreState()
+            elif kind == "text":
+                _, x, y, font, size, fill, anchor, text = op
+                if not text:
+                    continue
+                c.saveState()
+                c.translate(x, y)
+                c.scale(1, -1)
+                c.setFont(font, size / MM)
+                c.setFillColorRGB(*colour(fill))
+                if anchor == "middle":
+                    c.drawCentredString(0, 0, text)
+                elif anchor == "end":
+                    c.drawRightString(0, 0, text)
+                else:
+                    c.drawString(0, 0, text)
+                c.restoreState()
+            elif kind == "line":
+                _, x1, y1, x2, y2, stroke, width = op
+                if stroke is not None and width > 0:
+                    c.setStrokeColorRGB(*colour(stroke))
+                    c.setLineWidth(width)
+                    c.line(x1, y1, x2, y2)
+            elif kind == "image":
+                _, path, x, y, iw, ih = op
+                c.saveState()
+                c.translate(x, y + ih)
+                c.scale(1, -1)
+                c.drawImage(path, 0, 0, iw, ih, mask="auto")
+                c.restoreState()
+            else:
+                fill, stroke, width = op[-3:] if kind != "path" else op[2:5]
+                do_fill = fill is not None
+                do_stroke = stroke is not None and width > 0
+                if not (do_fill or do_stroke):
+                    continue
+                if do_fill:
+                    c.setFillColorRGB(*colour(fill))
+                if do_stroke:
+                    c.setStrokeColorRGB(*colour(stroke))
+                    c.setLineWidth(width)
+                if kind == "rect":
+                    if op[5] > 0:
+                        c.roundRect(op[1], op[2], op[3], op[4], op[5], stroke=int(do_stroke), fill=int(do_fill))
+                    else:
+                        c.rect(op[1], op[2], op[3], op[4], stroke=int(do_stroke), fill=int(do_fill))
+                elif kind == "circle":
+                    c.circle(op[1], op[2], op[3], stroke=int(do_stroke), fill=int(do_fill))
+                elif kind == "poly":
+                    if not op[1]:
+                        continue
+                    p = c.beginPath()
+                    p.moveTo(*op[1][0])
+                    for point in op[1][1:]:
+                        p.lineTo(*point)
+                    p.close()
+                    c.drawPath(p, stroke=int(do_stroke), fill=int(do_fill), fillMode=1)  # non-zero
+                elif kind == "path":
+                    p = c.beginPath()
+                    cx = cy = 0.0
+                    for command in op[1]:
+                        letter = command[0]
+                        if letter == "M":
+                            p.moveTo(command[1], command[2])
+                            cx, cy = command[1], command[2]
+                        elif letter == "L":
+                            p.lineTo(command[1], command[2])
+                            cx, cy = command[1], command[2]
+                        elif letter == "C":
+                            p.curveTo(*command[1:])
+                            cx, cy = command[5], command[6]
+                        elif letter == "Q":
+                            qx, qy, x, y = command[1:]
+                            p.curveTo(cx + 2 / 3 * (qx - cx), cy + 2 / 3 * (qy - cy), x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), x, y)
+                            cx, cy = x, y
+                        else:
+                            p.close()
+                    c.drawPath(p, stroke=int(do_stroke), fill=int(do_fill), fillMode=0 if op[5] else 1)  # 0 even-odd, 1 non-zero
+        c.restoreState()
         c.showPage()
     data: bytes = c.getpdfdata()
     return data

@@ -11,6 +11,7 @@ ever replaces files it writes; it deletes nothing else.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import shutil
@@ -26,7 +27,9 @@ from cardgen.validate.runner import validate_folder
 
 Paper = Literal["a4", "letter"]
 LOCK_NAME = ".cardgen-build.lock"
-PRODUCER_MODULES = ("cardgen.render.produce", "cardgen.rulebook.produce")
+CACHE_DIR = ".cache"
+"""Inside the output folder: the artefact cache, one sub-folder per game."""
+PRODUCER_MODULES = ("cardgen.render.produce", "cardgen.rulebook.produce", "cardgen.export.gallery")
 """Modules that register artefact producers when imported; those not written yet are skipped."""
 
 
@@ -39,6 +42,111 @@ class BuildOptions:
     """Locales to build; empty means every locale the spec declares."""
     card_lang: str | None = None
     """The locale printed on the cards; None means the spec's first locale."""
+    cache: bool = True
+    """Reuse artefacts (face SVGs, PDFs) from ``<out>/.cache/`` when their inputs are unchanged."""
+
+
+_CODE_FINGERPRINT: list[str] = []
+
+
+def code_fingerprint() -> str:
+    """A digest of everything besides its inputs that shapes an artefact: cardgen's code, templates, fonts, library versions.
+
+    Part of every cache key, so a cache written by another version of cardgen
+    (or of reportlab, Jinja2, Babel) is never reused.
+    """
+    if not _CODE_FINGERPRINT:
+        from importlib.metadata import PackageNotFoundError, version
+
+        digest = hashlib.sha256()
+        package = Path(__file__).resolve().parent
+        roots = [package, package.parent / "templates"]
+        for root in roots:
+            if not root.is_dir():
+                continue
+            for path in sorted(root.rglob("*")):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    digest.update(str(path.relative_to(root.parent)).encode())
+                    if path.suffix in (".ttf", ".png", ".jpg", ".mo"):
+                        stat = path.stat()
+                        digest.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
+                    else:
+                        digest.update(path.read_bytes())
+        for name in ("reportlab", "Jinja2", "Babel", "pyphen"):
+            try:
+                digest.update(f"{name}={version(name)}".encode())
+            except PackageNotFoundError:
+                digest.update(f"{name}=none".encode())
+        _CODE_FINGERPRINT.append(digest.hexdigest())
+    return _CODE_FINGERPRINT[0]
+
+
+class ArtefactCache:
+    """A persistent content-addressed store of built artefacts, under the output folder.
+
+    A producer computes a key from ALL the inputs of an artefact (see
+    :meth:`key`); if the store has bytes for that key they are exactly the
+    bytes the producer would write, because every artefact is a deterministic
+    function of its inputs and the key also covers cardgen's code
+    (:func:`code_fingerprint`). Entries not used by a build are removed at its
+    end, so the cache holds one build's worth of artefacts per game.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.used: set[str] = set()
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def key(*parts: object) -> str:
+        """A sha256 hex key over the code fingerprint and the ``repr`` of each part (str/bytes as is)."""
+        digest = hashlib.sha256(code_fingerprint().encode())
+        for part in parts:
+            data = part if isinstance(part, bytes) else (part if isinstance(part, str) else repr(part)).encode()
+            digest.update(len(data).to_bytes(8, "big"))
+            digest.update(data)
+        return digest.hexdigest()
+
+    def get(self, key: str) -> bytes | None:
+        """The stored bytes for ``key``, or None."""
+        self.used.add(key)
+        try:
+            data = (self.folder / key).read_bytes()
+        except OSError:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return data
+
+    def put(self, key: str, data: bytes) -> None:
+        """Store ``data`` under ``key`` (atomically; a failure to write only loses the cache entry)."""
+        self.used.add(key)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp = self.folder / f".{key}.{os.getpid()}.tmp"
+            tmp.write_bytes(data)
+            os.replace(tmp, self.folder / key)
+        except OSError:
+            pass
+
+    def fetch(self, key: str, make: Callable[[], bytes]) -> bytes:
+        """The cached bytes for ``key``, or ``make()``'s, stored for next time."""
+        data = self.get(key)
+        if data is None:
+            data = make()
+            self.put(key, data)
+        return data
+
+    def prune(self) -> None:
+        """Delete the entries this build did not use (only files this cache wrote: 64-hex names)."""
+        if not self.folder.is_dir():
+            return
+        for path in self.folder.iterdir():
+            name = path.name
+            stale_tmp = name.startswith(".") and name.endswith(".tmp")
+            if (len(name) == 64 and name not in self.used) or stale_tmp:
+                path.unlink(missing_ok=True)
 
 
 @dataclass
@@ -50,6 +158,8 @@ class BuildContext:
     options: BuildOptions
     notes: list[str] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    cache: ArtefactCache | None = None
+    """Where producers may reuse unchanged artefacts (None: build everything afresh)."""
 
     @property
     def game_id(self) -> str:
@@ -138,7 +248,8 @@ def build_game(folder: Path, out: Path, options: BuildOptions) -> GameBuild:
     out.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".staging-{game_id}-", dir=out))
     try:
-        context = BuildContext(result.loaded, staging, options)
+        cache = ArtefactCache(out / CACHE_DIR / game_id) if options.cache else None
+        context = BuildContext(result.loaded, staging, options, cache=cache)
         for _name, producer in sorted(producers.items()):
             producer(context)
         build.findings.extend(context.findings)
@@ -146,6 +257,8 @@ def build_game(folder: Path, out: Path, options: BuildOptions) -> GameBuild:
         if build.failed:
             return build
         build.files = _publish(staging, out / game_id)
+        if cache is not None:
+            cache.prune()
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return build

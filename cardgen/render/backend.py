@@ -95,11 +95,40 @@ def draw_primitive(primitive: Primitive, backend: Backend[object]) -> None:
             raise TypeError(f"not a scene primitive: {primitive!r}")
 
 
+_METHOD_NAMES: dict[type, str] = {
+    Rect: "draw_rect",
+    Line: "draw_line",
+    Polygon: "draw_polygon",
+    Path: "draw_path",
+    Circle: "draw_circle",
+    Text: "draw_text",
+    Image: "draw_image",
+}
+
+
 def draw_scene(scene: Scene, backend: Backend[object]) -> None:
-    """Draw one scene as one page of the backend's current document."""
+    """Draw one scene as one page of the backend's current document.
+
+    Same result as :func:`draw_primitive` on every child, with the backend's
+    methods looked up once per scene instead of once per primitive.
+    """
+    methods = {kind: getattr(backend, name) for kind, name in _METHOD_NAMES.items()}
+    push, pop = backend.push_group, backend.pop_group
+
+    def walk(children: tuple[Primitive, ...]) -> None:
+        for child in children:
+            method = methods.get(type(child))
+            if method is not None:
+                method(child)
+            elif type(child) is Group:
+                push(child)
+                walk(child.children)
+                pop()
+            else:
+                draw_primitive(child, backend)  # subclasses, or a TypeError for non-primitives
+
     backend.begin_page(scene)
-    for child in scene.children:
-        draw_primitive(child, backend)
+    walk(scene.children)
     backend.end_page()
 
 

@@ -17,7 +17,10 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from cardgen.render import rl_speedups
 from cardgen.render.units import pt_to_mm
+
+rl_speedups.install()
 
 FONT_DIR: Path = Path(__file__).resolve().parent.parent / "data" / "fonts"
 """Folder holding the bundled TTF files and their licence."""

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Callable
 
-from cardgen.build import BuildContext, register_producer
+from cardgen.build import ArtefactCache, BuildContext, register_producer
 from cardgen.findings import Finding, Severity
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
-from cardgen.render.scene import Box
+from cardgen.render.scene import Box, scene_digest
 from cardgen.render.sheets import FooterInfo, ImposedSheets, PrintItem, builtin_sheet_template, duplex_test_sheet, impose
 from cardgen.render.svg_backend import write_svg
 from cardgen.render.widgets import local
@@ -122,6 +123,13 @@ def layout_sidecar(game: str, paper: str, sheets: ImposedSheets, pairs: list[tup
     }
 
 
+def _cached(cache: ArtefactCache | None, parts: tuple[object, ...], make: Callable[[], bytes]) -> bytes:
+    """``make()``, or its bytes from an earlier build with the same ``parts``."""
+    if cache is None:
+        return make()
+    return cache.fetch(cache.key(*parts), make)
+
+
 def produce_cards(context: BuildContext) -> list[Path]:
     """Write the card SVGs, the print-shop PDF, and per paper the print sheets, sidecar and duplex test."""
     spec = context.loaded.spec
@@ -136,9 +144,12 @@ def produce_cards(context: BuildContext) -> list[Path]:
     written: list[Path] = []
     cards_dir = context.staging / "cards"
     cards_dir.mkdir(parents=True, exist_ok=True)
+    cache = context.cache
+    digests = {face.key: scene_digest(face.scene) for face in faces} if cache is not None else {}
     for face in faces:
         path = cards_dir / f"{face.key}.svg"
-        path.write_text(write_svg(face.scene), encoding="utf-8")
+        scene = face.scene
+        path.write_bytes(_cached(cache, ("svg", digests.get(face.key)), lambda: write_svg(scene).encode("utf-8")))
         written.append(path)
 
     items, pairs = print_items(faces)
@@ -149,7 +160,9 @@ def produce_cards(context: BuildContext) -> list[Path]:
         if reverse is not None:
             shop_pages.append(reverse.scene)
     shop = context.staging / f"{spec.id}-cards-bleed.pdf"
-    shop.write_bytes(write_pdf(shop_pages, title=f"{title} – cards with bleed"))
+    shop_title = f"{title} – cards with bleed"
+    shop_key = ("shop-pdf", shop_title, [(digests.get(f.key), digests.get(r.key) if r else None) for f, r in pairs])
+    shop.write_bytes(_cached(cache, shop_key, lambda: write_pdf(shop_pages, title=shop_title)))
     written.append(shop)
 
     footer = footer_for(spec, locale)
@@ -157,12 +170,18 @@ def produce_cards(context: BuildContext) -> list[Path]:
         template = builtin_sheet_template(paper)
         sheets = impose(items, template, footer)
         pdf = context.staging / f"{spec.id}-print-{paper}.pdf"
-        pdf.write_bytes(sheets.to_pdf(title=title))
+        item_keys = [
+            (digests.get(f.key), digests.get(r.key) if r else None, i.trim_w, i.trim_h, i.bleed, i.copies, i.label)
+            for (f, r), i in zip(pairs, items)
+        ]
+        sheet_key = ("print-pdf", title, template.model_dump_json(), footer, item_keys)
+        pdf.write_bytes(_cached(cache, sheet_key, lambda: sheets.to_pdf(title=title)))
         sidecar = context.staging / f"{spec.id}-print-{paper}.layout.json"
         record = layout_sidecar(spec.id, paper, sheets, pairs, template.sheet_bleed_mm, locale)
         sidecar.write_text(json.dumps(record, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
         test = context.staging / f"{spec.id}-duplex-test-{paper}.pdf"
-        test.write_bytes(duplex_test_sheet(template, footer).to_pdf(title=f"{title} – duplex test"))
+        test_key = ("duplex-pdf", title, template.model_dump_json(), footer)
+        test.write_bytes(_cached(cache, test_key, lambda: duplex_test_sheet(template, footer).to_pdf(title=f"{title} – duplex test")))
         written += [pdf, sidecar, test]
     context.notes.append(
         f"cards: {len(faces)} distinct faces, {sum(i.copies for i in items)} printed pieces, card language {locale}"

@@ -9,6 +9,7 @@ through :func:`cardgen.render.backend.draw_scene`; layouts never see a backend.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Literal, Sequence, TypeAlias, Union
@@ -292,3 +293,31 @@ def card_scene(trim_w: float, trim_h: float, bleed: float, children: Sequence[Pr
         trim_box=Box(bleed, bleed, trim_w, trim_h),
         bleed_box=Box(0.0, 0.0, trim_w + 2 * bleed, trim_h + 2 * bleed),
     )
+
+
+def _image_paths(children: tuple[Primitive, ...], out: list[str]) -> None:
+    for child in children:
+        if isinstance(child, Image):
+            out.append(child.path)
+        elif isinstance(child, Group):
+            _image_paths(child.children, out)
+
+
+def scene_digest(scene: Scene) -> str:
+    """A sha256 hex digest of everything a scene draws: its full ``repr`` plus the bytes of any image it embeds.
+
+    Two scenes with the same digest render to the same bytes with any backend,
+    which is what the build's artefact cache relies on.
+    """
+    text = repr(scene)
+    digest = hashlib.sha256(text.encode())
+    if "Image(" in text:
+        paths: list[str] = []
+        _image_paths(scene.children, paths)
+        for path in paths:
+            try:
+                with open(path, "rb") as handle:
+                    digest.update(hashlib.sha256(handle.read()).digest())
+            except OSError:
+                digest.update(b"unreadable:" + path.encode())
+    return digest.hexdigest()

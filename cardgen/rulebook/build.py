@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from babel.numbers import format_decimal
 from jinja2 import TemplateError
 
-from cardgen.render.scene import Scene
+from cardgen.render.scene import Scene, scene_digest
 from cardgen.rulebook.context import build_context
 from cardgen.rulebook.document import Document, DocumentError, parse_document
 from cardgen.rulebook.environment import MAIN_TEMPLATE, get_template, make_environment, template_dirs_for
@@ -29,6 +30,9 @@ from cardgen.rulebook.pdf import PAPERS, build_pdf
 from cardgen.rulebook.pictures import card_pictures
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import Spec
+
+if TYPE_CHECKING:
+    from cardgen.build import ArtefactCache
 
 DEFAULT_PAPER = "a4"
 PAGE_LABEL = N_("Page %(page)s")
@@ -102,6 +106,22 @@ def rulebook_pdf(spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str,
     )
 
 
+def _pdf_inputs(spec: Spec, rulebook: Rulebook, pictures: dict[str, Scene]) -> tuple[object, ...]:
+    """Everything :func:`rulebook_pdf` reads besides the paper, for cache keys."""
+    translation = translations(rulebook.locale)
+    return (
+        rulebook.locale,
+        translation.gettext(PAGE_LABEL),
+        spec.locales[0],
+        spec.licence.attribution,
+        spec.title,
+        spec.id,
+        spec.credits.designers,
+        rulebook.document,
+        sorted((name, scene_digest(scene)) for name, scene in pictures.items()),
+    )
+
+
 def build_rulebooks(
     spec: Spec,
     out_dir: Path,
@@ -109,11 +129,14 @@ def build_rulebooks(
     papers: Iterable[str] = (DEFAULT_PAPER,),
     spec_folder: Path | None = None,
     loaded: LoadedSpec | None = None,
+    cache: ArtefactCache | None = None,
 ) -> list[Path]:
     """Write the Markdown and PDF rulebooks of ``spec`` under ``out_dir/<game>/``; returns the files written.
 
     ``loaded`` (the spec as loaded from its folder) lets the components section
     show card pictures drawn by the face renderer; without it there are none.
+    With a ``cache``, a PDF whose inputs (document, paper, footer, title,
+    author, pictures) are unchanged since an earlier build is reused.
     """
     folder = out_dir / spec.id
     written: list[Path] = []
@@ -128,6 +151,11 @@ def build_rulebooks(
             if paper not in PAPERS:
                 raise RulebookError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
             pdf_path = folder / pdf_name(spec.id, locale, paper)
-            atomic_write_bytes(pdf_path, rulebook_pdf(spec, rulebook, paper, pictures))
+            if cache is None:
+                data = rulebook_pdf(spec, rulebook, paper, pictures)
+            else:
+                key = cache.key("rulebook-pdf", paper, *_pdf_inputs(spec, rulebook, pictures))
+                data = cache.fetch(key, lambda: rulebook_pdf(spec, rulebook, paper, pictures))
+            atomic_write_bytes(pdf_path, data)
             written.append(pdf_path)
     return written

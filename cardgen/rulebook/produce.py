@@ -17,7 +17,7 @@ def produce_rulebooks(context: BuildContext) -> list[Path]:
     locales = [loc for loc in spec.locales if not context.options.langs or loc in context.options.langs]
     scratch = context.staging / ".rulebooks"
     try:
-        written = build_rulebooks(spec, scratch, locales, context.options.papers, context.loaded.folder, context.loaded)
+        written = build_rulebooks(spec, scratch, locales, context.options.papers, context.loaded.folder, context.loaded, cache=context.cache)
     except RulebookError as error:
         context.findings.append(Finding(context.loaded.file, 0, 0, "CG310", Severity.ERROR, "rules_text", str(error)))
         return []

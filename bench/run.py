@@ -1,0 +1,501 @@
+"""Every cardgen benchmark in one command: one table, and bench/results.json.
+
+Run from anywhere (``cardgen bench`` runs this file)::
+
+    python bench/run.py [--quick] [--reps 3] [--only build,svg,...] [--out bench/results.json]
+
+Each figure is measured after a warm-up run (not counted) over several
+repetitions and reported as median, min and max, beside its target. Figures a
+user feels as a whole command (a cold ``cardgen build``, ``cardgen validate``, a
+rebuild after editing one card) run ``python -m cardgen`` in a fresh process and
+read that child's own CPU time and peak memory (``os.wait4``); the parts are
+timed in-process with ``time.perf_counter`` and ``time.process_time``. Rendering
+figures are ratios against floors measured in the same run on the same scenes:
+``bench/render_floor.py`` (raw reportlab canvas calls) and ``bench/svg_floor.py``
+(plain string building). The machine may be shared: CPU seconds are printed
+beside wall seconds, and ratios use CPU time.
+
+Figure groups (for ``--only``): build, memory (with build), svg, pdf, rebuild,
+validate, playouts, check, solve. Nothing here ever fails a test: the exit code
+is 0 whether or not targets are met (2 only for bad arguments).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "bench"
+for entry in (str(ROOT), str(BENCH)):
+    if entry not in sys.path:
+        sys.path.insert(0, entry)
+
+GROUPS = ("build", "svg", "pdf", "rebuild", "validate", "playouts", "check", "solve")
+PLAYOUT_TARGETS: dict[str, tuple[float, int | None]] = {
+    "ceratopsians": (5000.0, None),
+    "mausoleum-guardians": (1000.0, None),
+    "keramikos": (1000.0, None),
+    "ceramus": (200.0, 4),
+}
+"""Random playouts per second by game: (target, the one player count it applies to, or None for every count)."""
+SOLVE_TARGETS = {"ceramus": 1.0, "ceratopsians": 1.0}
+"""Exact solve, median seconds per deal."""
+REBUILD_GAME = "keramikos"
+"""The game copied, built, edited (one card's text) and rebuilt for the rebuild figure: the one with most cards."""
+
+
+@dataclass
+class Figure:
+    """One row of the table."""
+
+    name: str
+    unit: str
+    target: float | None
+    better: str  # "lower" or "higher"
+    samples: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    """CPU seconds per sample, where that means something."""
+    note: str = ""
+    error: str = ""
+
+    @property
+    def median(self) -> float | None:
+        """Median of the samples."""
+        return statistics.median(self.samples) if self.samples else None
+
+    @property
+    def met(self) -> bool | None:
+        """Whether the median meets the target (None without target or samples)."""
+        if self.target is None or self.median is None:
+            return None
+        return self.median <= self.target if self.better == "lower" else self.median >= self.target
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON record."""
+        return {
+            "figure": self.name,
+            "unit": self.unit,
+            "median": self.median,
+            "min": min(self.samples) if self.samples else None,
+            "max": max(self.samples) if self.samples else None,
+            "samples": self.samples,
+            "cpu_s": self.cpu,
+            "target": self.target,
+            "target_is": "max" if self.better == "lower" else "min",
+            "met": self.met,
+            "note": self.note,
+            "error": self.error,
+        }
+
+
+@dataclass
+class Settings:
+    """How hard to measure."""
+
+    reps: int
+    warmup: int
+    playout_seconds: float
+    check_playouts: int
+    check_skill_games: int
+    deals: int
+
+
+def repeat(settings: Settings, once: Callable[[], Any]) -> list[Any]:
+    """Run ``once`` warm-up times (discarded), then ``reps`` times; return the kept results."""
+    for _ in range(settings.warmup):
+        once()
+    return [once() for _ in range(settings.reps)]
+
+
+# --------------------------------------------------------------------------- whole-process runs
+@dataclass
+class ProcessRun:
+    """A finished child process: wall and CPU seconds, peak resident memory in MB, exit code."""
+
+    wall: float
+    cpu: float
+    max_rss_mb: float
+    code: int
+    output: str
+
+
+def run_cardgen(args: list[str], cwd: Path = ROOT) -> ProcessRun:
+    """``python -m cardgen ARGS`` in a fresh process, measured through os.wait4."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    started = time.perf_counter()
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen([sys.executable, "-m", "cardgen", *args], cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        log.seek(0)
+        output = log.read().decode("utf-8", "replace")
+    return ProcessRun(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0, process.returncode, output)
+
+
+def measure_cold_build(settings: Settings, figures: list[Figure]) -> None:
+    """A cold ``cardgen build`` (fresh process, empty output folder, so no cache), all games, every artefact."""
+    build = Figure("cold `cardgen build`, all games, every artefact (wall)", "s", 5.0, "lower")
+    memory = Figure("peak memory of a full build (max RSS)", "MB", 300.0, "lower")
+    work = Path(tempfile.mkdtemp(prefix="cardgen-bench-build-"))
+    try:
+
+        def once() -> ProcessRun:
+            out = work / "out"
+            shutil.rmtree(out, ignore_errors=True)
+            return run_cardgen(["build", "--out", str(out), "--quiet"])
+
+        runs = repeat(settings, once)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    build.samples = [r.wall for r in runs]
+    build.cpu = [r.cpu for r in runs]
+    memory.samples = [r.max_rss_mb for r in runs]
+    if any(r.code for r in runs):
+        build.error = f"exit code {runs[-1].code}: {runs[-1].output[-300:]}"
+    build.note = f"CPU median {statistics.median(build.cpu):.2f} s"
+    figures += [build, memory]
+
+
+def measure_validate(settings: Settings, figures: list[Figure]) -> None:
+    """Default ``cardgen validate`` (with its quick simulation) over every game, whole process."""
+    figure = Figure("default `cardgen validate`, all games, quick sim (wall)", "s", 30.0, "lower")
+    runs = repeat(settings, lambda: run_cardgen(["validate"]))
+    figure.samples = [r.wall for r in runs]
+    figure.cpu = [r.cpu for r in runs]
+    figure.note = f"CPU median {statistics.median(figure.cpu):.2f} s"
+    if any(r.code not in (0, 1) for r in runs):
+        figure.error = f"exit code {runs[-1].code}: {runs[-1].output[-300:]}"
+    figures.append(figure)
+
+
+def edit_one_card(folder: Path) -> str:
+    """Change the English name of the first card of the first deck, in whichever file of the copied spec holds it."""
+    from cardgen.spec.load import load_spec
+
+    loaded = load_spec(folder)
+    assert loaded.spec is not None
+    card = loaded.spec.decks[0].cards[0]
+    name = card.name.get("en") if isinstance(card.name, dict) else None
+    if not name:
+        raise RuntimeError("the first card has no English name to edit")
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.suffix in (".yaml", ".yml", ".csv", ".tsv"):
+            text = path.read_text(encoding="utf-8")
+            if name in text:
+                path.write_text(text.replace(name, name + " II", 1), encoding="utf-8")
+                return f"{card.id}: {name!r} -> {name + ' II'!r} in {path.name}"
+    raise RuntimeError(f"could not find {name!r} in the spec's files")
+
+
+def measure_rebuild(settings: Settings, figures: list[Figure]) -> None:
+    """Copy one spec, build it, edit one card's text, rebuild it (whole process, the cache warm)."""
+    figure = Figure(f"rebuild after editing one card's text ({REBUILD_GAME}, wall)", "s", 1.0, "lower")
+    work = Path(tempfile.mkdtemp(prefix="cardgen-bench-rebuild-"))
+    runs: list[ProcessRun] = []
+    try:
+        for index in range(settings.warmup + settings.reps):
+            spec = work / f"spec{index}" / REBUILD_GAME
+            out = work / f"out{index}"
+            shutil.copytree(ROOT / "specs" / REBUILD_GAME, spec)
+            first = run_cardgen(["build", str(spec), "--out", str(out), "--quiet"])
+            if first.code:
+                figure.error = f"first build failed: {first.output[-300:]}"
+                break
+            figure.note = edit_one_card(spec)
+            run = run_cardgen(["build", str(spec), "--out", str(out), "--quiet"])
+            if run.code:
+                figure.error = f"rebuild failed: {run.output[-300:]}"
+                break
+            if index >= settings.warmup:
+                runs.append(run)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    figure.samples = [r.wall for r in runs]
+    figure.cpu = [r.cpu for r in runs]
+    if runs:
+        figure.note += f"; CPU median {statistics.median(figure.cpu):.2f} s"
+    figures.append(figure)
+
+
+# --------------------------------------------------------------------------- rendering against the floors
+def real_scenes() -> tuple[list[Any], list[Any]]:
+    """(every print-sheet page of the four games on A4 and Letter, every distinct card face), built once."""
+    from cardgen.render.faces import card_faces
+    from cardgen.render.produce import card_locale, footer_for, print_items
+    from cardgen.render.sheets import builtin_sheet_template, impose
+    from cardgen.spec.load import all_spec_folders, load_spec
+
+    pages: list[Any] = []
+    faces: list[Any] = []
+    for folder in all_spec_folders(ROOT / "specs"):
+        loaded = load_spec(folder)
+        if loaded.spec is None:
+            continue
+        locale = card_locale(loaded.spec, None)
+        game_faces = card_faces(loaded, locale)
+        faces += [face.scene for face in game_faces]
+        items, _ = print_items(game_faces)
+        for paper in ("a4", "letter"):
+            pages += impose(items, builtin_sheet_template(paper), footer_for(loaded.spec, locale)).pages
+    return pages, faces
+
+
+def _cpu_wall(function: Callable[[], Any]) -> tuple[float, float]:
+    cpu, wall = time.process_time(), time.perf_counter()
+    function()
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def measure_pdf(settings: Settings, figures: list[Figure], pages: list[Any]) -> None:
+    """cardgen's PDF backend on the real sheet pages vs raw reportlab drawing the same primitives."""
+    import render_floor
+    import scene_flat
+
+    from cardgen.render import rl_speedups
+    from cardgen.render.pdf_backend import write_pdf
+
+    flat = scene_flat.flatten(pages)
+    ratio = Figure("PDF sheet rendering vs bare reportlab floor (CPU ratio)", "x", 1.5, "lower")
+    absolute = Figure("PDF sheets, all games, A4 + Letter (cardgen, CPU)", "s", None, "lower")
+    vanilla = Figure("PDF sheets vs floor on reportlab without cardgen's rl_speedups (CPU ratio)", "x", None, "lower")
+
+    def once() -> tuple[float, float, float, float, float]:
+        ours, ours_wall = _cpu_wall(lambda: write_pdf(pages))
+        floor, floor_wall = _cpu_wall(lambda: render_floor.draw_flat(flat))
+        was = rl_speedups.installed()
+        rl_speedups.uninstall()
+        try:
+            bare, _ = _cpu_wall(lambda: render_floor.draw_flat(flat))
+        finally:
+            if was:
+                rl_speedups.install()
+        return ours, floor, bare, ours_wall, floor_wall
+
+    results = repeat(settings, once)
+    ratio.samples = [r[0] / r[1] for r in results]
+    ratio.note = f"{len(pages)} pages, {scene_flat.count_ops(flat)} primitives; floor CPU median {statistics.median(r[1] for r in results):.3f} s"
+    absolute.samples = [r[0] for r in results]
+    absolute.note = f"wall median {statistics.median(r[3] for r in results):.3f} s"
+    vanilla.samples = [r[0] / r[2] for r in results]
+    vanilla.note = f"vanilla floor CPU median {statistics.median(r[2] for r in results):.3f} s"
+    figures += [ratio, absolute, vanilla]
+
+
+def measure_svg(settings: Settings, figures: list[Figure], faces: list[Any]) -> None:
+    """cardgen's SVG writer on every real card face vs plain string building of the same elements."""
+    import scene_flat
+    import svg_floor
+
+    from cardgen.render.svg_backend import write_svg
+
+    flat = scene_flat.flatten(faces)
+    ratio = Figure("SVG writing vs bare string-building floor (CPU ratio)", "x", 2.0, "lower")
+    absolute = Figure("SVG, every face of every game (cardgen, CPU)", "s", None, "lower")
+
+    def once() -> tuple[float, float]:
+        ours, _ = _cpu_wall(lambda: [write_svg(scene) for scene in faces])
+        floor, _ = _cpu_wall(lambda: [svg_floor.write_flat(ops) for ops in flat])
+        return ours, floor
+
+    results = repeat(settings, once)
+    ratio.samples = [a / b for a, b in results]
+    ratio.note = f"{len(faces)} faces, {scene_flat.count_ops(flat)} primitives; floor CPU median {statistics.median(b for _, b in results) * 1000:.1f} ms"
+    absolute.samples = [a for a, _ in results]
+    figures += [ratio, absolute]
+
+
+# --------------------------------------------------------------------------- engine
+def engine_specs() -> list[Any]:
+    """Loaded specs of every game whose rules module is registered."""
+    from cardgen.engine.core import registered_rules
+    from cardgen.spec.load import all_spec_folders, load_spec
+
+    known = set(registered_rules())
+    out = []
+    for folder in all_spec_folders(ROOT / "specs"):
+        loaded = load_spec(folder)
+        if loaded.spec is not None and loaded.spec.rules in known:
+            out.append(loaded)
+    return out
+
+
+def measure_playouts(settings: Settings, figures: list[Figure]) -> None:
+    """Uniformly random playouts per second, one core, per game and player count (bench_engine's measure)."""
+    import bench_engine
+
+    for loaded in engine_specs():
+        spec = loaded.spec
+        target, only = PLAYOUT_TARGETS.get(spec.id, (None, None))
+        for players in range(spec.players.min, spec.players.max + 1):
+            applies = target is not None and (only is None or only == players)
+            figure = Figure(f"random playouts/s, {spec.id} {players}p", "games/s", target if applies else None, "higher")
+            results = repeat(settings, lambda: bench_engine.playouts_per_second(loaded, players, settings.playout_seconds))
+            figure.samples = [rate for rate, _ in results]
+            figure.note = f"mean length {statistics.median(length for _, length in results):.0f} actions"
+            figures.append(figure)
+
+
+def measure_check(settings: Settings, figures: list[Figure]) -> None:
+    """Wall time of the random-playout checks with 1 and 2 workers, summed over the games (bench_engine's measure)."""
+    import bench_engine
+
+    figure = Figure("`cardgen check --jobs 2` vs `--jobs 1` (wall speed-up)", "x", 1.8, "higher")
+    specs = engine_specs()
+
+    import inspect
+
+    wants_skill = "skill_games" in inspect.signature(bench_engine.check_speedup).parameters
+
+    def once() -> tuple[float, float]:
+        one = two = 0.0
+        for loaded in specs:
+            extra: dict[str, Any] = {"skill_games": settings.check_skill_games} if wants_skill else {}
+            a, b = bench_engine.check_speedup(loaded, settings.check_playouts, **extra)
+            one, two = one + a, two + b
+        return one, two
+
+    results = repeat(settings, once)
+    figure.samples = [a / b for a, b in results if b > 0]
+    figure.note = f"{settings.check_playouts} playouts per player count, {settings.check_skill_games if wants_skill else 0} skill games; jobs1 {statistics.median(a for a, _ in results):.2f} s, jobs2 {statistics.median(b for _, b in results):.2f} s wall"
+    figures.append(figure)
+
+
+def measure_solve(settings: Settings, figures: list[Figure]) -> None:
+    """Exact solve time per deal for every game with a registered solver (one sample per deal, after a warm-up deal)."""
+    from cardgen.engine.core import make_game, solver_for
+
+    for loaded in engine_specs():
+        spec = loaded.spec
+        solver = solver_for(spec.rules)
+        if solver is None:
+            continue
+        players = spec.players.min
+        game = make_game(spec, players)
+        figure = Figure(f"exact solve per deal, {spec.id} {players}p (median)", "s", SOLVE_TARGETS.get(spec.id), "lower")
+        if settings.warmup:
+            solver(game, 10_000)
+        proved = 0
+        for seed in range(settings.deals):
+            cpu, wall = time.process_time(), time.perf_counter()
+            solution = solver(game, seed)
+            figure.samples.append(time.perf_counter() - wall)
+            figure.cpu.append(time.process_time() - cpu)
+            proved += bool(getattr(solution, "proved", False))
+        figure.note = f"{proved}/{settings.deals} deals proved; CPU median {statistics.median(figure.cpu):.3f} s"
+        figures.append(figure)
+
+
+# --------------------------------------------------------------------------- report
+def _fmt(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.3f}" if value < 1 else f"{value:.2f}"
+
+
+def table(figures: list[Figure]) -> str:
+    """The one table: figure, median, min, max, target, met."""
+    header = ("figure", "unit", "median", "min", "max", "target", "met")
+    rows = []
+    for f in figures:
+        target = "-" if f.target is None else ("≤ " if f.better == "lower" else "≥ ") + _fmt(f.target)
+        met = "error" if f.error else {True: "yes", False: "NO", None: "-"}[f.met]
+        rows.append((f.name, f.unit, _fmt(f.median), _fmt(min(f.samples) if f.samples else None), _fmt(max(f.samples) if f.samples else None), target, met))
+    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+    lines = ["  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(row, widths))) for row in [header] + rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    notes = [f"  {f.name}: {f.note}" for f in figures if f.note]
+    errors = [f"  {f.name}: {f.error}" for f in figures if f.error]
+    text = "\n".join(lines)
+    if notes:
+        text += "\n\nnotes:\n" + "\n".join(notes)
+    if errors:
+        text += "\n\nerrors:\n" + "\n".join(errors)
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments, run the chosen benchmarks, print the table, write the JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="One repetition, no warm-up, short engine runs (checks that everything runs).")
+    parser.add_argument("--reps", type=int, default=None, help="Repetitions per figure (default 3; 1 with --quick).")
+    parser.add_argument("--only", default="", help=f"Comma-separated groups to run: {', '.join(GROUPS)} (default: all).")
+    parser.add_argument("--out", type=Path, default=BENCH / "results.json", help="Where to write the JSON results.")
+    args = parser.parse_args(argv)
+    chosen = [g for g in args.only.split(",") if g] or list(GROUPS)
+    unknown = [g for g in chosen if g not in GROUPS]
+    if unknown:
+        parser.error(f"unknown group(s) {', '.join(unknown)}; choose from {', '.join(GROUPS)}")
+    reps = args.reps or (1 if args.quick else 3)
+    settings = Settings(
+        reps=reps,
+        warmup=0 if args.quick else 1,
+        playout_seconds=0.3 if args.quick else 2.0,
+        check_playouts=10 if args.quick else 100,
+        check_skill_games=2 if args.quick else 4,
+        deals=2 if args.quick else 7,
+    )
+    figures: list[Figure] = []
+    started = time.perf_counter()
+
+    def guarded(group: str, run: Callable[[], None]) -> None:
+        if group not in chosen:
+            return
+        print(f"measuring {group} ...", file=sys.stderr, flush=True)
+        try:
+            run()
+        except Exception as error:  # a benchmark that cannot run is reported, never fatal
+            figures.append(Figure(f"{group}", "", None, "lower", error=f"{type(error).__name__}: {error}"))
+
+    guarded("build", lambda: measure_cold_build(settings, figures))
+    if "svg" in chosen or "pdf" in chosen:
+        pages, faces = real_scenes()
+        guarded("svg", lambda: measure_svg(settings, figures, faces))
+        guarded("pdf", lambda: measure_pdf(settings, figures, pages))
+    guarded("rebuild", lambda: measure_rebuild(settings, figures))
+    guarded("validate", lambda: measure_validate(settings, figures))
+    guarded("playouts", lambda: measure_playouts(settings, figures))
+    guarded("check", lambda: measure_check(settings, figures))
+    guarded("solve", lambda: measure_solve(settings, figures))
+
+    print(table(figures))
+    try:
+        load = os.getloadavg()
+    except OSError:
+        load = (0.0, 0.0, 0.0)
+    record = {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "python": platform.python_version(),
+        "cpus": os.cpu_count(),
+        "load_average": [round(x, 2) for x in load],
+        "quick": args.quick,
+        "reps": settings.reps,
+        "warmup": settings.warmup,
+        "elapsed_s": round(time.perf_counter() - started, 2),
+        "figures": [f.as_json() for f in figures],
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"\nload average {load[0]:.2f} on {os.cpu_count()} CPUs; results written to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

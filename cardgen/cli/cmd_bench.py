@@ -1,0 +1,40 @@
+"""``cardgen bench``: run every benchmark (bench/run.py) and print the one table."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "run.py"
+"""The benchmark runner; it lives in the source checkout, not in an installed package."""
+
+
+def bench(
+    quick: bool = typer.Option(False, "--quick", help="One repetition, no warm-up, short engine runs."),
+    reps: Optional[int] = typer.Option(None, "--reps", help="Repetitions per figure (default 3)."),
+    only: str = typer.Option("", "--only", help="Comma-separated groups: build, svg, pdf, rebuild, validate, playouts, check, solve."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Where to write the JSON results (default bench/results.json)."),
+) -> None:
+    """Measure build, rendering, engine and validation speed against their targets (never fails on a missed target)."""
+    if not BENCH_SCRIPT.is_file():
+        typer.echo(f"no benchmark runner at {BENCH_SCRIPT}: run this from a source checkout of cardgen", err=True)
+        raise typer.Exit(2)
+    args = [sys.executable, str(BENCH_SCRIPT)]
+    if quick:
+        args.append("--quick")
+    if reps is not None:
+        args += ["--reps", str(reps)]
+    if only:
+        args += ["--only", only]
+    if out is not None:
+        args += ["--out", str(out)]
+    raise typer.Exit(subprocess.call(args))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the bench command to the app."""
+    app.command("bench")(bench)
