@@ -1,0 +1,57 @@
+"""``cardgen report GAME``: the balance report as a page and a PDF.
+
+Runs the engine's checks for every player count (and the exact solver on a
+few deals where the game has one) and writes ``index.html``,
+``<game>-balance.pdf`` and ``report.json`` into ``<out>/<game>/report/``.
+Exit codes: 0 written and no error finding, 1 written but some finding is an
+error (or the spec itself has errors, in which case nothing is written), 2 the
+game cannot be found or read.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from cardgen.cli.cmd_engine import load_checked
+
+
+def report(
+    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
+    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, help="Random playouts per player count (default: enough for the win-rate interval)."),
+    seed: int = typer.Option(0, "--seed", help="The first playout's seed; the same seed gives the same report, byte for byte."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="Worker processes (default: every CPU); the report does not depend on it."),
+    out: Path = typer.Option(Path("output"), "--out", help="Output root; the report goes to OUT/<game>/report/."),
+    solve_deals: int = typer.Option(5, "--solve-deals", min=0, help="Deals per player count for the exact solver, where the game has one (0: off)."),
+    skill_games: int = typer.Option(12, "--skill-games", min=0, help="Games per rung of the skill ladder (0 skips it)."),
+    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, help="Planner iterations per decision in the skill ladder."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+) -> None:
+    """Write GAME's balance report (HTML page, PDF, JSON) for every player count."""
+    from cardgen.progress import TerminalProgress
+    from cardgen.report import REPORT_FOLDER, gather, write_report
+
+    loaded = load_checked(game)
+    assert loaded.spec is not None
+    started = time.perf_counter()
+    with TerminalProgress(f"{loaded.spec.id}: playouts", quiet) as progress:
+        data = gather(loaded, playouts, seed, jobs, skill_games=skill_games, mcts_budget=mcts_budget, solve=solve_deals, progress=progress)
+    simulated = time.perf_counter()
+    paths = write_report(data, out / loaded.spec.id / REPORT_FOLDER)
+    done = time.perf_counter()
+    for path in paths:
+        typer.echo(f"wrote {path}")
+    counts = data.severity_counts()
+    statuses = ", ".join(f"{v.key} {v.status}" for v in data.verdicts)
+    typer.echo(f"{data.game}: {statuses}; {counts['error']} error(s), {counts['warning']} warning(s)")
+    typer.echo(f"simulation {simulated - started:.1f} s, drawing {done - simulated:.1f} s")
+    if data.has_errors():
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the report command to the app."""
+    app.command("report")(report)
