@@ -1,4 +1,4 @@
-"""The exact solo solver: equal to plain enumeration on tiny positions, and its line replays."""
+"""The exact solo solvers (fast and reference): equal to plain enumeration on tiny positions, and their lines replay."""
 
 from __future__ import annotations
 
@@ -8,7 +8,12 @@ import pytest
 
 from cardgen.engine.core import make_game, play_actions, solver_for
 from cardgen.games.ceramus.rules import CeramusGame, CeramusState
-from cardgen.games.ceramus.solver import exhaustive, solve_state, upper_bound
+from cardgen.games.ceramus.solver import (
+    exhaustive,
+    solve_state,
+    solve_state_reference,
+    upper_bound,
+)
 from cardgen.spec.load import load_spec
 
 SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "ceramus"
@@ -46,9 +51,10 @@ def test_solver_equals_exhaustive_enumeration(solo: CeramusGame, mural: list[str
     for card in cards:
         state.give_ceramas(card, 0)
     best = exhaustive(state)
-    solution = solve_state(state)
-    assert solution.proved and solution.value == best
-    assert _replay(state, solution.actions).scores()[0] == best
+    for solver in (solve_state, solve_state_reference):
+        solution = solver(state)
+        assert solution.proved and solution.value == best
+        assert _replay(state, solution.actions).scores()[0] == best
     assert upper_bound(state) >= best
 
 

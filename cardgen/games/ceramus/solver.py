@@ -1,7 +1,13 @@
 """Exact solver for solo Ceramus: the best score for a dealt Mural and hand of Shape cards.
 
-A depth-first search over the engine's own states (so every rule is the
-engine's), with
+:func:`solve` and :func:`solve_state` use the dedicated bit-board search of
+:mod:`cardgen.games.ceramus.solo_search` (one node per whole turn, compact
+keys, a sound upper bound) and translate its line into engine actions, which
+are replayed through the engine before the answer is returned.
+
+The first, engine-based search is kept as :func:`solve_reference` /
+:func:`solve_state_reference`: a depth-first search over the engine's own
+states (so every rule is the engine's), with
 
 * a transposition table keyed on the parts of the position that decide the
   future (Mural, hand, Ceramas cards, the turn's phase), storing either the
@@ -10,15 +16,15 @@ engine's), with
   that could still reach the Mural (see :func:`upper_bound`);
 * an early stop at a node once a child reaches that node's bound.
 
-The answer is proved: the search only ever cuts a branch that cannot beat a
-line already found. One optimal line of play is rebuilt from the table and
-replaying it through the engine reaches the value.
+It is slower (seconds per deal) and serves to check the fast search in tests.
+Both answers are proved: a search only ever cuts a branch that cannot beat a
+line already found.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Iterator
+from collections.abc import Iterator
 
 from cardgen.engine.core import Action, Game, Solution
 from cardgen.games.ceramus.rules import (
@@ -32,6 +38,7 @@ from cardgen.games.ceramus.rules import (
     CeramusGame,
     CeramusState,
 )
+from cardgen.games.ceramus.solo_search import SoloSearch, engine_actions
 
 Key = tuple[object, ...]
 
@@ -248,8 +255,8 @@ class _Search:
             state.apply_action(entry[2])
 
 
-def solve_state(state: CeramusState) -> Solution:
-    """Solve a solo position exactly: its best final score and one line of play reaching it."""
+def solve_state_reference(state: CeramusState) -> Solution:
+    """Solve a solo position exactly with the engine-based search (slow; the reference for tests)."""
     if state.n != 1:
         raise ValueError("the exact Ceramus solver plays solo games only")
     search = _Search()
@@ -263,6 +270,41 @@ def solve_state(state: CeramusState) -> Solution:
         target = value
     actions = tuple(search.line(state))
     return Solution(value=float(value), actions=actions, proved=True, nodes=search.nodes, detail="solo score")
+
+
+def solve_reference(game: Game, seed: int) -> Solution:
+    """:func:`solve` with the engine-based reference search."""
+    if not isinstance(game, CeramusGame):
+        raise TypeError("not a Ceramus game")
+    return solve_state_reference(game.new_initial_state(seed))
+
+
+def solve_state(state: CeramusState, node_budget: int | None = None) -> Solution:
+    """Solve a solo position exactly: its best final score and one line of play reaching it.
+
+    Positions at the start of a round (or over) go to the bit-board search; a position in the
+    middle of a turn falls back to the reference search. With ``node_budget`` (turn expansions)
+    the search may stop early: the answer is then the best line found, ``proved=False``.
+    """
+    if state.n != 1:
+        raise ValueError("the exact Ceramus solver plays solo games only")
+    if state.phase not in (REVEAL, OVER):
+        return solve_state_reference(state)
+    search = SoloSearch(state, node_budget)
+    value = search.solve()
+    proved = not search.out_of_budget
+    turns = search.line() if proved else search.greedy_line()
+    actions = tuple(engine_actions(state, turns))
+    end = state.clone()
+    for action in actions:
+        end.apply_action(action)
+    reached = end.scores()[0]
+    if proved and reached != value:
+        raise RuntimeError(f"the solo line reaches {reached}, not the value {value}")
+    return Solution(
+        value=float(reached), actions=actions, proved=proved, nodes=search.nodes,
+        detail="solo score" if proved else f"solo score (best found; upper bound {value})",
+    )
 
 
 def solve(game: Game, seed: int) -> Solution:
