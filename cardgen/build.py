@@ -31,6 +31,16 @@ CACHE_DIR = ".cache"
 """Inside the output folder: the artefact cache, one sub-folder per game."""
 PRODUCER_MODULES = ("cardgen.render.produce", "cardgen.rulebook.produce", "cardgen.export.gallery")
 """Modules that register artefact producers when imported; those not written yet are skipped."""
+CHECKS_DONE_BY_PRODUCERS: dict[str, str] = {"rulebook-render": "rulebooks"}
+"""Validation checks a build skips because a producer does the same work: check name -> producer name.
+
+The ``rulebook-render`` check renders each locale's rulebook and reports a
+failure as CG310; the ``rulebooks`` producer renders the same rulebooks (with
+their card pictures) and reports a failure as CG310 too, failing the build
+before anything is published. So when that producer runs for every locale of
+the spec, the build renders each rulebook once, in the producer. With
+``--lang`` the check still runs, as it covers the locales not being built.
+"""
 
 
 @dataclass(frozen=True)
@@ -50,7 +60,7 @@ _CODE_FINGERPRINT: list[str] = []
 
 
 def code_fingerprint() -> str:
-    """A digest of everything besides its inputs that shapes an artefact: cardgen's code, templates, fonts, library versions.
+    """A digest of everything besides its inputs that shapes an artefact: cardgen's code, templates, fonts, the versions of the libraries that write or typeset them.
 
     Part of every cache key, so a cache written by another version of cardgen
     (or of reportlab, Jinja2, Babel) is never reused.
@@ -72,7 +82,7 @@ def code_fingerprint() -> str:
                         digest.update(f"{stat.st_size}:{stat.st_mtime_ns}".encode())
                     else:
                         digest.update(path.read_bytes())
-        for name in ("reportlab", "Jinja2", "Babel", "pyphen"):
+        for name in ("reportlab", "rl_accel", "svgwrite", "Jinja2", "Babel", "pyphen"):
             try:
                 digest.update(f"{name}={version(name)}".encode())
             except PackageNotFoundError:
@@ -236,12 +246,13 @@ def _publish(staging: Path, target: Path) -> list[Path]:
 
 def build_game(folder: Path, out: Path, options: BuildOptions) -> GameBuild:
     """Validate one spec and produce all its artefacts under ``out/<game>/`` (nothing on failure)."""
-    result = validate_folder(folder, kinds=("static", "render", "i18n"))
+    producers = registered_producers()
+    skip = [check for check, producer in CHECKS_DONE_BY_PRODUCERS.items() if producer in producers and not options.langs]
+    result = validate_folder(folder, kinds=("static", "render", "i18n"), skip=skip)
     game_id = result.loaded.spec.id if result.loaded and result.loaded.spec else folder.name
     build = GameBuild(game_id, folder, findings=list(result.findings))
     if build.failed or result.loaded is None or result.loaded.spec is None:
         return build
-    producers = registered_producers()
     if not producers:
         build.notes.append("validated; no artefact producers are installed yet, so nothing was written")
         return build

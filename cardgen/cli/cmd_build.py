@@ -7,11 +7,11 @@ from typing import Optional
 
 import typer
 
-from cardgen.build import BuildOptions, Paper, build_game, build_lock
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
-from cardgen.cli.common import resolve_games
-from cardgen.progress import TerminalProgress
 from cardgen.findings import InputError, format_findings
+
+# The build pipeline, spec loading and progress bar are imported inside the
+# command, so `cardgen --help` and the other commands do not pay for them.
 
 
 def build(
@@ -23,6 +23,10 @@ def build(
     quiet: bool = typer.Option(False, "--quiet", help="Print only findings and errors."),
 ) -> None:
     """Validate, then write card faces (SVG), print sheets (PDF) and rulebooks under the output folder."""
+    from cardgen.build import BuildOptions, Paper, build_game, build_lock
+    from cardgen.cli.common import resolve_games
+    from cardgen.progress import TerminalProgress
+
     papers: tuple[Paper, ...] = ("a4", "letter") if paper == "all" else (paper,)  # type: ignore[assignment]
     if any(p not in ("a4", "letter") for p in papers):
         raise typer.BadParameter("choose a4, letter or all", param_hint="--paper")

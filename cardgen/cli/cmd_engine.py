@@ -13,15 +13,18 @@ import json
 import statistics
 import time
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from cardgen.progress import TerminalProgress
-
-from cardgen.engine.core import Game, make_game, registered_rules, solver_for
 from cardgen.findings import InputError, Severity, format_findings
-from cardgen.spec.load import LoadedSpec, find_spec_folder
+
+if TYPE_CHECKING:
+    from cardgen.engine.core import Game
+    from cardgen.spec.load import LoadedSpec
+
+# The engine (and every game's rules module it registers), the spec models and
+# the progress bar are imported inside the functions that use them.
 
 OUTPUT_ROOT = Path("output")
 
@@ -33,6 +36,7 @@ def _exit(message: str, code: int) -> typer.Exit:
 
 def load_checked(name: str) -> LoadedSpec:
     """Load GAME (id or folder) and run the static validation, refusing a spec with errors (printed, exit 1)."""
+    from cardgen.spec.load import find_spec_folder
     from cardgen.validate.runner import validate_folder
 
     result = validate_folder(find_spec_folder(name), ["static"])
@@ -45,6 +49,8 @@ def load_checked(name: str) -> LoadedSpec:
 
 
 def _build(loaded: LoadedSpec, players: int | None) -> Game:
+    from cardgen.engine.core import make_game, registered_rules
+
     spec = loaded.spec
     assert spec is not None
     if spec.rules is None:
@@ -71,6 +77,7 @@ def check(
 ) -> None:
     """Simulate GAME: dead ends, timeouts, unreachable cards, balance metrics and the skill ladder."""
     from cardgen.engine.checks import run_checks
+    from cardgen.progress import TerminalProgress
 
     if fmt not in ("text", "json"):
         raise InputError(f"--format must be text or json, not {fmt!r}")
@@ -153,6 +160,8 @@ def solve(
     players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the smallest supported)."),
 ) -> None:
     """Solve deals of GAME exactly with its registered solver and verify each line of play."""
+    from cardgen.engine.core import solver_for
+
     loaded = load_checked(game)
     built = _build(loaded, players)
     assert loaded.spec is not None and loaded.spec.rules is not None

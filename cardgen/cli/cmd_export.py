@@ -9,21 +9,26 @@
   (``templates/profiles/<NAME>.yaml`` unless ``--profiles-dir`` is given);
 * ``cardgen export profiles``: the profiles available.
 
-Importing this module also registers the ``zz-gallery`` build producer, so
-``cardgen build`` writes ``<out>/<game>/index.html``.
+The ``zz-gallery`` build producer (``cardgen.export.gallery``, loaded by the
+build) makes ``cardgen build`` write ``<out>/<game>/index.html``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
-import cardgen.export.gallery  # noqa: F401  (registers the gallery build producer)
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS
 from cardgen.findings import Severity, format_findings
-from cardgen.spec.load import LoadedSpec, find_spec_folder
+
+if TYPE_CHECKING:
+    from cardgen.spec.load import LoadedSpec
+
+# The exporters and the spec models are imported inside the commands. The
+# gallery build producer is registered by the build itself (cardgen.build's
+# PRODUCER_MODULES), not by importing this module.
 
 OUT_HELP = "The output folder; files go to <out>/<game>/..."
 LANG_HELP = "The language printed on the cards (default: the spec's first locale)."
@@ -38,6 +43,7 @@ export_app = typer.Typer(
 
 def _load(game: str, card_lang: str | None) -> tuple[LoadedSpec, str]:
     """The validated spec of ``game`` and the card locale; exits 1 when the spec has errors."""
+    from cardgen.spec.load import find_spec_folder
     from cardgen.validate.runner import validate_folder
 
     folder = find_spec_folder(game)

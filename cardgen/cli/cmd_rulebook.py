@@ -9,7 +9,8 @@ import typer
 
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
 from cardgen.findings import Finding, InputError, Severity, format_findings
-from cardgen.spec.load import find_spec_folder
+
+# The rulebook pipeline and the spec models are imported inside the commands.
 
 LANG_HELP = "The language: a locale of the game (en, pt_BR) or 'all' for every locale it declares."
 PAPER_HELP = "The paper: a4, letter or all. A4 files are named <game>-rules-<lang>.pdf, Letter ones <game>-rules-<lang>-letter.pdf."
@@ -24,6 +25,7 @@ def rulebook(
     """Write a game's rulebooks: <game>-rules-<lang>.pdf (and -letter.pdf) and <game>-rules-<lang>.md."""
     from cardgen.rulebook.build import RulebookError, build_rulebooks
     from cardgen.rulebook.pdf import PAPERS
+    from cardgen.spec.load import find_spec_folder
     from cardgen.validate.runner import validate_folder
 
     if paper != "all" and paper not in PAPERS:

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
-from cardgen.cli.common import resolve_games
 from cardgen.findings import Finding, InputError, Severity, format_findings
-from cardgen.spec.schema import schema_text, spec_reference_markdown
-from cardgen.validate.registry import CheckKind
-from cardgen.validate.runner import input_error_finding, validate_folder
+
+if TYPE_CHECKING:
+    from cardgen.validate.registry import CheckKind
+
+# The spec models, checks and schema are imported inside the commands (start-up stays light).
 
 
 def validate(
@@ -22,6 +23,9 @@ def validate(
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
 ) -> None:
     """Check specs and list every finding with its file, line, code and a fix hint."""
+    from cardgen.cli.common import resolve_games
+    from cardgen.validate.runner import input_error_finding, validate_folder
+
     if fmt not in {"text", "json", "github"}:
         raise typer.BadParameter("choose text, json or github", param_hint="--format")
     kinds: list[CheckKind] = ["static", "render", "i18n"]
@@ -56,6 +60,8 @@ def schema(
     markdown: bool = typer.Option(False, "--markdown", help="Print the field reference (docs/spec.md) instead."),
 ) -> None:
     """Print the JSON Schema of the spec language (editors use it to autocomplete specs)."""
+    from cardgen.spec.schema import schema_text, spec_reference_markdown
+
     text = spec_reference_markdown() if markdown else schema_text()
     if out is None:
         typer.echo(text, nl=False)

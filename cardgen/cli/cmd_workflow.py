@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from cardgen.build import BuildOptions, Paper, build_game, build_lock
 from cardgen.cli.app import EXIT_CLEAN, EXIT_INPUT, debug_enabled, fail
 from cardgen.findings import InputError, display_path, format_findings
-from cardgen.scaffold import create_game
-from cardgen.scaffold.watch import snapshot, watch_loop
-from cardgen.spec.load import find_spec_folder
+
+if TYPE_CHECKING:
+    from cardgen.build import BuildOptions
+
+# The build pipeline, the scaffold and the spec models are imported inside the commands.
 
 
 def new(
@@ -21,6 +22,8 @@ def new(
     folder: Path = typer.Option(Path("specs"), "--dir", help="The folder the game folder is made in."),
 ) -> None:
     """Make a new game folder that validates and builds as it is: game.yaml, cards.csv, a layout and a rulebook note."""
+    from cardgen.scaffold import create_game
+
     try:
         created = create_game(name, folder)
     except InputError as error:
@@ -39,6 +42,8 @@ def _stamp() -> str:
 
 def build_once(folder: Path, out: Path, options: BuildOptions) -> str | None:
     """Validate and build one game, printing findings and a one-line outcome; return the game id when known."""
+    from cardgen.build import build_game, build_lock
+
     started = time.perf_counter()
     try:
         with build_lock(out):
@@ -74,6 +79,10 @@ def watch(
     max_cycles: Optional[int] = typer.Option(None, "--max-cycles", hidden=True, help="Stop after this many polls (for tests)."),
 ) -> None:
     """Build a game, then rebuild it (validation included) every time one of its files changes; Ctrl-C stops."""
+    from cardgen.build import BuildOptions, Paper
+    from cardgen.scaffold.watch import snapshot, watch_loop
+    from cardgen.spec.load import find_spec_folder
+
     papers: tuple[Paper, ...] = ("a4", "letter") if paper == "all" else (paper,)  # type: ignore[assignment]
     if any(p not in ("a4", "letter") for p in papers):
         raise typer.BadParameter("choose a4, letter or all", param_hint="--paper")

@@ -5,6 +5,10 @@ the font name registered with reportlab, and maps to a CSS family/weight/style
 for SVG. Only these bundled TrueType faces are ever used, so every PDF embeds
 its fonts (reportlab subsets TrueType fonts by default) and no base-14 font
 (Helvetica, ...) is referenced.
+
+Text measurement goes through reportlab's TrueType metrics; with reportlab's C
+accelerator (the ``rl_accel`` package, which reportlab imports by itself when
+installed) the width sums run in C, so cardgen keeps no width memo of its own.
 """
 
 from __future__ import annotations
@@ -17,10 +21,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from cardgen.render import rl_speedups
 from cardgen.render.units import pt_to_mm
-
-rl_speedups.install()
 
 FONT_DIR: Path = Path(__file__).resolve().parent.parent / "data" / "fonts"
 """Folder holding the bundled TTF files and their licence."""

@@ -18,11 +18,20 @@ CHECK_MODULES = (
     "cardgen.engine.quick",
 )
 """Modules that register checks when imported; those not written yet are skipped."""
+MODULE_KINDS: dict[str, CheckKind] = {"cardgen.engine.quick": "sim"}
+"""Check modules that register checks of one kind only: imported only when that kind is run.
+
+The quick simulation pulls in the engine's checking, balance and worker-pool
+code; a build (which runs no simulation) does not need to import it.
+"""
 
 
-def load_check_modules() -> None:
-    """Import every module that registers validation checks."""
+def load_check_modules(kinds: Iterable[CheckKind] | None = None) -> None:
+    """Import the modules that register validation checks (of ``kinds``; default: every module)."""
+    wanted = None if kinds is None else set(kinds)
     for name in CHECK_MODULES:
+        if wanted is not None and name in MODULE_KINDS and MODULE_KINDS[name] not in wanted:
+            continue
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as error:
@@ -44,20 +53,32 @@ class ValidationResult:
         return any(f.severity is Severity.ERROR for f in self.findings)
 
 
-def validate_folder(folder: Path, kinds: Iterable[CheckKind] = ("static", "render", "i18n", "sim")) -> ValidationResult:
-    """Load and check one spec folder. Raises InputError only when a file cannot be read at all."""
-    load_check_modules()
+def validate_folder(
+    folder: Path,
+    kinds: Iterable[CheckKind] = ("static", "render", "i18n", "sim"),
+    skip: Iterable[str] = (),
+) -> ValidationResult:
+    """Load and check one spec folder. Raises InputError only when a file cannot be read at all.
+
+    ``skip`` names checks not to run: the build skips a check whose work one of
+    its producers does anyway and reports the same way (see
+    :data:`cardgen.build.CHECKS_DONE_BY_PRODUCERS`), so that work is done once.
+    """
+    wanted = list(kinds)
+    load_check_modules(["static", *wanted])
+    skipped = set(skip)
     loaded = load_spec(folder)
     result = ValidationResult(folder, loaded, list(loaded.findings))
     if loaded.spec is None:
         return result
-    wanted = list(kinds)
     for check in registered_checks(["static"]):
-        result.findings.extend(check.run(loaded))
+        if check.name not in skipped:
+            result.findings.extend(check.run(loaded))
     if result.has_errors:
         return result  # later checks assume a sound spec
     for check in registered_checks([k for k in wanted if k != "static"]):
-        result.findings.extend(check.run(loaded))
+        if check.name not in skipped:
+            result.findings.extend(check.run(loaded))
     return result
 
 
