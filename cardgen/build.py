@@ -198,20 +198,61 @@ def registered_producers() -> dict[str, Producer]:
     return dict(_PRODUCERS)
 
 
+def _process_alive(pid: int) -> bool:
+    """Whether a process with this id is running on this machine."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, owned by someone else
+    return True
+
+
+def _lock_owner(lock: Path) -> int:
+    try:
+        return int(lock.read_text(encoding="ascii").strip() or "0")
+    except (OSError, ValueError):
+        return 0
+
+
+def _remove_stale_staging(out: Path) -> None:
+    """Remove staging folders left by builds that were killed (their process is gone)."""
+    for folder in out.glob(".staging-*"):
+        pid_part = folder.name.rsplit("-pid", 1)[-1].split("-", 1)[0]
+        if folder.is_dir() and pid_part.isdigit() and not _process_alive(int(pid_part)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 @contextmanager
 def build_lock(out: Path) -> Iterator[None]:
-    """Hold the output folder's lock for the duration of a build."""
+    """Hold the output folder's lock for the duration of a build.
+
+    A lock whose owner process is gone (a build killed with ``kill -9`` or a
+    power cut) is taken over, and that build's staging folders are removed.
+    """
     out.mkdir(parents=True, exist_ok=True)
     lock = out / LOCK_NAME
-    try:
-        fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-    except FileExistsError as error:
-        raise InputError(
-            f"another build is running on this output folder (remove {LOCK_NAME} if no build is running)", str(out)
-        ) from error
+    for _attempt in range(2):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            break
+        except FileExistsError as error:
+            owner = _lock_owner(lock)
+            if owner and not _process_alive(owner):
+                lock.unlink(missing_ok=True)  # left by a build that no longer runs
+                continue
+            raise InputError(
+                f"another build is running on this output folder (process {owner or 'unknown'}; remove {LOCK_NAME} if no build is running)", str(out)
+            ) from error
+    else:
+        raise InputError(f"cannot take the build lock {LOCK_NAME}", str(out))
     try:
         os.write(fd, str(os.getpid()).encode())
         os.close(fd)
+        _remove_stale_staging(out)
         yield
     finally:
         lock.unlink(missing_ok=True)
@@ -257,7 +298,7 @@ def build_game(folder: Path, out: Path, options: BuildOptions) -> GameBuild:
         build.notes.append("validated; no artefact producers are installed yet, so nothing was written")
         return build
     out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".staging-{game_id}-", dir=out))
+    staging = Path(tempfile.mkdtemp(prefix=f".staging-{game_id}-pid{os.getpid()}-", dir=out))
     try:
         cache = ArtefactCache(out / CACHE_DIR / game_id) if options.cache else None
         context = BuildContext(result.loaded, staging, options, cache=cache)

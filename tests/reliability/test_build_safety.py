@@ -309,3 +309,39 @@ def test_real_producer_failure_midway_keeps_previous_output(spec: Path, tmp_path
     assert code == 3 and "renderer crashed halfway" in stderr
     assert tree_hashes(out) == before
     assert leftovers(out) == []
+
+
+def test_a_lock_left_by_a_dead_build_is_taken_over(tmp_path: Path) -> None:
+    """A build killed with kill -9 leaves its lock and staging folder; the next build recovers both."""
+    import subprocess
+    import sys
+
+    from cardgen.build import LOCK_NAME, build_lock
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    pid = int(dead.stdout)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / LOCK_NAME).write_text(str(pid), encoding="ascii")
+    stale = out / f".staging-game-pid{pid}-abc"
+    stale.mkdir()
+    (stale / "half.pdf").write_bytes(b"%PDF-1.4 half")
+    with build_lock(out):
+        assert (out / LOCK_NAME).read_text(encoding="ascii") == str(__import__("os").getpid())
+    assert not stale.exists()
+    assert not (out / LOCK_NAME).exists()
+
+
+def test_a_lock_held_by_a_live_process_is_respected(tmp_path: Path) -> None:
+    import os
+
+    from cardgen.build import LOCK_NAME, build_lock
+    from cardgen.findings import InputError
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / LOCK_NAME).write_text(str(os.getppid()), encoding="ascii")
+    with pytest.raises(InputError, match="another build is running"):
+        with build_lock(out):
+            pass
+    assert (out / LOCK_NAME).exists()
