@@ -47,6 +47,7 @@ register_codes(
         "CG116": "Two cards share a value that must be unique (unique_values).",
         "CG120": "A text is missing a locale the game declares.",
         "CG121": "A text gives a locale the game does not declare.",
+        "CG122": "A text holds a control character (other than line breaks and tabs), which no card or rulebook can print.",
         "CG130": "The licence does not allow redistribution (or none is stated): check before publishing.",
         "CG131": "The credit line is empty.",
         "CG140": "Text refers to a number the spec does not define.",
@@ -571,3 +572,17 @@ def sizes_of_spec(spec: Spec) -> Iterable[tuple[str, float, float]]:
     for deck in spec.decks:
         size = size_of(deck.size)
         yield deck.id, size.width, size.height
+
+
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+@check("text-characters", "static")
+def text_characters(loaded: LoadedSpec) -> Iterator[Finding]:
+    """No localised text holds a control character (they break SVG, PDF and the rulebook's markup)."""
+    spec = _spec(loaded)
+    for path, text in all_texts(spec):
+        for locale, value in text.items():
+            found = CONTROL_CHARACTERS.search(value)
+            if found:
+                yield _finding(loaded, "CG122", path + (locale,), f"text holds the control character U+{ord(found.group()):04X} at position {found.start()}", "delete it; use a plain line break or space")
