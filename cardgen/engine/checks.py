@@ -183,35 +183,26 @@ def _render_count(game: str, count: CountReport) -> list[str]:
 
 
 def place_of_key(loaded: LoadedSpec, key: str) -> PathKey:
-    """The spec path a usage key ``kind:id`` points at: the card, component, palette entry or number with that id."""
+    """The spec path a usage key ``kind:id`` points at: the card, deck, component, palette entry or number with that id.
+
+    A ``card:`` key looks among cards first, since a card id may equal a deck id
+    (Keramikos' Excavation card lives in the excavation deck).
+    """
     spec = loaded.spec
     kind, _, ident = key.partition(":")
-    if spec is not None:
-        if kind == "card":  # a card id may equal a deck id (Keramikos' Excavation): the card is meant
-            for d, deck in enumerate(spec.decks):
-                for c, card in enumerate(deck.cards):
-                    if card.id == ident:
-                        return ("decks", d, "cards", c)
-        for d, deck in enumerate(spec.decks):
-            if deck.id == ident:
-                return ("decks", d)
-            for c, card in enumerate(deck.cards):
-                if card.id == ident:
-                    return ("decks", d, "cards", c)
-        for c, component in enumerate(spec.components):
-            if component.id == ident:
-                return ("components", c)
-        for p, palette in enumerate(spec.palettes):
-            for e, entry in enumerate(palette.entries):
-                if entry.id == ident:
-                    return ("palettes", p, "entries", e)
-        if ident in spec.numbers:
-            return ("numbers", ident)
-        for d, deck in enumerate(spec.decks):
-            for c, card in enumerate(deck.cards):
-                if card.effect == ident:
-                    return ("decks", d, "cards", c)
-    return ("rules",)
+    if spec is None:
+        return ("rules",)
+    cards = [(("decks", d, "cards", c), card) for d, deck in enumerate(spec.decks) for c, card in enumerate(deck.cards)]
+    by_card = [path for path, card in cards if card.id == ident]
+    by_deck: list[PathKey] = [("decks", d) for d, deck in enumerate(spec.decks) if deck.id == ident]
+    candidates = (by_card + by_deck) if kind == "card" else (by_deck + by_card)
+    candidates += [("components", c) for c, component in enumerate(spec.components) if component.id == ident]
+    candidates += [
+        ("palettes", p, "entries", e) for p, palette in enumerate(spec.palettes) for e, entry in enumerate(palette.entries) if entry.id == ident
+    ]
+    candidates += [("numbers", ident)] if ident in spec.numbers else []
+    candidates += [path for path, card in cards if card.effect == ident]
+    return candidates[0] if candidates else ("rules",)
 
 
 def _setup_path(loaded: LoadedSpec, players: int) -> PathKey:
