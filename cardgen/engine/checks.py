@@ -40,6 +40,7 @@ from cardgen.engine.replay import replay_of, write_replay
 from cardgen.progress import ProgressHook
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
+from cardgen.spec.models import Card
 from cardgen.spec.source import PathKey
 
 CHECK_CODES: dict[str, str] = {
@@ -192,8 +193,8 @@ def place_of_key(loaded: LoadedSpec, key: str) -> PathKey:
     kind, _, ident = key.partition(":")
     if spec is None:
         return ("rules",)
-    cards = [(("decks", d, "cards", c), card) for d, deck in enumerate(spec.decks) for c, card in enumerate(deck.cards)]
-    by_card = [path for path, card in cards if card.id == ident]
+    cards: list[tuple[PathKey, Card]] = [(("decks", d, "cards", c), card) for d, deck in enumerate(spec.decks) for c, card in enumerate(deck.cards)]
+    by_card: list[PathKey] = [path for path, card in cards if card.id == ident]
     by_deck: list[PathKey] = [("decks", d) for d, deck in enumerate(spec.decks) if deck.id == ident]
     candidates = (by_card + by_deck) if kind == "card" else (by_deck + by_card)
     candidates += [("components", c) for c, component in enumerate(spec.components) if component.id == ident]
