@@ -21,9 +21,11 @@ def validate(
     fmt: str = typer.Option("text", "--format", help="Output format: text, json or github (workflow annotations)."),
     no_sim: bool = typer.Option(False, "--no-sim", help="Skip the quick simulation."),
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
     """Check specs and list every finding with its file, line, code and a fix hint."""
     from cardgen.cli.common import resolve_games
+    from cardgen.progress import TerminalProgress
     from cardgen.validate.runner import input_error_finding, validate_folder
 
     if fmt not in {"text", "json", "github"}:
@@ -34,12 +36,15 @@ def validate(
     findings: list[Finding] = []
     input_failed = False
     folders = resolve_games(games)
-    for folder in folders:
-        try:
-            findings.extend(validate_folder(folder, kinds).findings)
-        except InputError as error:
-            input_failed = True
-            findings.append(input_error_finding(error))
+    with TerminalProgress("validating", quiet or fmt != "text") as progress:
+        progress.start(len(folders), "validating")
+        for folder in folders:
+            try:
+                findings.extend(validate_folder(folder, kinds).findings)
+            except InputError as error:
+                input_failed = True
+                findings.append(input_error_finding(error))
+            progress.advance(1)
     findings = list(dict.fromkeys(findings))  # a shared file (a catalog) is checked once per spec
     output = format_findings(findings, fmt)  # type: ignore[arg-type]
     if fmt == "text":
