@@ -22,8 +22,14 @@ def validate(
     no_sim: bool = typer.Option(False, "--no-sim", help="Skip the quick simulation."),
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    list_codes: bool = typer.Option(False, "--list-codes", help="Print every finding code and its meaning (docs/findings.md), then exit."),
 ) -> None:
     """Check specs and list every finding with its file, line, code and a fix hint."""
+    if list_codes:
+        from cardgen.validate.codes import findings_reference_markdown
+
+        typer.echo(findings_reference_markdown())
+        raise typer.Exit(EXIT_CLEAN)
     from cardgen.cli.common import resolve_games
     from cardgen.progress import TerminalProgress
     from cardgen.validate.runner import input_error_finding, validate_folder
