@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
-import multiprocessing.pool
+import multiprocessing.process
+import multiprocessing.queues
 import os
+import queue
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from cardgen.engine import core
 from cardgen.engine.agents import make_agent
@@ -25,6 +27,9 @@ from cardgen.engine.core import Game
 from cardgen.progress import ProgressHook
 from cardgen.engine.playout import PlayoutResult, play_game
 from cardgen.spec.models import Spec
+
+if TYPE_CHECKING:
+    from multiprocessing.sharedctypes import Synchronized
 
 
 @dataclass(frozen=True)
@@ -44,8 +49,16 @@ def rules_modules(rules_id: str) -> list[str]:
     return [module] if module and not module.startswith("cardgen.") else []
 
 
-INLINE_SECONDS = 1.0
-"""How long a run works in this process before handing the remaining tasks to worker processes."""
+INLINE_SECONDS = 0.25
+"""How long a run works in this process alone before starting worker processes (a check shorter than
+this never pays for them; a worker needs about half a second to start and import the engine)."""
+
+CHUNK_SECONDS = 0.05
+"""The play time a chunk of uniformly random playouts aims at: long enough that claiming a chunk and
+sending its results back cost little, short enough that every process finishes within one chunk."""
+
+MAX_CHUNK = 256
+"""The most tasks in one chunk."""
 
 _WORKER_CACHE: dict[tuple[str, int], Game] = {}
 _WORKER_SPECS: dict[str, Spec] = {}
@@ -70,6 +83,7 @@ def _worker_game(folder: str, modules: tuple[str, ...], players: int) -> Game:
 
 
 def _run_chunk(payload: tuple[str, tuple[str, ...], list[Task]]) -> list[PlayoutResult]:
+    """Play ``tasks`` in a worker: ``payload`` is (spec folder, modules to import, tasks)."""
     folder, modules, tasks = payload
     out = []
     for task in tasks:
@@ -79,10 +93,106 @@ def _run_chunk(payload: tuple[str, tuple[str, ...], list[Task]]) -> list[Playout
     return out
 
 
-class Runner:
-    """Runs playout tasks for one spec, inline (jobs=1) or in a spawn pool.
+def _claim(counter: "Synchronized[int]", total: int) -> int:
+    """The next unclaimed chunk index, or -1 when every chunk is taken."""
+    with counter.get_lock():
+        index = counter.value
+        if index >= total:
+            return -1
+        counter.value = index + 1
+    return index
 
-    Use as a context manager so the pool is closed at the end.
+
+def _worker_loop(
+    folder: str,
+    modules: tuple[str, ...],
+    setup: "multiprocessing.queues.Queue[tuple[Spec, list[Task], list[tuple[int, int]]]]",
+    counter: "Synchronized[int]",
+    results: "multiprocessing.queues.Queue[tuple[int, list[PlayoutResult] | None, str]]",
+) -> None:
+    """A worker process: claim chunks from the shared counter until none is left, sending back each chunk's results.
+
+    The spec, the tasks and the chunks come through ``setup`` rather than as
+    arguments: the process's arguments are written to it before it has
+    started, which would hold the main process up while the worker boots.
+    """
+    spec, tasks, chunks = setup.get()
+    _WORKER_SPECS.setdefault(folder, spec)
+    for name in modules:
+        importlib.import_module(name)
+    while True:
+        index = _claim(counter, len(chunks))
+        if index < 0:
+            return
+        start, end = chunks[index]
+        try:
+            out = _run_chunk((folder, modules, tasks[start:end]))
+        except Exception as error:  # the main process plays the chunk itself
+            results.put((index, None, f"{type(error).__name__}: {error}"))
+            return
+        results.put((index, out, ""))
+
+
+def plan_chunks(tasks: Sequence[Task], cheap_size: int) -> list[tuple[int, int]]:
+    """Split ``tasks`` into (start, end) index ranges, in the order they should be claimed.
+
+    A task with any agent other than ``random`` (a planner or a greedy
+    player, many times the cost of a random playout) is a chunk of its own,
+    and those chunks come first, the heaviest first (see :func:`task_weight`),
+    so the expensive work is spread over every process early and the run
+    ends on short chunks of random playouts.
+    Those are ``cheap_size`` tasks each, shrinking to one near the end so
+    every process runs out of work at about the same time.
+    """
+    heavy: list[tuple[int, int]] = []
+    cheap_runs: list[tuple[int, int]] = []
+    run_start = -1
+    for i, task in enumerate(tasks):
+        if all(name == "random" for name in task.agents):
+            if run_start < 0:
+                run_start = i
+            continue
+        if run_start >= 0:
+            cheap_runs.append((run_start, i))
+            run_start = -1
+        heavy.append((i, i + 1))
+    if run_start >= 0:
+        cheap_runs.append((run_start, len(tasks)))
+    cheap: list[tuple[int, int]] = []
+    left = sum(end - start for start, end in cheap_runs)
+    size = max(1, cheap_size)
+    for start, end in cheap_runs:
+        i = start
+        while i < end:
+            # Guided sizes: never more than an eighth of what is left, so the tail is fine-grained.
+            step = max(1, min(size, left // 8, end - i))
+            cheap.append((i, i + step))
+            i += step
+            left -= step
+    heavy.sort(key=lambda chunk: -task_weight(tasks[chunk[0]]))  # longest first (stable: ties keep task order)
+    return heavy + cheap
+
+
+def task_weight(task: Task) -> float:
+    """A rough relative cost of a task, to start the longest ones first.
+
+    A planner ``name:N`` costs about N random playouts per decision; a greedy
+    seat a few; a random seat next to nothing. Only the order matters.
+    """
+    weight = 0.0
+    for spec in task.agents:
+        name, _, param = spec.partition(":")
+        if name == "random":
+            continue
+        budget = int(param) if param.isdigit() else 0
+        weight += budget if budget and name != "greedy" else 2.0
+    return weight
+
+
+class Runner:
+    """Runs playout tasks for one spec, inline (jobs=1) or shared with spawned worker processes.
+
+    Use as a context manager so the workers are stopped at the end.
     """
 
     def __init__(self, spec: Spec, folder: Path, jobs: int | None = None) -> None:
@@ -91,7 +201,7 @@ class Runner:
         self.jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
         self.modules = tuple(rules_modules(spec.rules)) if spec.rules else ()
         self._games: dict[int, Game] = {}
-        self._pool: multiprocessing.pool.Pool | None = None
+        self._workers: list[multiprocessing.process.BaseProcess] = []
 
     def game(self, players: int) -> Game:
         """The game at ``players`` in this process (built once)."""
@@ -107,11 +217,14 @@ class Runner:
         self.close()
 
     def close(self) -> None:
-        """Stop the worker processes, if any were started."""
-        if self._pool is not None:
-            self._pool.terminate()
-            self._pool.join()
-            self._pool = None
+        """Stop the worker processes, if any are still running."""
+        started = [worker for worker in self._workers if worker.pid is not None]
+        for worker in started:
+            if worker.is_alive():
+                worker.terminate()
+        for worker in started:
+            worker.join()
+        self._workers = []
 
     def _play(self, task: Task) -> PlayoutResult:
         game = self.game(task.players)
@@ -122,68 +235,110 @@ class Runner:
 
         With ``deadline`` (a ``time.monotonic()`` value) everything runs in this
         process and stops early, returning only the tasks finished in time.
-        Otherwise tasks run here for the first ``INLINE_SECONDS`` (starting a
-        worker costs about a second, more than a small check takes); what is
-        left is shared: this process works through the chunks from the front
-        while ``jobs - 1`` worker processes take chunks from the back. When the
-        two meet, this process also plays any chunk a worker has not returned
-        yet, so it never waits on a worker that is still starting. Every
-        result depends only on its task, so who played it does not matter.
+        Otherwise tasks run here for the first ``INLINE_SECONDS`` (so a small
+        check never starts a worker); what is left is cut into chunks (see
+        :func:`plan_chunks`) that this process and ``jobs - 1`` spawned
+        workers claim one at a time from a shared counter, so no chunk is ever
+        played twice and nobody waits while work is left. Every result
+        depends only on its task, so who played it does not matter.
         """
         out: list[PlayoutResult] = []
         started = time.monotonic()
+        cheap_played = 0
+        cheap_seconds = 0.0
         index = 0
         while index < len(tasks):
             now = time.monotonic()
             if deadline is not None and now > deadline:
                 return out
-            if deadline is None and self.jobs > 1 and now - started > INLINE_SECONDS and len(tasks) - index >= 4:
+            if deadline is None and self.jobs > 1 and now - started >= INLINE_SECONDS and len(tasks) - index >= 2:
                 break
-            out.append(self._play(tasks[index]))
+            task = tasks[index]
+            out.append(self._play(task))
+            if all(name == "random" for name in task.agents):
+                cheap_played += 1
+                cheap_seconds += time.monotonic() - now
             index += 1
             if progress is not None:
                 progress.advance(1)
         rest = list(tasks[index:])
         if not rest:
             return out
-        return out + self._shared(rest, progress)
+        per_task = cheap_seconds / cheap_played if cheap_played else 0.0
+        cheap_size = MAX_CHUNK if per_task <= 0 else max(1, min(MAX_CHUNK, int(CHUNK_SECONDS / per_task)))
+        return out + self._shared(rest, cheap_size, progress)
 
-    def _shared(self, tasks: list[Task], progress: ProgressHook | None = None) -> list[PlayoutResult]:
-        if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(self.jobs - 1)
-        size = max(1, min(32, len(tasks) // (self.jobs * 8)))
-        chunks = [tasks[i : i + size] for i in range(0, len(tasks), size)]
+    def _shared(self, tasks: list[Task], cheap_size: int, progress: ProgressHook | None = None) -> list[PlayoutResult]:
+        chunks = plan_chunks(tasks, cheap_size)
         done: list[list[PlayoutResult] | None] = [None] * len(chunks)
-        pending: dict[int, multiprocessing.pool.AsyncResult[list[PlayoutResult]]] = {}
-        front, back = 0, len(chunks)
-        outstanding = 2 * (self.jobs - 1)
+        context = multiprocessing.get_context("spawn")
+        counter = context.Value("i", 0)
+        results: multiprocessing.queues.Queue[tuple[int, list[PlayoutResult] | None, str]] = context.Queue()
+        setup: multiprocessing.queues.Queue[tuple[Spec, list[Task], list[tuple[int, int]]]] = context.Queue()
+        self._workers = [
+            context.Process(target=_worker_loop, args=(self.folder, self.modules, setup, counter, results), daemon=True)
+            for _ in range(self.jobs - 1)
+        ]
+        for worker in self._workers:
+            worker.start()
+            setup.put((self.spec, tasks, chunks))  # written by the queue's own thread while this process plays
+        failed: list[int] = []
+        missing = len(chunks)
 
-        workers_alive = False
+        def receive(item: tuple[int, list[PlayoutResult] | None, str]) -> None:
+            nonlocal missing
+            index, played, error = item
+            if played is None:
+                failed.append(index)
+                return
+            done[index] = played
+            missing -= 1
+            if progress is not None:
+                progress.advance(len(played))
 
-        def collect() -> None:
-            nonlocal workers_alive
-            for i in [i for i, job in pending.items() if job.ready()]:
-                done[i] = pending.pop(i).get()
-                workers_alive = True
-                if progress is not None:
-                    progress.advance(len(chunks[i]))
+        def play_here(index: int) -> None:
+            nonlocal missing
+            start, end = chunks[index]
+            done[index] = [self._play(task) for task in tasks[start:end]]
+            missing -= 1
+            if progress is not None:
+                progress.advance(end - start)
 
-        while front < back or pending:
-            collect()
-            while len(pending) < outstanding and back > front:
-                back -= 1
-                pending[back] = self._pool.apply_async(_run_chunk, ((self.folder, self.modules, chunks[back]),))
-            if front < back:
-                done[front] = [self._play(task) for task in chunks[front]]
-                if progress is not None:
-                    progress.advance(len(chunks[front]))
-                front += 1
-            elif pending:
-                # Nothing left at the front. Once workers have answered, wait for
-                # them; while they are still starting, play their chunk here.
-                i = min(pending)
-                job = pending.pop(i)
-                done[i] = job.get() if workers_alive else [self._play(task) for task in chunks[i]]
-                if progress is not None:
-                    progress.advance(len(chunks[i]))
-        return [result for part in done for result in part or []]
+        def drain() -> None:
+            while True:
+                try:
+                    receive(results.get_nowait())
+                except queue.Empty:
+                    return
+
+        try:
+            while True:
+                index = _claim(counter, len(chunks))
+                if index < 0:
+                    break
+                play_here(index)
+                drain()
+            # Every chunk is claimed: wait for the workers' last ones.
+            while missing:
+                while failed:
+                    play_here(failed.pop())
+                if not missing:
+                    break
+                try:
+                    receive(results.get(timeout=0.2))
+                    continue
+                except queue.Empty:
+                    pass
+                if not any(worker.is_alive() for worker in self._workers):
+                    drain()
+                    # A worker that died without answering: play what it had claimed here.
+                    for index, part in enumerate(done):
+                        if part is None and index not in failed:
+                            play_here(index)
+                    failed.clear()
+        finally:
+            self.close()
+            results.close()
+            setup.close()
+        in_task_order = sorted(range(len(chunks)), key=lambda i: chunks[i][0])
+        return [result for i in in_task_order for result in done[i] or []]

@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
+from cardgen.engine.agents import RandomAgent
 from cardgen.engine.core import CHANCE, Action, Game, State
 
 if TYPE_CHECKING:
@@ -98,25 +99,50 @@ def play_game(
     result = PlayoutResult(seed=seed, num_players=game.num_players, agents=tuple(a.name for a in agents))
     bound = game.info().max_game_length
     rng = playout_rng(seed)
+    draw = rng.random
     actions = result.actions
+    record = actions.append
+    # Uniformly random seats are played here rather than through choose():
+    # the same draw from the same generator, without a method call per action.
+    all_random = all(type(agent) is RandomAgent for agent in agents)
     state: State | None = None
     decisions = forced = branching_total = branching_max = 0
+    played = 0
     try:
         state = game.new_initial_state(seed)
         for agent in agents:
             agent.reset(game)
-        while not state.is_terminal():
-            if len(actions) >= bound:
+        # The State API calls, bound once (a rules module never swaps its methods mid-game).
+        is_terminal = state.is_terminal
+        current_player = state.current_player
+        legal_actions = state.legal_actions
+        apply_action = state.apply_action
+        chance_outcomes = state.chance_outcomes
+        own_sampler = type(state).sample_chance is not State.sample_chance
+        while not is_terminal():
+            if played >= bound:
                 result.timed_out = True
                 break
-            player = state.current_player()
+            player = current_player()
             if player == CHANCE:
-                if not state.chance_outcomes():
+                outcomes = chance_outcomes()
+                if not outcomes:
                     result.dead_end = True
                     break
-                action = state.sample_chance(rng)
+                if own_sampler:
+                    action = state.sample_chance(rng)
+                else:
+                    # State.sample_chance, inlined on the outcomes already fetched.
+                    pick = draw()
+                    total = 0.0
+                    action = outcomes[-1][0]
+                    for outcome, probability in outcomes:
+                        total += probability
+                        if pick < total:
+                            action = outcome
+                            break
             else:
-                legal = state.legal_actions()
+                legal = legal_actions()
                 count = len(legal)
                 if count == 0:
                     result.dead_end = True
@@ -128,10 +154,13 @@ def play_game(
                 if count == 1:
                     forced += 1
                     action = legal[0]
+                elif all_random:
+                    action = legal[int(draw() * count)]
                 else:
                     action = agents[player].choose(state, legal, rng)
-            state.apply_action(action)
-            actions.append(action)
+            apply_action(action)
+            record(action)
+            played += 1
     except Exception as error:  # the rules module's bug, recorded for the report
         result.error = f"{type(error).__name__}: {error}"
     result.decisions, result.forced = decisions, forced

@@ -18,6 +18,7 @@ the same weights as equal, so repeated collections cost one dictionary look-up.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Sequence
 
 Face = int
@@ -26,6 +27,8 @@ Arrangement = list[list[Face]]
 
 MEMO_LIMIT = 2_000_000
 """Entries kept in the memo before it is cleared, so long runs do not grow without bound."""
+RECENT_LIMIT = 256
+"""Collections whose best arrangement is remembered (a finished game asks for each one several times)."""
 
 
 class _Found(Exception):
@@ -69,6 +72,10 @@ class DisplayScorer:
         self.key_step: list[int] = [1 << (self.class_bits * c) for c in self.class_of]
         """Adding ``key_step[f]`` to a collection's key adds face ``f`` (see :meth:`key`)."""
         self.memo: dict[int, int] = {}
+        self.matchings: dict[tuple[int, int], int] = {}
+        """Best matchings between two groups of faces, by the groups' canonical keys."""
+        self.recent: dict[tuple[Face, ...], tuple[int, Arrangement]] = {}
+        """:meth:`best` answers by the exact face sequence (the arrangement found depends on the order)."""
 
     # --- keys and cached values -------------------------------------------
 
@@ -90,6 +97,27 @@ class DisplayScorer:
                 self.memo.clear()
             self.memo[key] = cached
         return cached
+
+    def best(self, faces: Sequence[Face]) -> tuple[int, Arrangement]:
+        """The exact best score of ``faces`` and the arrangement :meth:`search` finds, from one search.
+
+        The answer is remembered for the exact sequence of faces, so the end of
+        a game (scores, usage and the conservation recount) searches each
+        collection once; the score also goes into the canonical memo.
+        """
+        exact = tuple(faces)
+        found = self.recent.get(exact)
+        if found is None:
+            found = self.search(exact, want_arrangement=True)
+            if len(self.recent) >= RECENT_LIMIT:
+                self.recent.clear()
+            self.recent[exact] = found
+            key = self.key(exact)
+            if key not in self.memo:
+                if len(self.memo) >= MEMO_LIMIT:
+                    self.memo.clear()
+                self.memo[key] = found[0]
+        return found[0], [display[:] for display in found[1]]
 
     # --- scoring one display ------------------------------------------------
 
@@ -151,28 +179,38 @@ class DisplayScorer:
             single = [by_part[p][0] for p in present]
             return self.display_score(single), [single] if want_arrangement else []
         order = sorted(present, key=lambda p: -len(by_part[p]))
-        rank = {p: i for i, p in enumerate(order)}
+        rank = [parts] * parts
+        for i, p in enumerate(order):
+            rank[p] = i
         sequence = [f for p in order for f in by_part[p]]
         n = len(sequence)
         complete_possible = len(present) == parts
         bonus_cap = bonus * min(len(by_part[p]) for p in range(parts)) if complete_possible else 0
-        ceiling = sum(self._matching(by_part[j.first], by_part[j.second]) for j in self.joints) + bonus_cap
+        ceiling = bonus_cap
+        for joint in self.joints:
+            ceiling += self._matching_memo(by_part[joint.first], by_part[joint.second])
         # What each face can still add when placed: its best partner in every earlier-placed neighbouring part.
         remaining = [0] * (n + 1)
         for i in range(n - 1, -1, -1):
             f = sequence[i]
             p = part_of[f]
+            row = weight[f]
             gain = 0
             for q in neighbours[p]:
-                if by_part[q] and rank[q] < rank[p]:
-                    gain += max(weight[f][g] for g in by_part[q])
+                if rank[q] < rank[p]:
+                    gain += max([row[g] for g in by_part[q]])
             remaining[i] = remaining[i + 1] + gain
-        earlier = [order[: rank[part_of[f]]] for f in sequence]
+        earlier_of_part = {p: order[: rank[p]] for p in order}
+        earlier = [earlier_of_part[part_of[f]] for f in sequence]
         """The parts placed before each face's part: a display missing one of them can never be complete."""
+        part_seq = [part_of[f] for f in sequence]
+        rows = [weight[f] for f in sequence]
+        links = [neighbours[p] for p in part_seq]
         cap_count = bonus_cap // bonus if bonus else 0
         displays: list[list[int]] = []
         best_value = -1
         best_arrangement: Arrangement = []
+        first = itemgetter(0)
 
         def place(i: int, score: int) -> None:
             nonlocal best_value, best_arrangement
@@ -188,7 +226,8 @@ class DisplayScorer:
                     if score >= ceiling:
                         raise _Found
                 return
-            if score + remaining[i] + bonus_cap <= best_value:
+            rest = score + remaining[i]
+            if rest + bonus_cap <= best_value:
                 return
             if bonus_cap:
                 completable = 0
@@ -198,29 +237,32 @@ class DisplayScorer:
                             break
                     else:
                         completable += 1
-                if score + remaining[i] + bonus * min(completable, cap_count) <= best_value:
+                if rest + bonus * (completable if completable < cap_count else cap_count) <= best_value:
                     return
             f = sequence[i]
-            p = part_of[f]
-            row = weight[f]
+            p = part_seq[i]
+            row = rows[i]
+            near = links[i]
             options: list[tuple[int, list[int]]] = []
             for d in displays:
                 if d[p] < 0:
                     gain = 0
-                    for q in neighbours[p]:
+                    for q in near:
                         g = d[q]
                         if g >= 0:
                             gain += row[g]
                     options.append((gain, d))
-            options.sort(key=lambda item: -item[0])
+            if len(options) > 1:
+                options.sort(key=first, reverse=True)  # stable: equal gains keep display order
+            i += 1
             for gain, d in options:
                 d[p] = f
-                place(i + 1, score + gain)
+                place(i, score + gain)
                 d[p] = -1
             fresh = [-1] * parts
             fresh[p] = f
             displays.append(fresh)
-            place(i + 1, score)
+            place(i, score)
             displays.pop()
 
         try:
@@ -228,6 +270,26 @@ class DisplayScorer:
         except _Found:
             pass
         return best_value, best_arrangement
+
+    def _matching_memo(self, left: Sequence[Face], right: Sequence[Face]) -> int:
+        """:meth:`_matching`, memoised on the two groups' face classes (the matching only sees weights)."""
+        if not left or not right:
+            return 0
+        step = self.key_step
+        lk = 0
+        for f in left:
+            lk += step[f]
+        rk = 0
+        for g in right:
+            rk += step[g]
+        key = (lk, rk)
+        found = self.matchings.get(key)
+        if found is None:
+            found = self._matching(left, right)
+            if len(self.matchings) >= MEMO_LIMIT:
+                self.matchings.clear()
+            self.matchings[key] = found
+        return found
 
     # --- references for tests ---------------------------------------------------
 

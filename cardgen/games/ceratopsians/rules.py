@@ -169,7 +169,15 @@ class CeratopsiansGame(Game):
         rng = random.Random(seed)
         order = list(range(self.deck_size))
         rng.shuffle(order)
-        sides = [rng.randrange(2) for _ in range(self.deck_size)]
+        # rng.randrange(2) for each card, spelt out: two bits drawn until they are below 2
+        # (the draws CPython's randrange makes), without its argument checks.
+        bits = rng.getrandbits
+        sides = []
+        for _ in range(self.deck_size):
+            r = bits(2)
+            while r >= 2:
+                r = bits(2)
+            sides.append(r)
         return order, sides
 
     def new_initial_state(self, seed: int) -> "CeratopsiansState":
@@ -245,12 +253,19 @@ class CeratopsiansState(State):
 
     def scores(self) -> list[int]:
         """Each player's best display assembly of their collection so far."""
-        value = self.game.scorer.value
+        scorer = self.game.scorer
+        if self.drafts >= 2 * self.game.drafts_per_player:
+            # A finished game will also be asked for its arrangements (usage): one search serves both.
+            memo = scorer.memo
+            for seat in (0, 1):
+                if self.keys[seat] not in memo:
+                    scorer.best(self.collections[seat])
+        value = scorer.value
         return [value(self.collections[0], self.keys[0]), value(self.collections[1], self.keys[1])]
 
     def arrangement(self, seat: Seat) -> Arrangement:
         """One best arrangement of ``seat``'s collection into displays."""
-        return self.game.scorer.search(self.collections[seat], want_arrangement=True)[1]
+        return self.game.scorer.best(self.collections[seat])[1]
 
     def clone(self) -> "CeratopsiansState":
         """A copy sharing only the immutable deck order."""
@@ -304,6 +319,33 @@ class CeratopsiansState(State):
     def conservation_errors(self) -> list[str]:
         """Each card in exactly one place (deck, boneyard, a collection) and scores that match the position."""
         errors: list[str] = []
+        seen = [0] * self.game.deck_size
+        for card in self.order[self.top :]:
+            seen[card] += 1
+        for card in self.bone:
+            if card >= 0:
+                seen[card] += 1
+        for collection in self.collections:
+            for face in collection:
+                seen[face >> 1] += 1
+        if seen.count(1) != len(seen):
+            errors.extend(self._misplaced())
+        if sum(len(c) for c in self.collections) != self.drafts:
+            errors.append("collections do not hold one card per draft")
+        scorer = self.game.scorer
+        scores = self.scores()
+        for seat, collection in enumerate(self.collections):
+            if scorer.key(collection) != self.keys[seat]:
+                errors.append(f"P{seat + 1}'s collection key is stale")
+            # A search of this exact collection, not the memo entry the incremental key points at.
+            fresh = scorer.best(collection)[0]
+            if fresh != scores[seat]:
+                errors.append(f"P{seat + 1}'s score {scores[seat]} differs from a fresh count {fresh}")
+        return errors
+
+    def _misplaced(self) -> list[str]:
+        """Where each card that is not in exactly one place is (the slow, descriptive count)."""
+        errors: list[str] = []
         places: dict[int, list[str]] = {}
         for card in self.order[self.top :]:
             places.setdefault(card, []).append("deck")
@@ -317,13 +359,4 @@ class CeratopsiansState(State):
             where = places.get(card, [])
             if len(where) != 1:
                 errors.append(f"card {self.game.card_ids[card]} is in {len(where)} places: {where}")
-        if sum(len(c) for c in self.collections) != self.drafts:
-            errors.append("collections do not hold one card per draft")
-        scorer = self.game.scorer
-        for seat, collection in enumerate(self.collections):
-            if scorer.key(collection) != self.keys[seat]:
-                errors.append(f"P{seat + 1}'s collection key is stale")
-            fresh = scorer.search(collection)[0]
-            if fresh != self.scores()[seat]:
-                errors.append(f"P{seat + 1}'s score {self.scores()[seat]} differs from a fresh count {fresh}")
         return errors

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -198,6 +199,12 @@ class KeramikosGame(Game):
         p = 1.0 / (self.sides * self.sides)
         self.chance_list: list[tuple[Action, float]] = [(A_DICE + i, p) for i in range(self.sides * self.sides)]
         self.chance_actions: list[Action] = [A_DICE + i for i in range(self.sides * self.sides)]
+        self.chance_cumulative: list[float] = []
+        """Running sums of the outcome probabilities, added in the order State.sample_chance adds them."""
+        total = 0.0
+        for _, probability in self.chance_list:
+            total += probability
+            self.chance_cumulative.append(total)
 
         # usage keys: card:<id> for every card design and dig site, set:<id> for every set
         self.usage_names: list[str] = (
@@ -403,6 +410,15 @@ class KeramikosState(State):
         if self.phase != ROLLING:
             return []
         return list(self.g.chance_list)
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """The dice outcome :meth:`State.sample_chance` would draw, found by bisection on the running sums."""
+        if self.phase != ROLLING:
+            return State.sample_chance(self, rng)
+        g = self.g
+        index = bisect_right(g.chance_cumulative, rng.random())
+        actions = g.chance_actions
+        return actions[index] if index < len(actions) else actions[-1]
 
     def placed(self) -> int:
         """Markers the player to move has on the table."""

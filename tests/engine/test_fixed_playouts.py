@@ -1,0 +1,142 @@
+"""Random playouts of the real games are fixed: same seed, same game, before and after any speed work.
+
+The figures below were recorded with the engine as it was before the speed-ups
+in ``play_game``, Keramikos and Ceratopsians (inline random choice and chance
+sampling, dice by bisection, one display search per collection at the end). A
+change of rules behaviour anywhere (a different draw, a different legal-action
+order, a different score or usage count) changes one of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from functools import lru_cache
+
+import pytest
+
+from cardgen.engine.agents import RandomAgent
+from cardgen.engine.core import Game, State, make_game
+from cardgen.engine.parallel import Task, plan_chunks
+from cardgen.engine.playout import PlayoutResult, play_game
+from cardgen.spec.load import find_spec_folder, load_spec
+
+# (game, players, seed, final scores, actions played, digest of the actions, digest of the usage counters)
+FIXED = [
+    ("ceramus", 1, 0, [8], 12, "72e08b3d4f004b99", "fe7804a25196"),
+    ("ceramus", 1, 1, [-4], 4, "7aa48720d018cab8", "6000591373f3"),
+    ("ceramus", 2, 2, [10, 2], 37, "b624f85861899cfb", "aa07feaebae7"),
+    ("ceramus", 3, 2, [0, -2, 6], 58, "2e4f602e6fc83a1e", "22cc5b331d11"),
+    ("ceramus", 4, 0, [6, 0, -2, 10], 71, "ede8b1bcd56ee6e4", "6dcf99364e45"),
+    ("ceramus", 4, 2, [10, 4, 6, -6], 72, "2043a486029431a8", "595efc8c0058"),
+    ("ceratopsians", 2, 0, [7, 6], 16, "567097bc42cf110c", "abae8827ed64"),
+    ("ceratopsians", 2, 1, [7, 3], 16, "16e6384e4a61a679", "1c2b145f3c77"),
+    ("ceratopsians", 2, 2, [6, 4], 16, "eb91cf0fed5ced36", "c4dbe2f417f9"),
+    ("keramikos", 2, 0, [0, 0], 301, "e45d00025b7b1401", "a9b5b1bb7b39"),
+    ("keramikos", 3, 0, [9, 0, 9], 329, "828cfcde6fd4f1af", "54c56a657fad"),
+    ("keramikos", 3, 2, [5, 0, 0], 330, "db81f1c4ca361f39", "cdfba02b9598"),
+    ("keramikos", 4, 0, [1, 0, 0, 6], 298, "66e61a9fbea6bef3", "e6d74219b590"),
+    ("keramikos", 4, 2, [0, 0, 6, 0], 347, "1155fdd169b21cd4", "250270b19c07"),
+    ("mausoleum-guardians", 2, 0, [16, 16], 67, "ba325ae6b3e12c06", "a7506dc4edae"),
+    ("mausoleum-guardians", 3, 1, [0, 8, 0], 67, "a02b1c8a5f232a85", "63b92053c152"),
+    ("mausoleum-guardians", 4, 1, [8, 0, 0, 0], 86, "c15ee3b5321652b8", "f461c3443120"),
+]
+
+# Digest of (scores, length, actions digest, ranking, usage, termination) over seeds 0-39.
+FORTY_SEEDS = {
+    ("ceramus", 1): "a575f5e39921cdaf",
+    ("ceramus", 2): "66b3f283dfe83805",
+    ("ceramus", 3): "eb23ba29b2775d49",
+    ("ceramus", 4): "d1e8be53e33b64b5",
+    ("ceratopsians", 2): "5690606a2a502c08",
+    ("keramikos", 2): "1e320d24fbca84a3",
+    ("keramikos", 3): "1d9dd3f989b9d339",
+    ("keramikos", 4): "59c9f828378b3e59",
+    ("mausoleum-guardians", 2): "d236f02f3b2bbf27",
+    ("mausoleum-guardians", 3): "9bbd679ef8d45474",
+    ("mausoleum-guardians", 4): "26877ba62c7425e7",
+}
+
+
+@lru_cache(maxsize=None)
+def _game(game_id: str, players: int) -> Game:
+    loaded = load_spec(find_spec_folder(game_id))
+    assert loaded.spec is not None
+    return make_game(loaded.spec, players)
+
+
+def _digest(text: str, size: int) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:size]
+
+
+def _random_playout(game_id: str, players: int, seed: int) -> PlayoutResult:
+    return play_game(_game(game_id, players), [RandomAgent() for _ in range(players)], seed)
+
+
+@pytest.mark.parametrize(("game_id", "players", "seed", "scores", "length", "actions", "usage"), FIXED)
+def test_random_playout_is_fixed(game_id: str, players: int, seed: int, scores: list[int], length: int, actions: str, usage: str) -> None:
+    result = _random_playout(game_id, players, seed)
+    assert result.completed and not result.conservation
+    assert result.scores == scores
+    assert result.length == length
+    assert _digest(repr(result.actions), 16) == actions
+    assert _digest(repr(sorted(result.usage.items())), 12) == usage
+
+
+@pytest.mark.parametrize(("game_id", "players"), sorted(FORTY_SEEDS))
+def test_forty_random_playouts_are_fixed(game_id: str, players: int) -> None:
+    h = hashlib.sha256()
+    for seed in range(40):
+        r = _random_playout(game_id, players, seed)
+        h.update(repr((r.scores, r.length, _digest(repr(r.actions), 16), r.ranking, sorted(r.usage.items()), r.termination)).encode())
+    assert h.hexdigest()[:16] == FORTY_SEEDS[(game_id, players)]
+
+
+class _ChoosingRandom(RandomAgent):
+    """A random agent play_game does not recognise, so every choice goes through choose()."""
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("keramikos", 3), ("ceramus", 2), ("ceratopsians", 2), ("mausoleum-guardians", 4)])
+def test_inline_random_choice_equals_choose(game_id: str, players: int) -> None:
+    game = _game(game_id, players)
+    for seed in range(5):
+        fast = play_game(game, [RandomAgent() for _ in range(players)], seed)
+        slow = play_game(game, [_ChoosingRandom() for _ in range(players)], seed)
+        assert fast.actions == slow.actions and fast.scores == slow.scores and fast.usage == slow.usage
+
+
+def test_keramikos_dice_sampler_matches_the_generic_one() -> None:
+    state = _game("keramikos", 2).new_initial_state(0)
+    state.apply_action(state.legal_actions()[0])  # roll
+    assert state.is_chance_node()
+    for seed in range(300):
+        assert state.sample_chance(random.Random(seed)) == State.sample_chance(state, random.Random(seed))
+
+
+def test_ceratopsians_best_is_the_search_and_hands_out_copies() -> None:
+    game = _game("ceratopsians", 2)
+    state = game.new_initial_state(5)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply_action(legal[int(rng.random() * len(legal))])
+    faces = state.collections[0]  # type: ignore[attr-defined]
+    scorer = game.scorer  # type: ignore[attr-defined]
+    value, arrangement = scorer.best(faces)
+    assert (value, arrangement) == scorer.search(faces, want_arrangement=True)
+    arrangement[0].append(-99)
+    assert scorer.best(faces)[1] == scorer.search(faces, want_arrangement=True)[1]
+    assert state.scores()[0] == value
+
+
+def test_chunks_cover_every_task_once_heavy_first() -> None:
+    tasks = [Task(2, ("random", "random"), s) for s in range(500)]
+    tasks[10:10] = [Task(2, ("mcts:8", "random"), 1000 + s) for s in range(3)]
+    tasks.append(Task(2, ("greedy", "random"), 2000))
+    chunks = plan_chunks(tasks, 64)
+    covered = sorted(i for start, end in chunks for i in range(start, end))
+    assert covered == list(range(len(tasks)))
+    assert [end - start for start, end in chunks[:4]] == [1, 1, 1, 1]
+    assert all(tasks[start].agents != ("random", "random") for start, _ in chunks[:4])
+    assert max(end - start for start, end in chunks) <= 64
+    assert chunks[-1][1] - chunks[-1][0] == 1  # the tail is fine-grained
