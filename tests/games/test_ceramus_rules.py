@@ -22,7 +22,8 @@ from cardgen.games.ceramus.rules import (
     CeramusGame,
     CeramusState,
 )
-from cardgen.spec.load import load_spec
+from game_helpers import shipped_spec
+
 from cardgen.spec.models import Spec
 
 SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "ceramus"
@@ -30,10 +31,7 @@ SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "ceramus"
 
 @pytest.fixture(scope="module")
 def spec() -> Spec:
-    loaded = load_spec(SPEC_DIR)
-    assert loaded.findings == []
-    assert loaded.spec is not None
-    return loaded.spec
+    return shipped_spec("ceramus")
 
 
 def game(spec: Spec, players: int) -> CeramusGame:

@@ -10,7 +10,8 @@ import pytest
 
 from cardgen.engine.core import make_game
 from cardgen.games.ceratopsians.rules import CeratopsiansGame, CeratopsiansState
-from cardgen.spec.load import load_spec
+from game_helpers import shipped_spec
+
 from cardgen.spec.models import Spec
 
 SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "ceratopsians"
@@ -19,9 +20,7 @@ MIRROR = {"left-frill": "right-frill", "right-frill": "left-frill", "center-fril
 
 @lru_cache(maxsize=1)
 def spec() -> Spec:
-    loaded = load_spec(SPEC_DIR)
-    assert loaded.spec is not None, [f.render() for f in loaded.findings]
-    return loaded.spec
+    return shipped_spec("ceratopsians")
 
 
 @lru_cache(maxsize=1)

@@ -35,7 +35,8 @@ from cardgen.games.keramikos.rules import (
     KeramikosGame,
     KeramikosState,
 )
-from cardgen.spec.load import load_spec
+from game_helpers import shipped_spec
+
 from cardgen.spec.models import Spec
 
 SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "keramikos"
@@ -43,10 +44,7 @@ SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "keramikos"
 
 @pytest.fixture(scope="module")
 def spec() -> Spec:
-    loaded = load_spec(SPEC_DIR)
-    assert loaded.findings == []
-    assert loaded.spec is not None
-    return loaded.spec
+    return shipped_spec("keramikos")
 
 
 @pytest.fixture(scope="module")

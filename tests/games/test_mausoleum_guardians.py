@@ -9,7 +9,8 @@ import pytest
 
 from cardgen.engine.core import CHANCE, TERMINAL, Termination, make_game
 from cardgen.games.mausoleum_guardians.rules import PASS, MausoleumGame, MausoleumState
-from cardgen.spec.load import load_spec
+from game_helpers import shipped_spec
+
 from cardgen.spec.models import Spec
 
 SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "mausoleum-guardians"
@@ -17,10 +18,7 @@ SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "mausoleum-guardians"
 
 @pytest.fixture(scope="module")
 def spec() -> Spec:
-    loaded = load_spec(SPEC_DIR)
-    assert loaded.findings == []
-    assert loaded.spec is not None
-    return loaded.spec
+    return shipped_spec("mausoleum-guardians")
 
 
 @pytest.fixture(scope="module")
