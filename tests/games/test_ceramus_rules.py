@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from game_helpers import shipped_spec
 
 from cardgen.engine.core import make_game
 from cardgen.games.ceramus.rules import (
@@ -22,11 +22,7 @@ from cardgen.games.ceramus.rules import (
     CeramusGame,
     CeramusState,
 )
-from game_helpers import shipped_spec
-
 from cardgen.spec.models import Spec
-
-SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "ceramus"
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from game_helpers import shipped_spec
 
 from cardgen.engine.core import make_game, play_actions
 from cardgen.games.ceramus.rules import ON_TABLE, OVER, USED, CeramusGame, CeramusState
@@ -17,16 +17,12 @@ from cardgen.games.ceramus.solver import (
     solve_state,
     solve_state_reference,
 )
-from cardgen.spec.load import load_spec
-
-SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "ceramus"
 
 
 @pytest.fixture(scope="module")
 def solo() -> CeramusGame:
-    loaded = load_spec(SPEC_DIR)
-    assert loaded.spec is not None
-    g = make_game(loaded.spec, 1)
+    spec = shipped_spec("ceramus")
+    g = make_game(spec, 1)
     assert isinstance(g, CeramusGame)
     return g
 

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
+from game_helpers import shipped_spec
 
 from cardgen.engine.core import make_game
 from cardgen.games.ceratopsians.rules import CeratopsiansGame, CeratopsiansState
-from game_helpers import shipped_spec
-
 from cardgen.spec.models import Spec
 
-SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "ceratopsians"
 MIRROR = {"left-frill": "right-frill", "right-frill": "left-frill", "center-frill": "center-frill", "left-cheek": "right-cheek", "right-cheek": "left-cheek", "mouth": "mouth"}
 
 

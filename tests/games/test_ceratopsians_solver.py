@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
+
+from game_helpers import shipped_spec
 
 from cardgen.engine.core import State, play_actions, solver_for
 from cardgen.games.ceratopsians.rules import CeratopsiansGame
-from cardgen.games.ceratopsians.solver import first_player_edge, optimal_first_move, solve
-from cardgen.spec.load import load_spec
-
-SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "ceratopsians"
+from cardgen.games.ceratopsians.solver import (
+    first_player_edge,
+    optimal_first_move,
+    solve,
+)
 
 
 @lru_cache(maxsize=None)
 def game(drafts: int | None = None) -> CeratopsiansGame:
-    loaded = load_spec(SPEC_DIR)
-    assert loaded.spec is not None
-    return CeratopsiansGame(loaded.spec, 2, drafts_per_player=drafts)
+    spec = shipped_spec("ceratopsians")
+    return CeratopsiansGame(spec, 2, drafts_per_player=drafts)
 
 
 def minimax(state: State) -> int:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from game_helpers import shipped_spec
 
 from cardgen.engine.core import CHANCE, make_game
 from cardgen.games.keramikos.rules import (
@@ -35,11 +35,7 @@ from cardgen.games.keramikos.rules import (
     KeramikosGame,
     KeramikosState,
 )
-from game_helpers import shipped_spec
-
 from cardgen.spec.models import Spec
-
-SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "keramikos"
 
 
 @pytest.fixture(scope="module")

@@ -3,24 +3,33 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from game_helpers import shipped_spec
 
 from cardgen.engine.agents import make_agent
 from cardgen.engine.core import CHANCE, make_game
-from cardgen.games.keramikos.expectimax import _classes, expectimax_action, roll_or_stop_values
-from cardgen.games.keramikos.rules import A_DEEPEN, A_DICE, A_MARK, A_ROLL, A_STOP, DECIDE, KeramikosGame, KeramikosState
-from cardgen.spec.load import load_spec
-
-SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "keramikos"
+from cardgen.games.keramikos.expectimax import (
+    _classes,
+    expectimax_action,
+    roll_or_stop_values,
+)
+from cardgen.games.keramikos.rules import (
+    A_DEEPEN,
+    A_DICE,
+    A_MARK,
+    A_ROLL,
+    A_STOP,
+    DECIDE,
+    KeramikosGame,
+    KeramikosState,
+)
 
 
 @pytest.fixture(scope="module")
 def game() -> KeramikosGame:
-    loaded = load_spec(SPEC_DIR)
-    assert loaded.spec is not None
-    built = make_game(loaded.spec, 2)
+    spec = shipped_spec("keramikos")
+    built = make_game(spec, 2)
     assert isinstance(built, KeramikosGame)
     return built
 

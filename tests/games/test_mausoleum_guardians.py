@@ -6,14 +6,13 @@ import random
 from pathlib import Path
 
 import pytest
+from game_helpers import SPECS, shipped_spec
 
 from cardgen.engine.core import CHANCE, TERMINAL, Termination, make_game
 from cardgen.games.mausoleum_guardians.rules import PASS, MausoleumGame, MausoleumState
-from game_helpers import shipped_spec
-
 from cardgen.spec.models import Spec
 
-SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "mausoleum-guardians"
+SPEC_DIR = SPECS / "mausoleum-guardians"
 
 
 @pytest.fixture(scope="module")
