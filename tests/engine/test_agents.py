@@ -12,7 +12,7 @@ from cardgen.engine.core import make_game
 from cardgen.engine.playout import play_game
 from cardgen.spec.load import LoadedSpec
 
-from .toy_rules import PASS, ROLL_BASE, ToyState, solve_toy
+from .toy_rules import PASS, ROLL_BASE, ToyGame, ToyState, solve_toy
 
 
 def test_registry_names_and_parameters(toy: LoadedSpec) -> None:
@@ -52,6 +52,7 @@ def test_playouts_are_reproducible(toy: LoadedSpec, name: str) -> None:
 def _known_row(toy: LoadedSpec) -> ToyState:
     assert toy.spec is not None
     game = make_game(toy.spec, 2)
+    assert isinstance(game, ToyGame)
     state = game.new_initial_state(0)
     assert isinstance(state, ToyState)
     by_id = {game.card_ids[d]: p for p, d in enumerate(game.card_of)}

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 from pypdf import PdfReader
+from pypdf.generic import DictionaryObject
 from typer.testing import CliRunner
 
 from cardgen.cli.app import app
@@ -71,7 +72,10 @@ def test_drivethrucards_fonts_are_embedded(dtc: dict[str, tuple[Path, ProfileExp
     reader = PdfReader(folder / "mausoleum-guardians-cards.pdf")
     seen = 0
     for page in reader.pages[:4]:
-        fonts = page["/Resources"].get_object().get("/Font", {})
+        resources = page["/Resources"]
+        assert isinstance(resources, DictionaryObject)
+        fonts = resources["/Font"] if "/Font" in resources else DictionaryObject()
+        assert isinstance(fonts, DictionaryObject)
         for ref in fonts.values():
             font = ref.get_object()
             descriptor = font["/FontDescriptor"].get_object() if "/FontDescriptor" in font else None
@@ -118,7 +122,8 @@ def test_gamecrafter_pngs_have_the_shop_pixel_sizes(tmp_path: Path, mausoleum: L
     # the bleed was extended with the back's own background colour, not scaled
     back = next(f for f in card_faces(mausoleum) if f.key == "cards-back")
     corner = Image.open(tmp_path / "cards" / "cards-back.png").getpixel((0, 0))
-    assert "#%02x%02x%02x" % corner == background_of(back.scene)
+    assert isinstance(corner, tuple)
+    assert "#{:02x}{:02x}{:02x}".format(*corner) == background_of(back.scene)
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert sum(f["copies"] for f in manifest["faces"] if f["side"] == "front") == 52
 

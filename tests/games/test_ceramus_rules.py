@@ -143,7 +143,8 @@ def test_game_ends_when_nobody_can_add_a_tile(spec: Spec) -> None:
     g = game(spec, 2)
     s = g.custom_state(["MM", "MM"], [["s01", "s02"], ["s03"]])
     assert s.is_terminal() and s.legal_actions() == []
-    assert s.termination() is not None and s.termination().value == "no player can move"
+    ended = s.termination()
+    assert ended is not None and ended.value == "no player can move"
     assert s.scores() == [-16, -16]
 
 
@@ -185,7 +186,7 @@ def test_second_player_becomes_first(spec: Spec) -> None:
     g = game(spec, 3)
     s = g.new_initial_state(3)
     rng = random.Random(1)
-    firsts = []
+    firsts: list[int] = []
     while not s.is_terminal() and len(firsts) < 4:
         if s.phase == REVEAL:
             firsts.append(s.current_player())

@@ -47,8 +47,8 @@ def position(game: KeramikosGame, stacks: dict[int, list[str]], marked: dict[int
         state.coll[0][game.kind_ids.index(card)] = n
     state.supply[0] = game.markers - sum(marked.values())
     counts = [0] * game.num_kinds
-    for card in state.deck + [c for st in state.stacks for c in st]:
-        counts[card] += 1
+    for kind in state.deck + [c for st in state.stacks for c in st]:
+        counts[kind] += 1
     for k in range(game.num_pottery):
         counts[k] += state.coll[0][k]
     state.discard = [game.copies[k] - counts[k] for k in range(game.num_kinds)]
@@ -61,7 +61,7 @@ def test_dice_classes_are_exact(game: KeramikosGame) -> None:
     classes = _classes(game)
     assert len(classes) == 9  # totals 2..8, with 4 and 6 split into doubles and not
     assert abs(sum(p for _, p in classes) - 1.0) < 1e-12
-    by_total = {}
+    by_total: dict[int, float] = {}
     for outcome, p in classes:
         d1, d2 = game.outcome_dice[outcome]
         by_total[d1 + d2] = by_total.get(d1 + d2, 0.0) + p

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
+from pypdf.generic import DictionaryObject
 from typer.testing import CliRunner
 
 from cardgen.cli.app import app
@@ -187,7 +188,11 @@ def test_pdf_parses_with_fonts_embedded_and_headings(reports: dict[str, Path], g
         assert "Solved deals, 2 players" in text
     fonts = []
     for page in reader.pages:
-        for font in page["/Resources"]["/Font"].values():
+        resources = page["/Resources"]
+        assert isinstance(resources, DictionaryObject)
+        page_fonts = resources["/Font"]
+        assert isinstance(page_fonts, DictionaryObject)
+        for font in page_fonts.values():
             font = font.get_object()
             descriptor = font.get("/FontDescriptor")
             if descriptor is None:
