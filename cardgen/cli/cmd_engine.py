@@ -10,7 +10,6 @@ refused (its findings are printed, exit 1); unreadable input is an
 from __future__ import annotations
 
 import json
-import statistics
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -23,8 +22,9 @@ if TYPE_CHECKING:
     from cardgen.engine.core import Game
     from cardgen.spec.load import LoadedSpec
 
-# The engine (and every game's rules module it registers), the spec models and
-# the progress bar are imported inside the functions that use them.
+# The engine (and every game's rules module it registers), the spec models,
+# the progress bar and statistics are imported inside the functions that use
+# them: every command (`cardgen build` too) loads this module, and needs none of them.
 
 OUTPUT_ROOT = Path("output")
 
@@ -160,6 +160,8 @@ def solve(
     players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the smallest supported)."),
 ) -> None:
     """Solve deals of GAME exactly with its registered solver and verify each line of play."""
+    import statistics
+
     from cardgen.engine.core import solver_for
 
     loaded = load_checked(game)

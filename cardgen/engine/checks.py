@@ -36,7 +36,6 @@ from cardgen.engine.balance import (
 )
 from cardgen.engine.parallel import Runner, Task
 from cardgen.engine.playout import PlayoutResult
-from cardgen.engine.replay import replay_of, write_replay
 from cardgen.progress import ProgressHook
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
@@ -465,6 +464,8 @@ def _balance_findings(loaded: LoadedSpec, count: CountReport, findings: list[Fin
 
 def _write_odd_replay(runner: Runner, n: int, result: PlayoutResult, folder: Path) -> str:
     """Write the replay of an odd playout; '' when the engine cannot even replay it."""
+    from cardgen.engine.replay import replay_of, write_replay  # only `check --replays` writes replays
+
     try:
         replay = replay_of(runner.game(n), result)
     except Exception:

@@ -11,11 +11,7 @@ the test suite's toy, work too) and cache the Game per player count.
 from __future__ import annotations
 
 import importlib
-import multiprocessing
-import multiprocessing.process
-import multiprocessing.queues
 import os
-import queue
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +25,13 @@ from cardgen.engine.playout import PlayoutResult, play_game
 from cardgen.spec.models import Spec
 
 if TYPE_CHECKING:
+    import multiprocessing.process
+    import multiprocessing.queues
     from multiprocessing.sharedctypes import Synchronized
+
+# multiprocessing and queue are imported by Runner._shared, the only code that
+# starts workers: a run that stays in this process (`cardgen validate`'s quick
+# simulation, jobs=1) never loads them.
 
 
 @dataclass(frozen=True)
@@ -269,6 +271,9 @@ class Runner:
         return out + self._shared(rest, cheap_size, progress)
 
     def _shared(self, tasks: list[Task], cheap_size: int, progress: ProgressHook | None = None) -> list[PlayoutResult]:
+        import multiprocessing
+        import queue
+
         chunks = plan_chunks(tasks, cheap_size)
         done: list[list[PlayoutResult] | None] = [None] * len(chunks)
         context = multiprocessing.get_context("spawn")

@@ -1,0 +1,178 @@
+"""A command imports what its run needs and nothing else.
+
+Start-up is part of every `cardgen build`: a fresh process importing modules it
+never uses pays for them on each rebuild. These tests run the real entry point
+in a fresh interpreter (the test process has imported everything long ago)
+and check, through ``sys.modules``, that modules a run does not need stay
+unloaded. They assert what is loaded, never how long anything takes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from cardgen import progress as progress_module
+from cardgen.progress import TerminalProgress
+
+ROOT = Path(__file__).resolve().parents[1]
+MINIMAL = ROOT / "tests" / "fixtures" / "valid" / "minimal"
+
+# Run `cardgen <argv...>` through the console entry point, then write the names
+# of every loaded module as JSON to the file named by the first argument.
+RUNNER = textwrap.dedent(
+    """
+    import json, sys
+    modules_file, *args = sys.argv[1:]
+    sys.argv = ["cardgen", *args]
+    from cardgen.cli.app import main
+    code = 0
+    try:
+        main()
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+    with open(modules_file, "w", encoding="utf-8") as handle:
+        json.dump({"code": code, "modules": sorted(sys.modules)}, handle)
+    """
+)
+
+# Import the given modules only (no command runs), then print the loaded modules as JSON.
+IMPORTER = textwrap.dedent(
+    """
+    import importlib, json, sys
+    for name in sys.argv[1:]:
+        importlib.import_module(name)
+    print(json.dumps(sorted(sys.modules)))
+    """
+)
+
+NEVER_IN_A_QUIET_BUILD = (
+    "rich",  # the progress bar: nothing is drawn with --quiet
+    "cardgen.engine.parallel",  # the worker pool, the simulation and its metrics: a build does not simulate
+    "cardgen.engine.checks",
+    "cardgen.engine.quick",
+    "cardgen.engine.balance",
+    "cardgen.engine.playout",
+    "cardgen.engine.replay",
+    "multiprocessing",
+    "cardgen.report",  # other commands' machinery
+    "cardgen.export.preview",
+    "cardgen.export.tts",
+    "cardgen.export.profiles",
+    "cardgen.export.raster",
+    "cardgen.scaffold",
+    "pypdfium2",
+)
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE"):  # would make rich (rightly) set up a bar
+        env.pop(name, None)
+    return env
+
+
+def _loaded_by(module: str, modules: list[str]) -> list[str]:
+    """``module`` and its submodules among ``modules``."""
+    return [name for name in modules if name == module or name.startswith(module + ".")]
+
+
+def _run_cli(tmp_path: Path, *args: str) -> tuple[int, list[str]]:
+    """Run ``cardgen args`` in a fresh interpreter: (exit code, every module it loaded)."""
+    record = tmp_path / "modules.json"
+    done = subprocess.run(
+        [sys.executable, "-c", RUNNER, str(record), *args],
+        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300,
+    )
+    assert record.is_file(), done.stderr
+    data = json.loads(record.read_text(encoding="utf-8"))
+    return data["code"], data["modules"]
+
+
+def _import_only(*modules: str) -> list[str]:
+    """Every module loaded by a fresh interpreter that imports ``modules``."""
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORTER, *modules],
+        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    loaded: list[str] = json.loads(done.stdout)
+    return loaded
+
+
+def test_a_quiet_build_loads_no_progress_bar_engine_or_exporter(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    code, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
+    assert code == 0
+    # It really built: the producers ran and wrote the game's files.
+    assert {"cardgen.build", "cardgen.render.produce", "cardgen.rulebook.produce"} <= set(modules)
+    assert any((out / "minimal").iterdir())
+    unexpected = {name: _loaded_by(name, modules) for name in NEVER_IN_A_QUIET_BUILD}
+    assert {name: found for name, found in unexpected.items() if found} == {}
+
+
+def test_the_command_line_alone_loads_no_command_s_dependencies() -> None:
+    """Registering every command (what `cardgen --help` and each command pay first) imports none of their machinery."""
+    modules = _import_only("cardgen.cli.app")
+    heavy = (
+        "rich", "statistics", "pydantic", "ruamel", "reportlab", "svgwrite", "jinja2", "babel", "PIL",
+        "cardgen.build", "cardgen.spec", "cardgen.validate", "cardgen.render", "cardgen.rulebook",
+        "cardgen.engine", "cardgen.games", "cardgen.export", "cardgen.report", "cardgen.scaffold", "cardgen.progress",
+    )
+    assert {name: _loaded_by(name, modules) for name in heavy if _loaded_by(name, modules)} == {}
+
+
+def test_the_quick_simulation_does_not_load_the_worker_pool_or_replays() -> None:
+    """`cardgen validate` plays its quick playouts in-process: multiprocessing and replay files are not needed."""
+    modules = _import_only("cardgen.engine.quick")
+    assert "cardgen.engine.checks" in modules  # what the quick simulation does need
+    assert _loaded_by("multiprocessing", modules) == []
+    assert _loaded_by("cardgen.engine.replay", modules) == []
+    assert _loaded_by("rich", modules) == []
+
+
+class _Stream(io.StringIO):
+    """A text stream that says whether it is a terminal."""
+
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self._tty = tty
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+@pytest.fixture
+def plain_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """No environment variable forcing rich to treat the stream as a terminal."""
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
+    return monkeypatch
+
+
+def test_a_quiet_progress_or_one_off_a_terminal_sets_up_no_bar(plain_env: pytest.MonkeyPatch) -> None:
+    plain_env.setattr(sys, "stderr", _Stream(tty=True))
+    assert not TerminalProgress("x", quiet=True).shown
+    plain_env.setattr(sys, "stderr", _Stream(tty=False))
+    assert not TerminalProgress("x").shown
+    with TerminalProgress("x") as bar:  # the hook still takes every call
+        bar.start(3)
+        bar.advance(2)
+
+
+def test_a_terminal_still_gets_the_bar(plain_env: pytest.MonkeyPatch) -> None:
+    plain_env.setattr(sys, "stderr", _Stream(tty=True))
+    assert TerminalProgress("x").shown
+    plain_env.setattr(sys, "stderr", _Stream(tty=False))
+    for name, value in (("FORCE_COLOR", "1"), ("TTY_COMPATIBLE", "1")):
+        plain_env.setenv(name, value)
+        assert not progress_module.stderr_surely_not_a_terminal()
+        assert TerminalProgress("x").shown  # rich decides, as before
+        plain_env.delenv(name)
