@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cardgen.findings import InputError
 from cardgen.spec.load import confined_path
 from cardgen.spec.models import CardSize, Component, Deck
-from cardgen.spec.source import SourceMap, load_yaml
+from cardgen.spec.source import SourceMap, active_parse_cache, load_yaml
 
 LAYOUTS_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "layouts"
 """The bundled layouts, one folder per game id."""
@@ -135,7 +135,7 @@ def _load_layout(path: Path, default: DeckLayout) -> ResolvedLayout:
     """Read and validate one layout file; problems fall back to ``default``."""
     shown = _shown(path)
     try:
-        data, smap = load_yaml(path, shown)
+        data, smap = load_yaml(path, shown, cache=active_parse_cache())
     except InputError as error:
         return ResolvedLayout(default, shown, None, (("CG207", (), error.message),))
     try:

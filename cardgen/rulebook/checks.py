@@ -18,6 +18,8 @@ template error shows up in ``cardgen validate`` rather than at print time.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections import Counter
 from functools import lru_cache
@@ -39,6 +41,7 @@ from cardgen.rulebook.i18n import (
     read_catalog,
 )
 from cardgen.spec.load import LoadedSpec
+from cardgen.spec.source import ResultCache, open_entry, seal_entry
 from cardgen.validate.registry import register_check, register_codes
 
 register_codes(
@@ -204,8 +207,80 @@ def _cached_catalog_findings(path: str, mtime_ns: int, locale: str, stamp: tuple
     return tuple(catalog_findings(Path(path), locale, _fresh_extraction(stamp)))
 
 
+CATALOG_ENTRY = "catalog-findings-1"
+"""The kind (and format version) of a cached catalog check."""
+
+
+@lru_cache(maxsize=4)
+def _sources_digest(stamp: tuple[tuple[str, int], ...]) -> str:
+    """sha256 over the message sources (the extraction's inputs): their paths and contents."""
+    digest = hashlib.sha256()
+    for name, _mtime in stamp:
+        try:
+            data = Path(name).read_bytes()
+        except OSError:
+            data = b"\0unreadable"
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def _encode_findings(findings: Iterable[Finding]) -> bytes:
+    rows = [[f.file, f.line, f.column, f.code, int(f.severity), f.path, f.message, f.hint] for f in findings]
+    return seal_entry(CATALOG_ENTRY, json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def _decode_findings(entry: bytes | None) -> list[Finding] | None:
+    """The findings stored by :func:`_encode_findings`; None for a missing or unusable entry."""
+    payload = open_entry(CATALOG_ENTRY, entry)
+    if payload is None:
+        return None
+    try:
+        findings = []
+        for file, line, column, code, severity, path, message, hint in json.loads(payload.decode("utf-8")):
+            texts = (file, code, path, message, hint)
+            if not all(isinstance(t, str) for t in texts) or type(line) is not int or type(column) is not int or type(severity) is not int:
+                return None
+            findings.append(Finding(file, line, column, code, Severity(severity), path, message, hint))
+    except (ValueError, TypeError, UnicodeDecodeError):
+        return None
+    return findings
+
+
+def stored_catalog_findings(path: Path, locale: str, cache: ResultCache) -> list[Finding]:
+    """:func:`catalog_findings` against a fresh extraction, kept in ``cache`` for later processes.
+
+    The key covers everything the check reads: the catalog's bytes, the
+    locale, the name the findings give the file (it depends on the working
+    folder), the message sources' paths and contents, and (through the cache's
+    key) cardgen's code and Babel's and Jinja2's versions. An entry that cannot
+    be read back is recomputed.
+    """
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return catalog_findings(path, locale, fresh_extraction())  # reports the unreadable file
+    stamp = _sources_stamp()
+    key = cache.key(CATALOG_ENTRY, hashlib.sha256(raw).hexdigest(), locale, display_path(path), _sources_digest(stamp))
+    stored = _decode_findings(cache.get(key))
+    if stored is not None:
+        return stored
+    findings = catalog_findings(path, locale, _fresh_extraction(stamp))
+    try:
+        unchanged = path.read_bytes() == raw and _sources_stamp() == stamp
+    except OSError:
+        unchanged = False
+    if unchanged:  # the findings belong to the bytes the key names
+        cache.put(key, _encode_findings(findings))
+    return findings
+
+
 def spec_catalog_findings(loaded: LoadedSpec) -> Iterable[Finding]:
-    """The catalog findings for every locale ``loaded`` declares (besides the source locale)."""
+    """The catalog findings for every locale ``loaded`` declares (besides the source locale).
+
+    When the spec was loaded with a cache (in a build), the findings of an
+    unchanged catalog are reused from an earlier process.
+    """
     spec = loaded.spec
     if spec is None:
         return []
@@ -225,7 +300,10 @@ def spec_catalog_findings(loaded: LoadedSpec) -> Iterable[Finding]:
                 )
             )
             continue
-        findings.extend(_cached_catalog_findings(str(path), path.stat().st_mtime_ns, locale, _sources_stamp()))
+        if loaded.cache is not None:
+            findings.extend(stored_catalog_findings(path, locale, loaded.cache))
+        else:
+            findings.extend(_cached_catalog_findings(str(path), path.stat().st_mtime_ns, locale, _sources_stamp()))
     return findings
 
 
@@ -239,7 +317,7 @@ def spec_rulebook_findings(loaded: LoadedSpec) -> Iterable[Finding]:
     findings = []
     for locale in spec.locales:
         try:
-            make_rulebook(spec, locale, loaded.folder)
+            make_rulebook(spec, locale, loaded.folder, cache=loaded.cache)
         except RulebookError as error:
             findings.append(loaded.place_finding("CG310", Severity.ERROR, ("rules_text",), str(error), "fix the template or the text it names"))
     return findings

@@ -19,6 +19,9 @@ Translation goes through Jinja2's i18n extension with Babel ``Translations``
 
 from __future__ import annotations
 
+import marshal
+import weakref
+from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -31,6 +34,7 @@ from jinja2.bccache import Bucket
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.rulebook.i18n import TEMPLATES_DIR, translations
+from cardgen.spec.source import ResultCache, open_entry, seal_entry
 
 MAIN_TEMPLATE = "rulebook.xhtml.j2"
 """The template that renders a whole rulebook."""
@@ -66,6 +70,80 @@ class _CompiledTemplates(BytecodeCache):
 
 _COMPILED = _CompiledTemplates()
 
+TEMPLATE_CODE_ENTRY = "jinja-code-1"
+"""The kind (and format version) of a template's compiled code kept in a build's cache."""
+
+
+class StoredTemplates(BytecodeCache):
+    """Compiled template code kept in a build's cache for later processes, over the in-process :data:`_COMPILED`.
+
+    Jinja's :class:`jinja2.FileSystemBytecodeCache` is not used: its files
+    start with a pickle, and the cache folder lies inside the output folder.
+    An entry here is the template's code object, serialised with
+    :mod:`marshal` and sealed with its sha256 (see
+    :func:`cardgen.spec.source.seal_entry`); its key covers the template's
+    name, file and source checksum, the Python bytecode version and (through
+    the cache's key) cardgen's code and Jinja2's version, and so every setting
+    of the environment this module makes. The sandbox and autoescaping work at
+    render time, through the environment, so cached code is as confined as
+    fresh code. Since a code object runs when loaded, it matters who wrote the
+    entry: :class:`cardgen.build.ArtefactCache` reads back only files this
+    user wrote and nobody else may change, and the seal rejects damaged ones.
+    """
+
+    def __init__(self, cache: ResultCache) -> None:
+        self.cache = cache
+        self._confirmed: set[str] = set()
+        """Keys known to be in ``cache`` (read or written by this object)."""
+
+    def _key(self, bucket: Bucket) -> str:
+        return self.cache.key(TEMPLATE_CODE_ENTRY, bucket.key, bucket.checksum, MAGIC_NUMBER)
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        """Hand Jinja the code compiled earlier from the same source, in this process or a former one."""
+        _COMPILED.load_bytecode(bucket)
+        key = self._key(bucket)
+        if bucket.code is not None:
+            if key not in self._confirmed:  # mark the entry used by this build, or store it
+                if self.cache.get(key) is None:
+                    self.cache.put(key, seal_entry(TEMPLATE_CODE_ENTRY, marshal.dumps(bucket.code)))
+                self._confirmed.add(key)
+            return
+        payload = open_entry(TEMPLATE_CODE_ENTRY, self.cache.get(key))
+        if payload is None:
+            return
+        try:
+            code = marshal.loads(payload)
+        except (EOFError, ValueError, TypeError):
+            return
+        if isinstance(code, CodeType):
+            bucket.code = code
+            _COMPILED.dump_bytecode(bucket)
+            self._confirmed.add(key)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        """Keep the code Jinja just compiled, in this process and in the cache."""
+        if bucket.code is None:
+            return
+        _COMPILED.dump_bytecode(bucket)
+        key = self._key(bucket)
+        self.cache.put(key, seal_entry(TEMPLATE_CODE_ENTRY, marshal.dumps(bucket.code)))
+        self._confirmed.add(key)
+
+
+_STORED: "weakref.WeakKeyDictionary[ResultCache, StoredTemplates]" = weakref.WeakKeyDictionary()
+
+
+def _stored_templates(cache: ResultCache) -> StoredTemplates:
+    """The :class:`StoredTemplates` over ``cache`` (one per cache, so each entry is confirmed once per build)."""
+    try:
+        found = _STORED.get(cache)
+        if found is None:
+            found = _STORED[cache] = StoredTemplates(cache)
+    except TypeError:  # a cache that cannot be weakly referenced or hashed: one per environment
+        found = StoredTemplates(cache)
+    return found
+
 
 def _number_filter(locale: str) -> Callable[[Any], str]:
     def number(value: Any) -> str:
@@ -81,10 +159,14 @@ def make_environment(
     locale: str,
     template_dirs: list[Path] | None = None,
     translation: NullTranslations | None = None,
+    cache: ResultCache | None = None,
 ) -> ImmutableSandboxedEnvironment:
     """A sandboxed environment for ``locale`` loading templates from ``template_dirs``.
 
     ``template_dirs`` defaults to the bundled ``templates/rulebook``; earlier folders win.
+    With a ``cache`` (a build's), compiled templates are kept there and reused
+    by later processes (see :class:`StoredTemplates`); without it, only within
+    this process.
     """
     folders = template_dirs if template_dirs is not None else [TEMPLATES_DIR]
     env = ImmutableSandboxedEnvironment(
@@ -96,7 +178,7 @@ def make_environment(
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,
-        bytecode_cache=_COMPILED,
+        bytecode_cache=_COMPILED if cache is None else _stored_templates(cache),
     )
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_translations(translation or translations(locale), newstyle=True)  # type: ignore[attr-defined]

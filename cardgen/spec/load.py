@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from cardgen.findings import Finding, InputError, Severity, display_path
 from cardgen.spec.models import SIZE_PRESETS, CardSize, Deck, SizeName, Spec
-from cardgen.spec.source import PathKey, SourceMap, dotted, load_card_table, load_yaml
+from cardgen.spec.source import PathKey, ResultCache, SourceMap, dotted, load_card_table, load_yaml
 
 SPEC_FILE = "game.yaml"
 SPECS_ROOT = Path("specs")
@@ -31,6 +31,8 @@ class LoadedSpec:
     spec: Spec | None
     source: SourceMap
     findings: list[Finding] = field(default_factory=list)
+    cache: ResultCache | None = field(default=None, compare=False, repr=False)
+    """The cache the spec was loaded with (a build's); checks keep their own results there too. None: none."""
 
     def place_finding(
         self, code: str, severity: Severity, path: PathKey, message: str, hint: str = ""
@@ -135,16 +137,19 @@ def _schema_findings(loaded: LoadedSpec, data: Any, error: ValidationError) -> l
     return findings
 
 
-def load_spec(folder: Path) -> LoadedSpec:
+def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
     """Load and schema-check the spec in ``folder``.
 
     Raises :class:`InputError` when a file cannot be read at all; everything
     else (schema errors, escaping paths) becomes findings on the result.
+    With a ``cache`` (a build's), the parse of ``game.yaml`` is reused when its
+    bytes are unchanged (see :func:`cardgen.spec.source.load_yaml`), and the
+    cache rides along on the result for the checks.
     """
     spec_path = folder / SPEC_FILE
     shown = display_path(spec_path)
-    data, smap = load_yaml(spec_path, shown)
-    loaded = LoadedSpec(folder=folder, file=shown, spec=None, source=smap)
+    data, smap = load_yaml(spec_path, shown, cache=cache)
+    loaded = LoadedSpec(folder=folder, file=shown, spec=None, source=smap, cache=cache)
     if not isinstance(data, dict):
         raise InputError(f"the top of {SPEC_FILE} must be a mapping of keys, not a {type(data).__name__}", shown, 1, 1)
     decks = data.get("decks")

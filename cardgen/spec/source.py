@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import csv
 import datetime as _dt
+import hashlib
 import io
+import json
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, Protocol
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -84,8 +88,67 @@ def dotted(path: PathKey) -> str:
     return out
 
 
-def read_text(path: Path, shown: str, max_bytes: int = MAX_FILE_BYTES) -> str:
-    """Read a spec file as UTF-8 text with clear errors for size, binary data and encoding."""
+class ResultCache(Protocol):
+    """Where a loader or a check keeps a result for later processes (a build's :class:`cardgen.build.ArtefactCache`).
+
+    Keys come from :meth:`key`, which covers cardgen's code and the versions
+    of the libraries it uses besides the parts given; a result is stored only
+    when it is a deterministic function of those parts.
+    """
+
+    def key(self, *parts: object) -> str:
+        """A hex key over the code fingerprint and ``parts``."""
+        ...
+
+    def get(self, key: str) -> bytes | None:
+        """The bytes stored under ``key`` (marking it used by this build), or None."""
+        ...
+
+    def put(self, key: str, data: bytes) -> None:
+        """Store ``data`` under ``key``; failing to store is not an error."""
+        ...
+
+
+_PARSE_CACHE: ContextVar[ResultCache | None] = ContextVar("cardgen_parse_cache", default=None)
+
+
+@contextmanager
+def parse_cache_scope(cache: ResultCache | None) -> Iterator[None]:
+    """Make ``cache`` the :func:`active_parse_cache` for the duration (a build sets its own).
+
+    Spec files are loaded with an explicit cache (``load_spec(folder, cache=...)``);
+    files read deeper down, where no cache is passed (a deck's layout file),
+    use this one.
+    """
+    token = _PARSE_CACHE.set(cache)
+    try:
+        yield
+    finally:
+        _PARSE_CACHE.reset(token)
+
+
+def active_parse_cache() -> ResultCache | None:
+    """The cache set by the enclosing :func:`parse_cache_scope`, or None (outside a build)."""
+    return _PARSE_CACHE.get()
+
+
+def seal_entry(kind: str, payload: bytes) -> bytes:
+    """A cache entry: a header naming ``kind`` and the sha256 of ``payload``, then ``payload``."""
+    return f"cardgen:{kind}:{hashlib.sha256(payload).hexdigest()}\n".encode("ascii") + payload
+
+
+def open_entry(kind: str, entry: bytes | None) -> bytes | None:
+    """The payload of an entry made by :func:`seal_entry` for ``kind``; None when missing, foreign, truncated or altered."""
+    if entry is None:
+        return None
+    header, newline, payload = entry.partition(b"\n")
+    if not newline or header != f"cardgen:{kind}:{hashlib.sha256(payload).hexdigest()}".encode("ascii"):
+        return None
+    return payload
+
+
+def read_bytes(path: Path, shown: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """Read a spec file's bytes, refusing files over ``max_bytes`` with a clear error."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -96,6 +159,11 @@ def read_text(path: Path, shown: str, max_bytes: int = MAX_FILE_BYTES) -> str:
         raw = path.read_bytes()
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror or exc})", shown) from exc
+    return raw
+
+
+def decode_text(raw: bytes, shown: str) -> str:
+    """A spec file's bytes as UTF-8 text, with clear errors for binary data and bad encodings."""
     if b"\x00" in raw:
         raise InputError("file holds binary data (a NUL byte), not YAML or CSV text", shown)
     try:
@@ -105,6 +173,11 @@ def read_text(path: Path, shown: str, max_bytes: int = MAX_FILE_BYTES) -> str:
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise InputError(f"file is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); save it as UTF-8", shown, line, column) from exc
     return text
+
+
+def read_text(path: Path, shown: str, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """Read a spec file as UTF-8 text with clear errors for size, binary data and encoding."""
+    return decode_text(read_bytes(path, shown, max_bytes), shown)
 
 
 _TOKEN_START = frozenset(":-,[{?")
@@ -288,14 +361,78 @@ def convert_plain(value: Any, shown: str, *, max_nodes: int = MAX_NODES, max_dep
     return data, converter.map
 
 
-def load_yaml(path: Path, shown: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH) -> tuple[Any, SourceMap]:
+YAML_ENTRY = "yaml-parse-1"
+"""The kind (and format version) of a cached YAML parse."""
+
+
+def _encode_parse(data: Any, smap: SourceMap, shown: str) -> bytes | None:
+    """A parse result as a sealed JSON entry (places without their file, which is always ``shown``); None if it cannot be."""
+    places = []
+    for path, place in smap.places.items():
+        if place.file != shown:
+            return None
+        places.append([list(path), place.line, place.column])
+    try:
+        payload = json.dumps({"data": data, "places": places}, ensure_ascii=False, allow_nan=True, separators=(",", ":")).encode("utf-8")
+        if json.loads(payload) != {"data": data, "places": places}:
+            return None  # a value JSON would bring back changed (a tuple, NaN...): parse it afresh each time
+    except (TypeError, ValueError, UnicodeEncodeError, RecursionError):
+        return None
+    return seal_entry(YAML_ENTRY, payload)
+
+
+def _decode_parse(entry: bytes | None, shown: str) -> tuple[Any, SourceMap] | None:
+    """The parse result stored by :func:`_encode_parse`, its places naming ``shown``; None for anything unusable."""
+    payload = open_entry(YAML_ENTRY, entry)
+    if payload is None:
+        return None
+    try:
+        stored = json.loads(payload.decode("utf-8"))
+        data = stored["data"]
+        smap = SourceMap(shown)
+        for path, line, column in stored["places"]:
+            if not all(isinstance(part, (str, int)) and not isinstance(part, bool) for part in path):
+                return None
+            if type(line) is not int or type(column) is not int:
+                return None
+            smap.places[tuple(path)] = Place(shown, line, column)
+    except (ValueError, TypeError, KeyError, RecursionError, UnicodeDecodeError):
+        return None
+    return data, smap
+
+
+def load_yaml(
+    path: Path, shown: str, *, max_nodes: int = MAX_NODES, max_depth: int = MAX_DEPTH, cache: ResultCache | None = None
+) -> tuple[Any, SourceMap]:
     """Load one YAML file into plain values and a map of where each value was written.
 
     Raises :class:`InputError` naming the file and place for anything that is not
     readable YAML: empty files, binary data, bad encodings, syntax errors,
     duplicate keys, alias bombs and runaway nesting.
+
+    With a ``cache``, a successful parse is stored under the sha256 of the
+    file's bytes and the limits (and cardgen's code, through the cache's key),
+    as JSON, and later loads of the same bytes reuse it: the values and the
+    places come back equal. A file that fails is never stored, so its error is
+    raised, with its place, every time.
     """
-    text = read_text(path, shown)
+    raw = read_bytes(path, shown)
+    key = ""
+    if cache is not None:
+        key = cache.key(YAML_ENTRY, hashlib.sha256(raw).hexdigest(), max_nodes, max_depth)
+        cached = _decode_parse(cache.get(key), shown)
+        if cached is not None:
+            return cached
+    data, smap = _parse_yaml(decode_text(raw, shown), shown, max_nodes, max_depth)
+    if cache is not None:
+        entry = _encode_parse(data, smap, shown)
+        if entry is not None:
+            cache.put(key, entry)
+    return data, smap
+
+
+def _parse_yaml(text: str, shown: str, max_nodes: int, max_depth: int) -> tuple[Any, SourceMap]:
+    """Parse YAML text into plain values and places, within the limits (see :func:`load_yaml`)."""
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
         raise InputError("file is empty; a spec needs at least an id, a title and its components", shown, 1, 1)
     check_flow_depth(text, shown, max_depth)

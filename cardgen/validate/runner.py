@@ -9,6 +9,7 @@ from typing import Iterable
 
 from cardgen.findings import Finding, InputError, Severity
 from cardgen.spec.load import LoadedSpec, load_spec
+from cardgen.spec.source import ResultCache
 from cardgen.validate.registry import CheckKind, registered_checks
 
 CHECK_MODULES = (
@@ -57,17 +58,21 @@ def validate_folder(
     folder: Path,
     kinds: Iterable[CheckKind] = ("static", "render", "i18n", "sim"),
     skip: Iterable[str] = (),
+    cache: ResultCache | None = None,
 ) -> ValidationResult:
     """Load and check one spec folder. Raises InputError only when a file cannot be read at all.
 
     ``skip`` names checks not to run: the build skips a check whose work one of
     its producers does anyway and reports the same way (see
     :data:`cardgen.build.CHECKS_DONE_BY_PRODUCERS`), so that work is done once.
+    ``cache`` (a build's artefact cache) lets the loader and the checks reuse
+    results of earlier processes whose inputs are unchanged; without it
+    (``cardgen validate``) everything is computed afresh.
     """
     wanted = list(kinds)
     load_check_modules(["static", *wanted])
     skipped = set(skip)
-    loaded = load_spec(folder)
+    loaded = load_spec(folder, cache=cache)
     result = ValidationResult(folder, loaded, list(loaded.findings))
     if loaded.spec is None:
         return result

@@ -1,0 +1,83 @@
+"""The catalog check's findings kept in a build's cache: reused while the catalog and sources are unchanged."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cardgen.rulebook.checks as checks
+from cardgen.build import ArtefactCache
+from cardgen.findings import Finding
+from cardgen.rulebook.i18n import po_path
+from cardgen.spec.load import LoadedSpec, load_spec
+
+from .conftest import LANTERN
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
+    """The catalogs actually checked; the pt_BR catalog is a copy under tmp_path that a test may edit."""
+    seen: list[str] = []
+    real = checks.catalog_findings
+
+    def counting(path: Path, locale: str, expected: Any = None) -> list[Finding]:
+        seen.append(locale)
+        return real(path, locale, expected)
+
+    copy = tmp_path / "locales" / "pt_BR" / "LC_MESSAGES" / "cardgen.po"
+    copy.parent.mkdir(parents=True)
+    shutil.copy(po_path("pt_BR"), copy)
+    monkeypatch.setattr(checks, "catalog_findings", counting)
+    monkeypatch.setattr(checks, "po_path", lambda locale: tmp_path / "locales" / locale / "LC_MESSAGES" / "cardgen.po")
+    return seen
+
+
+def _loaded(cache_dir: Path) -> LoadedSpec:
+    loaded = load_spec(LANTERN, cache=ArtefactCache(cache_dir))
+    assert loaded.spec is not None
+    return loaded
+
+
+def test_unchanged_catalog_reuses_the_findings(tmp_path: Path, checked: list[str]) -> None:
+    cold = list(checks.spec_catalog_findings(_loaded(tmp_path / "cache")))
+    warm_loaded = _loaded(tmp_path / "cache")
+    warm = list(checks.spec_catalog_findings(warm_loaded))
+    assert checked == ["pt_BR"]
+    assert warm == cold
+    assert isinstance(warm_loaded.cache, ArtefactCache) and len(warm_loaded.cache.used) == 2  # the parse of game.yaml and the findings
+
+
+def test_a_changed_catalog_is_checked_again(tmp_path: Path, checked: list[str]) -> None:
+    assert list(checks.spec_catalog_findings(_loaded(tmp_path / "cache"))) == []
+    catalog = tmp_path / "locales" / "pt_BR" / "LC_MESSAGES" / "cardgen.po"
+    text = catalog.read_text(encoding="utf-8")
+    assert 'msgstr "Sumário"' in text
+    catalog.write_text(text.replace('msgstr "Sumário"', 'msgstr ""'), encoding="utf-8")
+    findings = list(checks.spec_catalog_findings(_loaded(tmp_path / "cache")))
+    assert [(f.code, f.path) for f in findings] == [("CG302", "msgid 'Contents'")]
+    assert findings[0].file.endswith("pt_BR/LC_MESSAGES/cardgen.po") and findings[0].line > 0
+    assert list(checks.spec_catalog_findings(_loaded(tmp_path / "cache"))) == findings
+    assert checked == ["pt_BR", "pt_BR"]
+
+
+def test_findings_match_the_uncached_check_and_survive_a_round_trip(tmp_path: Path, checked: list[str]) -> None:
+    catalog = tmp_path / "locales" / "pt_BR" / "LC_MESSAGES" / "cardgen.po"
+    text = catalog.read_text(encoding="utf-8")
+    catalog.write_text(text.replace('msgstr "Sumário"', 'msgstr "Sumário %(x)s"'), encoding="utf-8")
+    uncached = list(checks.spec_catalog_findings(load_spec(LANTERN)))
+    assert uncached and uncached[0].code == "CG304"
+    assert list(checks.spec_catalog_findings(_loaded(tmp_path / "cache"))) == uncached
+    assert list(checks.spec_catalog_findings(_loaded(tmp_path / "cache"))) == uncached
+    assert checked == ["pt_BR", "pt_BR"]
+
+
+def test_a_damaged_entry_is_checked_again(tmp_path: Path, checked: list[str]) -> None:
+    cold = list(checks.spec_catalog_findings(_loaded(tmp_path / "cache")))
+    for entry in (tmp_path / "cache").iterdir():
+        if entry.read_bytes().startswith(b"cardgen:catalog-findings-1:"):
+            entry.write_bytes(entry.read_bytes() + b"[]")
+    assert list(checks.spec_catalog_findings(_loaded(tmp_path / "cache"))) == cold
+    assert checked == ["pt_BR", "pt_BR"]
