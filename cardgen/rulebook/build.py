@@ -12,6 +12,7 @@ Every file is written through a temporary file in the same folder and
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Iterable
@@ -26,10 +27,11 @@ from cardgen.rulebook.document import Document, DocumentError, parse_document
 from cardgen.rulebook.environment import MAIN_TEMPLATE, get_template, make_environment, template_dirs_for
 from cardgen.rulebook.i18n import N_, atomic_write_bytes, translations
 from cardgen.rulebook.markdown import to_markdown
-from cardgen.rulebook.pdf import PAPERS, build_pdf
+from cardgen.rulebook.pdf import PAPERS, TocEntry, TypesetPdf, typeset_pdf
 from cardgen.rulebook.pictures import card_pictures
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import Spec
+from cardgen.spec.source import ResultCache, open_entry, seal_entry
 
 if TYPE_CHECKING:
     from cardgen.build import ArtefactCache
@@ -63,10 +65,15 @@ def markdown_name(game_id: str, locale: str) -> str:
     return f"{game_id}-rules-{locale}.md"
 
 
-def render_xhtml(spec: Spec, locale: str, spec_folder: Path | None = None, pictures: Iterable[str] = ()) -> str:
-    """Render the rulebook template for ``spec`` in ``locale`` (the intermediate XHTML)."""
+def render_xhtml(
+    spec: Spec, locale: str, spec_folder: Path | None = None, pictures: Iterable[str] = (), cache: ResultCache | None = None
+) -> str:
+    """Render the rulebook template for ``spec`` in ``locale`` (the intermediate XHTML).
+
+    ``cache`` (a build's) keeps the compiled templates for later processes.
+    """
     translation = translations(locale)
-    env = make_environment(locale, template_dirs_for(spec_folder), translation)
+    env = make_environment(locale, template_dirs_for(spec_folder), translation, cache=cache)
     context = build_context(spec, locale, set(pictures), translation.gettext)
     try:
         return get_template(env, MAIN_TEMPLATE).render(context)
@@ -74,9 +81,11 @@ def render_xhtml(spec: Spec, locale: str, spec_folder: Path | None = None, pictu
         raise RulebookError(f"the rulebook template failed for {spec.id} ({locale}): {type(error).__name__}: {error}") from error
 
 
-def make_rulebook(spec: Spec, locale: str, spec_folder: Path | None = None, pictures: Iterable[str] = ()) -> Rulebook:
-    """The rulebook of ``spec`` in ``locale``, as a document and Markdown."""
-    xhtml = render_xhtml(spec, locale, spec_folder, pictures)
+def make_rulebook(
+    spec: Spec, locale: str, spec_folder: Path | None = None, pictures: Iterable[str] = (), cache: ResultCache | None = None
+) -> Rulebook:
+    """The rulebook of ``spec`` in ``locale``, as a document and Markdown (``cache``: see :func:`render_xhtml`)."""
+    xhtml = render_xhtml(spec, locale, spec_folder, pictures, cache)
     try:
         document = parse_document(xhtml)
     except DocumentError as error:
@@ -86,6 +95,13 @@ def make_rulebook(spec: Spec, locale: str, spec_folder: Path | None = None, pict
 
 def rulebook_pdf(spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene] | None = None) -> bytes:
     """Typeset a rulebook as PDF bytes on ``paper``."""
+    return typeset_rulebook(spec, rulebook, paper, pictures).data
+
+
+def typeset_rulebook(
+    spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene] | None = None, toc_hint: tuple[TocEntry, ...] = ()
+) -> TypesetPdf:
+    """Typeset a rulebook on ``paper``; ``toc_hint`` (an earlier typesetting's contents) may save a layout pass, never changes the bytes."""
     translation = translations(rulebook.locale)
     locale = rulebook.locale
 
@@ -95,7 +111,7 @@ def rulebook_pdf(spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str,
     fallback = spec.locales[0]
     credit = spec.licence.attribution.get(locale) or spec.licence.attribution.get(fallback, "")
     title = spec.title.get(locale) or spec.title.get(fallback, spec.id)
-    return build_pdf(
+    return typeset_pdf(
         rulebook.document,
         paper,
         footer_credit=" ".join(credit.split()),
@@ -103,7 +119,41 @@ def rulebook_pdf(spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str,
         title=title,
         author=", ".join(spec.credits.designers),
         pictures=pictures,
+        toc_hint=toc_hint,
     )
+
+
+TOC_HINT_ENTRY = "rulebook-toc-1"
+"""The kind (and format version) of the contents a rulebook printed last time, kept as the next build's hint."""
+
+
+def _decode_toc(payload: bytes | None) -> tuple[TocEntry, ...]:
+    """Contents stored by :func:`_typeset_with_hint`; () for anything missing or malformed (a hint is never trusted for more)."""
+    if payload is None:
+        return ()
+    try:
+        stored = json.loads(payload.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return ()
+    entries: list[TocEntry] = []
+    for item in stored if isinstance(stored, list) else []:
+        if not (isinstance(item, list) and len(item) == 4):
+            return ()
+        level, text, page, key = item
+        if type(level) is not int or not isinstance(text, str) or type(page) is not int or not (key is None or isinstance(key, str)):
+            return ()
+        entries.append((level, text, page, key))
+    return tuple(entries)
+
+
+def _typeset_with_hint(cache: ArtefactCache, spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene]) -> bytes:
+    """Typeset with the contents this rulebook printed in the last build as the hint, and keep this build's for the next."""
+    hint_key = cache.key(TOC_HINT_ENTRY, spec.id, rulebook.locale, paper)
+    hint = _decode_toc(open_entry(TOC_HINT_ENTRY, cache.get(hint_key)))
+    typeset = typeset_rulebook(spec, rulebook, paper, pictures, hint)
+    if typeset.toc != hint:
+        cache.put(hint_key, seal_entry(TOC_HINT_ENTRY, json.dumps(typeset.toc, ensure_ascii=False).encode("utf-8")))
+    return typeset.data
 
 
 def _pdf_inputs(spec: Spec, rulebook: Rulebook, pictures: dict[str, Scene]) -> tuple[object, ...]:
@@ -136,14 +186,17 @@ def build_rulebooks(
     ``loaded`` (the spec as loaded from its folder) lets the components section
     show card pictures drawn by the face renderer; without it there are none.
     With a ``cache``, a PDF whose inputs (document, paper, footer, title,
-    author, pictures) are unchanged since an earlier build is reused.
+    author, pictures) are unchanged since an earlier build is reused, and so
+    is the compiled code of the templates; a PDF typeset afresh starts from
+    the contents it printed last time, which usually saves one of its two
+    layout passes (see :mod:`cardgen.rulebook.pdf`).
     """
     folder = out_dir / spec.id
     written: list[Path] = []
     papers = list(papers)
     for locale in locales:
         pictures = card_pictures(spec, loaded, locale)
-        rulebook = make_rulebook(spec, locale, spec_folder, pictures.keys())
+        rulebook = make_rulebook(spec, locale, spec_folder, pictures.keys(), cache)
         md_path = folder / markdown_name(spec.id, locale)
         atomic_write_bytes(md_path, rulebook.markdown.encode("utf-8"))
         written.append(md_path)
@@ -155,7 +208,8 @@ def build_rulebooks(
                 data = rulebook_pdf(spec, rulebook, paper, pictures)
             else:
                 key = cache.key("rulebook-pdf", paper, *_pdf_inputs(spec, rulebook, pictures))
-                data = cache.fetch(key, lambda: rulebook_pdf(spec, rulebook, paper, pictures))
+                cache.get(cache.key(TOC_HINT_ENTRY, spec.id, locale, paper))  # keeps the hint past prune when the PDF is reused
+                data = cache.fetch(key, lambda: _typeset_with_hint(cache, spec, rulebook, paper, pictures))
             atomic_write_bytes(pdf_path, data)
             written.append(pdf_path)
     return written

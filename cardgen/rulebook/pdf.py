@@ -1,13 +1,25 @@
 """The rulebook as a PDF, with reportlab platypus.
 
-Title page, table of contents (platypus ``TableOfContents`` filled by
-``multiBuild``), PDF outline, headings, tables, lists, card pictures, and a
-footer on every page after the title with the credit line and the page number.
+Title page, table of contents (platypus ``TableOfContents``), PDF outline,
+headings, tables, lists, card pictures, and a footer on every page after the
+title with the credit line and the page number.
 
 Only the bundled DejaVu faces are used (every style, the table of contents,
 list bullets, the canvas's initial font), so every font in the file is an
 embedded TrueType subset and no base-14 font is referenced. ``invariant=1``
 makes two builds of the same input byte-identical.
+
+A table of contents needs the page numbers of a finished layout, so the book
+is laid out until the entries it prints equal the ones the layout measures:
+usually twice, once to learn where each heading falls and once to print those
+numbers. Every pass lays out freshly built flowables. Platypus paragraphs keep
+state from an earlier layout (one broken at a hyphen in the first pass lost
+that hyphen in the second), so reusing them, as ``multiBuild`` does, could
+print words that are not in the source. :func:`typeset_pdf` also accepts the
+entries of an earlier typesetting as a hint, as LaTeX reads the ``.toc`` file
+of its last run: the first pass prints them, and when every heading lands on
+the page the hint says, that pass is the last. A stale hint costs only the
+passes the layout would have taken anyway.
 
 Body text is justified. Portuguese paragraphs are hyphenated with the
 syllable-based hyphenator of :mod:`cardgen.rulebook.hyphenate`, handed to
@@ -182,7 +194,7 @@ class _RulebookDoc(BaseDocTemplate):
             self.notify("TOCEntry", (flowable.toc_level, flowable.toc_text, self.page, flowable.toc_key))
 
 
-def _story(doc: Document, styles: Styles, pictures: dict[str, Scene]) -> list[Flowable]:
+def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_hint: tuple[TocEntry, ...] = ()) -> list[Flowable]:
     story: list[Flowable] = []
     para_styles = {
         "": styles.body,
@@ -254,6 +266,7 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene]) -> list[Fl
                 ]
             )
             toc = TableOfContents(levelStyles=list(styles.toc_levels), dotsMinLevel=0, tableStyle=toc_table)
+            toc._entries = list(toc_hint)  # beforeBuild makes these the entries this pass prints
             story.append(toc)
         elif isinstance(block, Picture):
             pending_pictures.append(block)
@@ -327,6 +340,22 @@ class _SizedTable(Flowable):
         self._table.drawOn(self.canv, 0, 0)
 
 
+MAX_LAYOUT_PASSES = 10
+"""Layout passes allowed for the table of contents to settle (two suffice unless a heading moves across a page)."""
+
+TocEntry = tuple[int, str, int, Any]
+"""One table-of-contents line as platypus records it: (level, text, page number, bookmark key)."""
+
+
+@dataclass(frozen=True)
+class TypesetPdf:
+    """A typeset rulebook: the PDF bytes, the table of contents it printed, and how many layout passes it took."""
+
+    data: bytes
+    toc: tuple[TocEntry, ...]
+    passes: int
+
+
 def build_pdf(
     doc: Document,
     paper: str,
@@ -336,10 +365,27 @@ def build_pdf(
     author: str,
     pictures: dict[str, Scene] | None = None,
 ) -> bytes:
-    """Typeset ``doc`` on ``paper`` (a4 or letter) and return the PDF bytes.
+    """Typeset ``doc`` on ``paper`` (a4 or letter) and return the PDF bytes (see :func:`typeset_pdf`)."""
+    return typeset_pdf(doc, paper, footer_credit, page_label, title, author, pictures).data
+
+
+def typeset_pdf(
+    doc: Document,
+    paper: str,
+    footer_credit: str,
+    page_label: Callable[[int], str],
+    title: str,
+    author: str,
+    pictures: dict[str, Scene] | None = None,
+    toc_hint: tuple[TocEntry, ...] = (),
+) -> TypesetPdf:
+    """Typeset ``doc`` on ``paper`` (a4 or letter).
 
     ``footer_credit`` is printed at the foot of every page after the title page,
-    beside ``page_label(page_number)``.
+    beside ``page_label(page_number)``. ``toc_hint`` is the ``toc`` of an
+    earlier typesetting of a similar document: it changes how many passes the
+    layout takes, never the bytes it ends with. Raises RuntimeError when the
+    table of contents does not settle in :data:`MAX_LAYOUT_PASSES` passes.
     """
     register_fonts()
     locale = doc.lang.replace("-", "_")
@@ -363,25 +409,40 @@ def build_pdf(
         credit.drawOn(canvas, MARGIN, rule_y - 3 - credit_height)
         canvas.restoreState()
 
-    buffer = io.BytesIO()
-    template = _RulebookDoc(
-        buffer,
-        footer,
-        pagesize=pagesize,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        title=title,
-        author=author,
-        subject=title,
-        creator="cardgen",
-        producer="cardgen (reportlab)",
-        invariant=1,
-        pageCompression=1,
-        initialFontName=FONT,
-        lang=doc.lang or None,
-        displayDocTitle=1,
-    )
-    template.multiBuild(_story(doc, styles, pictures or {}))
-    return buffer.getvalue()
+    def one_pass(printed: tuple[TocEntry, ...]) -> tuple[bytes, tuple[TocEntry, ...]]:
+        """Lay out fresh flowables with ``printed`` in the table of contents; return the PDF and the entries measured."""
+        buffer = io.BytesIO()
+        template = _RulebookDoc(
+            buffer,
+            footer,
+            pagesize=pagesize,
+            leftMargin=MARGIN,
+            rightMargin=MARGIN,
+            topMargin=MARGIN,
+            bottomMargin=MARGIN,
+            title=title,
+            author=author,
+            subject=title,
+            creator="cardgen",
+            producer="cardgen (reportlab)",
+            invariant=1,
+            pageCompression=1,
+            initialFontName=FONT,
+            lang=doc.lang or None,
+            displayDocTitle=1,
+        )
+        story = _story(doc, styles, pictures or {}, printed)
+        contents = [flowable for flowable in story if isinstance(flowable, TableOfContents)]
+        template._indexingFlowables = contents  # where the document announces each heading (afterFlowable -> notify)
+        for toc in contents:
+            toc.beforeBuild()
+        template.build(story)
+        return buffer.getvalue(), tuple(entry for toc in contents for entry in toc._entries)
+
+    printed = tuple(toc_hint)
+    for passes in range(1, MAX_LAYOUT_PASSES + 1):
+        data, measured = one_pass(printed)
+        if measured == printed:
+            return TypesetPdf(data, measured, passes)
+        printed = measured
+    raise RuntimeError(f"the table of contents did not settle after {MAX_LAYOUT_PASSES} layout passes")

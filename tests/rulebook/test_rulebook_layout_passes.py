@@ -1,0 +1,86 @@
+"""Layout passes of the rulebook PDF: every pass starts from fresh flowables, and last build's contents save a pass."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardgen.build import BuildOptions, build_game, build_lock
+from cardgen.rulebook import build as rulebook_build
+from cardgen.rulebook.build import make_rulebook, typeset_rulebook
+from cardgen.rulebook.pdf import TypesetPdf
+from cardgen.rulebook.pictures import card_pictures
+
+from .conftest import ROOT, load_clean_loaded, pdf_text, squash
+
+CERATOPSIANS = ROOT / "specs" / "ceratopsians"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_contents_of_a_former_typesetting_save_a_pass_and_change_no_byte(paper: str) -> None:
+    loaded = load_clean_loaded(CERATOPSIANS)
+    assert loaded is not None and loaded.spec is not None
+    spec = loaded.spec
+    pictures = card_pictures(spec, loaded, "en")
+
+    def typeset(hint: tuple[tuple[int, str, int, object], ...] = ()) -> TypesetPdf:
+        # a rulebook made afresh each time, as a new build would
+        return typeset_rulebook(spec, make_rulebook(spec, "en", CERATOPSIANS, pictures.keys()), paper, pictures, hint)
+
+    cold = typeset()
+    assert cold.passes == 2 and len(cold.toc) > 5
+    warm = typeset(cold.toc)
+    assert warm.passes == 1
+    assert warm.data == cold.data
+    # a stale hint (every heading one page later, one heading missing) costs passes, never bytes
+    stale = tuple((level, text, page + 1, key) for level, text, page, key in cold.toc[1:])
+    late = typeset(stale)
+    assert late.passes >= 2 and late.data == cold.data and late.toc == cold.toc
+
+
+def test_a_hyphenated_name_keeps_its_hyphen_wherever_the_line_breaks() -> None:
+    # Found when the layout reused platypus paragraphs between passes: on Letter the clarification
+    # naming the Green-Blue skull broke at its hyphen in the first pass, and the second pass printed "GreenBlue".
+    loaded = load_clean_loaded(CERATOPSIANS)
+    assert loaded is not None and loaded.spec is not None
+    spec = loaded.spec
+    pictures = card_pictures(spec, loaded, "en")
+    rulebook = make_rulebook(spec, "en", CERATOPSIANS, pictures.keys())
+    assert "Green-Blue" in rulebook.markdown
+    for paper in ("a4", "letter"):
+        text = squash(pdf_text(typeset_rulebook(spec, rulebook, paper, pictures).data))
+        assert "GreenBlue" not in text, paper
+        assert text.count("Green-Blue") + text.count("Green- Blue") == rulebook.markdown.count("Green-Blue"), paper
+
+
+def test_a_rebuild_typesets_the_edited_rulebook_in_one_pass_with_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = tmp_path / "spec" / "ceratopsians"
+    shutil.copytree(CERATOPSIANS, spec)
+    out = tmp_path / "out"
+    passes: list[int] = []
+    real = rulebook_build.typeset_rulebook
+
+    def counted(*args: object, **kwargs: object) -> TypesetPdf:
+        result = real(*args, **kwargs)  # type: ignore[arg-type]
+        passes.append(result.passes)
+        return result
+
+    monkeypatch.setattr(rulebook_build, "typeset_rulebook", counted)
+    options = BuildOptions(papers=("letter",), langs=("en",))
+    with build_lock(out):
+        assert not build_game(spec, out, options).failed
+    assert passes == [2]  # no hint yet
+    game = spec / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    assert "Ceratopsians" in text
+    game.write_text(text.replace("Ceratopsians", "Ceratopsians II", 1), encoding="utf-8")
+    with build_lock(out):
+        assert not build_game(spec, out, options).failed
+    assert passes == [2, 1]  # the title changed, the headings' pages did not
+    fresh = tmp_path / "fresh"
+    with build_lock(fresh):
+        assert not build_game(spec, fresh, BuildOptions(papers=("letter",), langs=("en",), cache=False)).failed
+    name = "ceratopsians-rules-en-letter.pdf"
+    assert (out / "ceratopsians" / name).read_bytes() == (fresh / "ceratopsians" / name).read_bytes()
