@@ -1,4 +1,4 @@
-"""`cardgen build --lang pt_BR` prints the cards in Portuguese too, not only the rulebook."""
+"""`cardgen build` options: --lang sets the card language as well as the rulebook's; --no-cache builds afresh."""
 
 from __future__ import annotations
 
@@ -27,3 +27,13 @@ def test_all_languages_print_cards_in_the_first_locale(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     text = _card_text(tmp_path / "all")
     assert "Domino" in text and "Dominó" not in text
+
+
+def test_no_cache_builds_the_same_files_and_keeps_no_cache(tmp_path: Path) -> None:
+    cached = CliRunner().invoke(app, ["build", str(MINIMAL), "--paper", "a4", "--out", str(tmp_path / "cached"), "--quiet"])
+    fresh = CliRunner().invoke(app, ["build", str(MINIMAL), "--paper", "a4", "--out", str(tmp_path / "fresh"), "--quiet", "--no-cache"])
+    assert cached.exit_code == 0 and fresh.exit_code == 0, cached.output + fresh.output
+    assert any((tmp_path / "cached" / ".cache").rglob("*"))
+    assert not (tmp_path / "fresh" / ".cache").exists()
+    built = sorted(p.relative_to(tmp_path / "fresh") for p in (tmp_path / "fresh" / "minimal").rglob("*") if p.is_file())
+    assert built and all((tmp_path / "fresh" / p).read_bytes() == (tmp_path / "cached" / p).read_bytes() for p in built)

@@ -21,6 +21,7 @@ def build(
     card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language printed on the cards (default: the --lang given, or the spec's first locale with --lang all)."),
     out: Path = typer.Option(Path("output"), "--out", help="The output folder; each game gets a folder inside it."),
     quiet: bool = typer.Option(False, "--quiet", help="Print only findings and errors."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Build everything afresh, ignoring and not writing <out>/.cache/."),
 ) -> None:
     """Validate, then write card faces (SVG), print sheets (PDF) and rulebooks under the output folder."""
     from cardgen.build import BuildOptions, Paper, build_game, build_lock
@@ -32,7 +33,7 @@ def build(
         raise typer.BadParameter("choose a4, letter or all", param_hint="--paper")
     if card_lang is None and lang != "all":
         card_lang = lang  # `--lang pt_BR` gives Portuguese cards as well as the Portuguese rulebook
-    options = BuildOptions(papers=papers, langs=() if lang == "all" else (lang,), card_lang=card_lang)
+    options = BuildOptions(papers=papers, langs=() if lang == "all" else (lang,), card_lang=card_lang, cache=not no_cache)
     folders = resolve_games(games)
     failed = False
     unreadable = False
