@@ -4,10 +4,17 @@ Two floors live here:
 
 * :func:`draw_flat` draws pages given as flat operation tuples (made once, untimed,
   from the four games' real print-sheet scenes by ``bench/scene_flat.py``) with
-  raw reportlab canvas calls: the same primitives, the same graphics-state
-  structure (one y-flip per page, save/restore per group and per text run),
-  colours parsed once into a local dict. ``bench/run.py`` times cardgen's
-  ``write_pdf`` on the same scenes against it; the ratio is the figure.
+  raw reportlab canvas calls, writing the same PDF operators as cardgen's PDF
+  backend: each card face printed more than once is defined once as a Form
+  XObject (before the page that first shows it) and placed with ``Do`` under
+  its slot's transform and clip; fill/stroke colour and line width are set
+  only when they change; text runs are placed with a text matrix. Colours are
+  parsed once into a local dict. :func:`share_forms` (untimed) marks the
+  shared faces in the flat pages. ``bench/run.py`` times cardgen's
+  ``write_pdf`` on the same scenes against it; the ratio is the figure, and
+  since both write the same bytes it measures only cardgen's own overhead.
+  The same pages without :func:`share_forms` draw every copy of every face in
+  full (the floor as it was before cardgen shared faces), timed for information.
 * :func:`render` draws N synthetic A4 pages (a 3x3 grid of 63x88 mm cards with a
   rounded frame, a title, six lines of DejaVu text, crop marks, a footer), a
   quick stand-alone sanity figure for reportlab's raw speed on this machine.
@@ -25,6 +32,7 @@ from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
@@ -81,6 +89,8 @@ def render(pages: int) -> bytes:
 
 MM = 72.0 / 25.4
 """Points per millimetre."""
+MM_PER_PT = 25.4 / 72.0
+"""Millimetres per point."""
 FONT_FILES = {
     "DejaVuSans": "DejaVuSans.ttf",
     "DejaVuSans-Bold": "DejaVuSans-Bold.ttf",
@@ -99,12 +109,66 @@ def register_fonts() -> None:
             pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
 
 
-def draw_flat(pages: list[list[tuple[Any, ...]]], title: str = "") -> bytes:
-    """Draw pre-flattened pages (see bench/scene_flat.py) with raw canvas calls; return the PDF bytes."""
+Op = tuple[Any, ...]
+
+
+def pdf_rect(box: tuple[float, float, float, float], page_h: float) -> tuple[float, float, float, float]:
+    """A y-down (x, y, w, h) mm box as a y-up PDF rectangle in points, rounded as cardgen rounds it."""
+    x, y, w, h = box
+    return (round(x * MM, 4), round((page_h - (y + h)) * MM, 4), round((x + w) * MM, 4), round((page_h - y) * MM, 4))
+
+
+def share_forms(pages: list[list[Op]], shared: list[list[tuple[str, tuple[float, float, float, float]] | None]]) -> list[list[Op]]:
+    """Untimed: turn the top-level groups cardgen marks as shared into form placements.
+
+    ``shared[p][i]`` is ``(key, (x0, y0, x1, y1))`` when the i-th top-level child
+    of page p is a group with shared content (key and bounds), else None. The
+    first page showing a key gets a ``("form", name, bbox, ops)`` op right after
+    its page op; every placement becomes ``push``, ``("do", name)``, ``pop``.
+    Forms are named ``C0``, ``C1``, ... by first appearance, as cardgen names them.
+    """
+    names: dict[str, str] = {}
+    out: list[list[Op]] = []
+    for ops, flags in zip(pages, shared):
+        forms: list[Op] = []
+        body: list[Op] = []
+        index, i = 0, 1
+        while i < len(ops):
+            op = ops[i]
+            end = i + 1
+            if op[0] == "push":
+                depth = 1
+                while depth:
+                    depth += {"push": 1, "pop": -1}.get(ops[end][0], 0)
+                    end += 1
+            flag = flags[index] if index < len(flags) else None
+            if flag is None or op[0] != "push":
+                body.extend(ops[i:end])
+            else:
+                key, bbox = flag
+                if key not in names:
+                    names[key] = f"C{len(names)}"
+                    forms.append(("form", names[key], bbox, list(ops[i + 1 : end - 1])))
+                body += [op, ("do", names[key]), ("pop",)]
+            index += 1
+            i = end
+        out.append([ops[0], *forms, *body])
+    return out
+
+
+def draw_flat(pages: list[list[Op]], title: str = "") -> bytes:
+    """Draw pre-flattened pages (see bench/scene_flat.py and :func:`share_forms`) with raw canvas calls; return the PDF bytes."""
     register_fonts()
     c = Canvas(io.BytesIO(), invariant=1, initialFontName="DejaVuSans", initialFontSize=10, pageCompression=1)
+    c.setCreator("cardgen")
+    c.setProducer("cardgen (reportlab)")
     c.setTitle(title)
+    c.setAuthor("")
+    c.setSubject("")
     rgb: dict[str, tuple[float, float, float]] = {}
+    unknown = object()
+    state: list[Any] = [unknown, unknown, unknown]  # fill, stroke, width as last set
+    saved: list[list[Any]] = []
 
     def colour(hex_colour: str) -> tuple[float, float, float]:
         value = rgb.get(hex_colour)
@@ -113,17 +177,27 @@ def draw_flat(pages: list[list[tuple[Any, ...]]], title: str = "") -> bytes:
             value = rgb[hex_colour] = ((n >> 16) / 255.0, ((n >> 8) & 255) / 255.0, (n & 255) / 255.0)
         return value
 
-    for ops in pages:
-        _, w, h, trim, bleed = ops[0]
-        c.setPageSize((w * MM, h * MM))
-        c.setTrimBox(None if trim is None else (trim[0] * MM, (h - trim[1] - trim[3]) * MM, (trim[0] + trim[2]) * MM, (h - trim[1]) * MM))
-        c.setBleedBox(None if bleed is None else (bleed[0] * MM, (h - bleed[1] - bleed[3]) * MM, (bleed[0] + bleed[2]) * MM, (h - bleed[1]) * MM))
-        c.saveState()
-        c.transform(MM, 0, 0, -MM, 0, h * MM)
-        for op in ops[1:]:
+    def paint(fill: Any, stroke: Any, width: float) -> tuple[int, int]:
+        do_fill = fill is not None
+        do_stroke = stroke is not None and width > 0
+        if do_fill and fill != state[0]:
+            c.setFillColor(colour(fill))
+            state[0] = fill
+        if do_stroke:
+            if stroke != state[1]:
+                c.setStrokeColor(colour(stroke))
+                state[1] = stroke
+            if width != state[2]:
+                c.setLineWidth(width)
+                state[2] = width
+        return int(do_stroke), int(do_fill)
+
+    def draw(ops: list[Op]) -> None:
+        for op in ops:
             kind = op[0]
             if kind == "push":
                 c.saveState()
+                saved.append(list(state))
                 if op[1] is not None:
                     c.translate(*op[1])
                 if op[2]:
@@ -136,27 +210,28 @@ def draw_flat(pages: list[list[tuple[Any, ...]]], title: str = "") -> bytes:
                     c.clipPath(p, stroke=0, fill=0)
             elif kind == "pop":
                 c.restoreState()
+                state[:] = saved.pop()
+            elif kind == "do":
+                c.doForm(op[1])
             elif kind == "text":
                 _, x, y, font, size, fill, anchor, text = op
                 if not text:
                     continue
-                c.saveState()
-                c.translate(x, y)
-                c.scale(1, -1)
-                c.setFont(font, size / MM)
-                c.setFillColorRGB(*colour(fill))
-                if anchor == "middle":
-                    c.drawCentredString(0, 0, text)
-                elif anchor == "end":
-                    c.drawRightString(0, 0, text)
-                else:
-                    c.drawString(0, 0, text)
-                c.restoreState()
+                size = size * MM_PER_PT
+                if anchor != "start":
+                    width = stringWidth(text, font, size)
+                    x -= width * 0.5 if anchor == "middle" else width
+                if fill != state[0]:
+                    c.setFillColor(colour(fill))
+                    state[0] = fill
+                t = c.beginText()
+                t.setTextTransform(1, 0, 0, -1, x, y)
+                t.setFont(font, size)
+                t.textLine(text)
+                c.drawText(t)
             elif kind == "line":
                 _, x1, y1, x2, y2, stroke, width = op
-                if stroke is not None and width > 0:
-                    c.setStrokeColorRGB(*colour(stroke))
-                    c.setLineWidth(width)
+                if paint(None, stroke, width)[0]:
                     c.line(x1, y1, x2, y2)
             elif kind == "image":
                 _, path, x, y, iw, ih = op
@@ -167,22 +242,16 @@ def draw_flat(pages: list[list[tuple[Any, ...]]], title: str = "") -> bytes:
                 c.restoreState()
             else:
                 fill, stroke, width = op[-3:] if kind != "path" else op[2:5]
-                do_fill = fill is not None
-                do_stroke = stroke is not None and width > 0
+                do_stroke, do_fill = paint(fill, stroke, width)
                 if not (do_fill or do_stroke):
                     continue
-                if do_fill:
-                    c.setFillColorRGB(*colour(fill))
-                if do_stroke:
-                    c.setStrokeColorRGB(*colour(stroke))
-                    c.setLineWidth(width)
                 if kind == "rect":
                     if op[5] > 0:
-                        c.roundRect(op[1], op[2], op[3], op[4], op[5], stroke=int(do_stroke), fill=int(do_fill))
+                        c.roundRect(op[1], op[2], op[3], op[4], op[5], stroke=do_stroke, fill=do_fill)
                     else:
-                        c.rect(op[1], op[2], op[3], op[4], stroke=int(do_stroke), fill=int(do_fill))
+                        c.rect(op[1], op[2], op[3], op[4], stroke=do_stroke, fill=do_fill)
                 elif kind == "circle":
-                    c.circle(op[1], op[2], op[3], stroke=int(do_stroke), fill=int(do_fill))
+                    c.circle(op[1], op[2], op[3], stroke=do_stroke, fill=do_fill)
                 elif kind == "poly":
                     if not op[1]:
                         continue
@@ -191,7 +260,7 @@ def draw_flat(pages: list[list[tuple[Any, ...]]], title: str = "") -> bytes:
                     for point in op[1][1:]:
                         p.lineTo(*point)
                     p.close()
-                    c.drawPath(p, stroke=int(do_stroke), fill=int(do_fill), fillMode=1)  # non-zero
+                    c.drawPath(p, stroke=do_stroke, fill=do_fill, fillMode=1)  # non-zero
                 elif kind == "path":
                     p = c.beginPath()
                     cx = cy = 0.0
@@ -212,7 +281,25 @@ def draw_flat(pages: list[list[tuple[Any, ...]]], title: str = "") -> bytes:
                             cx, cy = x, y
                         else:
                             p.close()
-                    c.drawPath(p, stroke=int(do_stroke), fill=int(do_fill), fillMode=0 if op[5] else 1)  # 0 even-odd, 1 non-zero
+                    c.drawPath(p, stroke=do_stroke, fill=do_fill, fillMode=0 if op[5] else 1)  # 0 even-odd, 1 non-zero
+
+    for ops in pages:
+        _, w, h, trim, bleed = ops[0]
+        start = 1
+        while start < len(ops) and ops[start][0] == "form":
+            _, name, box, content = ops[start]
+            c.beginForm(name, *box)
+            state[:] = [unknown, unknown, unknown]
+            draw(content)
+            c.endForm()
+            start += 1
+        c.setPageSize((w * MM, h * MM))
+        c.setTrimBox(None if trim is None else pdf_rect(trim, h))
+        c.setBleedBox(None if bleed is None else pdf_rect(bleed, h))
+        c.saveState()
+        c.transform(MM, 0, 0, -MM, 0, h * MM)
+        state[:] = [unknown, unknown, unknown]
+        draw(ops[start:])
         c.restoreState()
         c.showPage()
     data: bytes = c.getpdfdata()

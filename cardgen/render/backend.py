@@ -37,8 +37,14 @@ class Backend(Protocol, Generic[ResultT]):
     def end_page(self) -> None:
         """Finish the current page."""
 
-    def push_group(self, group: Group) -> None:
-        """Enter a group: save state, apply its transform, then its clip."""
+    def push_group(self, group: Group) -> bool | None:
+        """Enter a group: save state, apply its transform, then its clip.
+
+        Return True when the backend has already drawn the group's children
+        itself (e.g. placed its shared content by reference, see
+        :class:`~cardgen.render.scene.SharedContent`): the walker then skips
+        them. None or False: the walker draws the children as usual.
+        """
 
     def pop_group(self) -> None:
         """Leave the innermost group, restoring the state saved by push_group."""
@@ -73,9 +79,9 @@ def draw_primitive(primitive: Primitive, backend: Backend[object]) -> None:
     """Dispatch one primitive (recursively for groups) to the backend."""
     match primitive:
         case Group():
-            backend.push_group(primitive)
-            for child in primitive.children:
-                draw_primitive(child, backend)
+            if not backend.push_group(primitive):
+                for child in primitive.children:
+                    draw_primitive(child, backend)
             backend.pop_group()
         case Rect():
             backend.draw_rect(primitive)
@@ -106,11 +112,11 @@ _METHOD_NAMES: dict[type, str] = {
 }
 
 
-def draw_scene(scene: Scene, backend: Backend[object]) -> None:
-    """Draw one scene as one page of the backend's current document.
+def draw_children(children: tuple[Primitive, ...], backend: Backend[object]) -> None:
+    """Draw primitives (recursively into groups) into whatever the backend is currently drawing.
 
     Same result as :func:`draw_primitive` on every child, with the backend's
-    methods looked up once per scene instead of once per primitive.
+    methods looked up once per call instead of once per primitive.
     """
     methods = {kind: getattr(backend, name) for kind, name in _METHOD_NAMES.items()}
     push, pop = backend.push_group, backend.pop_group
@@ -121,14 +127,19 @@ def draw_scene(scene: Scene, backend: Backend[object]) -> None:
             if method is not None:
                 method(child)
             elif type(child) is Group:
-                push(child)
-                walk(child.children)
+                if not push(child):
+                    walk(child.children)
                 pop()
             else:
                 draw_primitive(child, backend)  # subclasses, or a TypeError for non-primitives
 
+    walk(children)
+
+
+def draw_scene(scene: Scene, backend: Backend[object]) -> None:
+    """Draw one scene as one page of the backend's current document."""
     backend.begin_page(scene)
-    walk(scene.children)
+    draw_children(scene.children, backend)
     backend.end_page()
 
 

@@ -6,16 +6,32 @@ keep their scene coordinates; only text and images are locally flipped back
 so they are not drawn upside down. ``invariant=1`` makes the same input give
 byte-identical PDFs. The canvas's initial font is a bundled DejaVu face, so no
 base-14 font (Helvetica) is ever referenced.
+
+Content a scene marks as shared (:class:`~cardgen.render.scene.SharedContent`,
+e.g. a card face placed on many sheet slots) is defined once per document as
+a PDF Form XObject and placed by reference (``Do``) under each group's own
+transform and clip. reportlab's ``beginForm`` starts from a reset graphics
+state, so forms are defined when a page begins, before its content: the page's
+scene is scanned for shared content not yet defined, in drawing order, and the
+forms are named by order of first appearance (deterministic). A backend that
+draws onto someone else's canvas (the rulebook's pictures) never begins a page,
+so it defines no forms and draws shared content in place.
+
+The hot path avoids repeated work: colours are parsed once per ``#rrggbb``
+string, fill/stroke colour and line width are only set when they change
+(tracked across save/restore), and text runs are positioned with a text
+matrix instead of a saved, transformed and restored graphics state.
 """
 
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
-from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
-from cardgen.render.backend import render_document
+from cardgen.render.backend import draw_children, render_document
 from cardgen.render.fonts import DEFAULT_FONT, ensure_registered, register_pdf_fonts, sanitize_text
 from cardgen.render.scene import (
     Box,
@@ -30,9 +46,11 @@ from cardgen.render.scene import (
     MoveTo,
     Path,
     Polygon,
+    Primitive,
     QuadTo,
     Rect,
     Scene,
+    SharedContent,
     Text,
 )
 from cardgen.render.units import PT_PER_MM, pt_to_mm
@@ -50,6 +68,31 @@ def pdf_box(box: Box, page_height_mm: float) -> PdfBox:
     )
 
 
+_RGB: dict[str, tuple[float, float, float]] = {}
+"""``#rrggbb`` -> (r, g, b) in 0..1, the same values reportlab's HexColor gives."""
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    value = _RGB.get(colour)
+    if value is None:
+        n = int(colour[1:], 16)
+        value = _RGB[colour] = ((n >> 16) / 255.0, ((n >> 8) & 0xFF) / 255.0, (n & 0xFF) / 255.0)
+    return value
+
+
+_UNKNOWN = object()
+"""Tracked paint state before anything is known (page or form start): always set."""
+
+
+@dataclass(frozen=True)
+class _Form:
+    """A defined Form XObject: its reportlab name and the content it was made from."""
+
+    name: str
+    children: tuple[Primitive, ...]
+    bounds: Box
+
+
 class PdfBackend:
     """Renders scenes as pages of one PDF document; :meth:`finish` returns the bytes."""
 
@@ -62,6 +105,11 @@ class PdfBackend:
         self._page_height_mm = 0.0
         self._depth = 0
         self._pages = 0
+        self._forms: dict[str, _Form] = {}
+        self._fill: object = _UNKNOWN
+        self._stroke: object = _UNKNOWN
+        self._width: object = _UNKNOWN
+        self._saved: list[tuple[object, object, object]] = []
 
     # -- document / page -------------------------------------------------
     def begin_document(self) -> None:
@@ -82,6 +130,7 @@ class PdfBackend:
         canvas.setSubject(self._subject)
         self._canvas = canvas
         self._pages = 0
+        self._forms = {}
 
     @property
     def _c(self) -> Canvas:
@@ -90,8 +139,10 @@ class PdfBackend:
         return self._canvas
 
     def begin_page(self, scene: Scene) -> None:
-        """Size the page, set its Trim/BleedBox, install the mm/y-down transform."""
+        """Define the page's new shared content as forms, size the page, set its
+        Trim/BleedBox, install the mm/y-down transform."""
         c = self._c
+        self._define_forms(scene.children)
         self._page_height_mm = scene.height_mm
         c.setPageSize((scene.width_mm * PT_PER_MM, scene.height_mm * PT_PER_MM))
         c.setTrimBox(pdf_box(scene.trim_box, scene.height_mm) if scene.trim_box else None)
@@ -99,6 +150,7 @@ class PdfBackend:
         c.saveState()
         c.transform(PT_PER_MM, 0, 0, -PT_PER_MM, 0, scene.height_mm * PT_PER_MM)
         self._depth = 0
+        self._forget_paint()
 
     def end_page(self) -> None:
         """Close the page."""
@@ -116,11 +168,51 @@ class PdfBackend:
         self._canvas = None
         return data
 
+    # -- shared content as Form XObjects ---------------------------------
+    def _known_form(self, shared: SharedContent, children: tuple[Primitive, ...]) -> _Form | None:
+        """The form already defined for this shared content; ValueError if the key names other content."""
+        form = self._forms.get(shared.key)
+        if form is not None and (
+            form.bounds != shared.bounds or (form.children is not children and form.children != children)
+        ):
+            raise ValueError(f"shared content key {shared.key!r} names two different contents in one document")
+        return form
+
+    def _define_forms(self, children: tuple[Primitive, ...]) -> None:
+        """Define a form for every shared group in ``children`` not defined yet, innermost first."""
+        for child in children:
+            if not isinstance(child, Group):
+                continue
+            shared = child.shared
+            if shared is None:
+                self._define_forms(child.children)
+            elif self._known_form(shared, child.children) is None:
+                self._define_forms(child.children)
+                self._define_form(shared, child.children)
+
+    def _define_form(self, shared: SharedContent, children: tuple[Primitive, ...]) -> None:
+        """Draw ``children`` (group-local mm, y down) into a new form bounded by ``shared.bounds``."""
+        c = self._c
+        name = f"C{len(self._forms)}"
+        box = shared.bounds
+        outside = (self._depth, self._saved, self._fill, self._stroke, self._width)
+        c.beginForm(name, box.x, box.y, box.right, box.bottom)
+        self._forget_paint()  # a form starts from whatever state it is placed in
+        self._depth = 0
+        draw_children(children, self)
+        if self._depth:
+            raise ValueError("unbalanced push_group/pop_group")
+        c.endForm()
+        self._depth, self._saved, self._fill, self._stroke, self._width = outside
+        self._forms[shared.key] = _Form(name, children, box)
+
     # -- groups ----------------------------------------------------------
-    def push_group(self, group: Group) -> None:
-        """saveState, apply the transform, then clip (in local coordinates)."""
+    def push_group(self, group: Group) -> bool:
+        """saveState, apply the transform, then clip (in local coordinates); place shared
+        content defined as a form by reference (returns True: the children are drawn)."""
         c = self._c
         c.saveState()
+        self._saved.append((self._fill, self._stroke, self._width))
         self._depth += 1
         t = group.transform
         if t is not None and not t.is_identity:
@@ -134,6 +226,13 @@ class PdfBackend:
             clip = c.beginPath()
             clip.rect(group.clip.x, group.clip.y, group.clip.w, group.clip.h)
             c.clipPath(clip, stroke=0, fill=0)
+        shared = group.shared
+        if shared is not None:
+            form = self._known_form(shared, group.children)
+            if form is not None:
+                c.doForm(form.name)
+                return True
+        return False
 
     def pop_group(self) -> None:
         """restoreState."""
@@ -141,18 +240,36 @@ class PdfBackend:
             raise ValueError("pop_group without push_group")
         self._depth -= 1
         self._c.restoreState()
+        self._fill, self._stroke, self._width = self._saved.pop()
 
     # -- paint helpers ---------------------------------------------------
+    def _forget_paint(self) -> None:
+        """The graphics state is not known (a new page or form): set every paint next time."""
+        self._fill = self._stroke = self._width = _UNKNOWN
+        self._saved = []
+
+    def _set_fill(self, fill: str) -> None:
+        if fill != self._fill:
+            self._c.setFillColor(_rgb(fill))
+            self._fill = fill
+
     def _set_paint(self, fill: Color, stroke: Color, stroke_width: float) -> tuple[int, int]:
-        c = self._c
-        do_fill = fill is not None
-        do_stroke = stroke is not None and stroke_width > 0
-        if do_fill:
-            c.setFillColor(HexColor(fill))
-        if do_stroke:
-            c.setStrokeColor(HexColor(stroke))
-            c.setLineWidth(stroke_width)
-        return int(do_stroke), int(do_fill)
+        """Set what changed of fill colour, stroke colour and line width; return (stroke, fill) flags."""
+        do_fill = 0
+        if fill is not None:
+            do_fill = 1
+            if fill != self._fill:
+                self._c.setFillColor(_rgb(fill))
+                self._fill = fill
+        if stroke is None or stroke_width <= 0:
+            return 0, do_fill
+        if stroke != self._stroke:
+            self._c.setStrokeColor(_rgb(stroke))
+            self._stroke = stroke
+        if stroke_width != self._width:
+            self._c.setLineWidth(stroke_width)
+            self._width = stroke_width
+        return 1, do_fill
 
     # -- primitives ------------------------------------------------------
     def draw_rect(self, rect: Rect) -> None:
@@ -224,23 +341,23 @@ class PdfBackend:
             self._c.circle(circle.cx, circle.cy, circle.r, stroke=stroke, fill=fill)
 
     def draw_text(self, text: Text) -> None:
-        """Text run with a bundled TTF face, un-flipped locally around its baseline."""
-        content = sanitize_text(text.text)
+        """Text run with a bundled TTF face; a text matrix un-flips it around its baseline."""
+        raw = text.text
+        content = raw if raw.isprintable() else sanitize_text(raw)  # printable text has nothing to drop
         if not content:
             return
-        c = self._c
-        c.saveState()
-        c.translate(text.x, text.y)
-        c.scale(1, -1)
-        c.setFont(ensure_registered(text.font), pt_to_mm(text.size_pt))
-        c.setFillColor(HexColor(text.fill))
-        if text.anchor == "middle":
-            c.drawCentredString(0, 0, content)
-        elif text.anchor == "end":
-            c.drawRightString(0, 0, content)
-        else:
-            c.drawString(0, 0, content)
-        c.restoreState()
+        font = ensure_registered(text.font)
+        size = pt_to_mm(text.size_pt)
+        x = text.x
+        if text.anchor != "start":
+            width = stringWidth(content, font, size)
+            x -= width * 0.5 if text.anchor == "middle" else width
+        self._set_fill(text.fill)
+        run = self._c.beginText()
+        run.setTextTransform(1, 0, 0, -1, x, text.y)
+        run.setFont(font, size)
+        run.textLine(content)
+        self._c.drawText(run)
 
     def draw_image(self, image: Image) -> None:
         """Raster image stretched into its box."""

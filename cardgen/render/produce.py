@@ -23,14 +23,15 @@ Outputs are byte-for-byte deterministic.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from cardgen.build import ArtefactCache, BuildContext, register_producer
 from cardgen.findings import Finding, Severity
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
-from cardgen.render.scene import Box, scene_digest
+from cardgen.render.scene import Box, Group, Scene, scene_digest, shared_face
 from cardgen.render.sheets import FooterInfo, ImposedSheets, PrintItem, builtin_sheet_template, duplex_test_sheet, impose
 from cardgen.render.svg_backend import write_svg
 from cardgen.render.widgets import local
@@ -60,17 +61,44 @@ def footer_for(spec: Spec, locale: str) -> FooterInfo:
     )
 
 
-def print_items(faces: list[Face]) -> tuple[list[PrintItem], list[tuple[Face, Face | None]]]:
-    """Print items (front + reverse, copies) in print order, and the faces behind each item."""
+def print_items(faces: list[Face], digests: Mapping[str, str] | None = None) -> tuple[list[PrintItem], list[tuple[Face, Face | None]]]:
+    """Print items (front + reverse, copies) in print order, and the faces behind each item.
+
+    ``digests`` (face key -> ``scene_digest`` of its scene), when known, spare
+    the sheets from hashing the faces again to name their shared content.
+    """
     pairs = print_order(faces)
+    known = digests or {}
     items = [
         PrintItem(
             front.scene, front.size.width, front.size.height, front.size.bleed,
             back=reverse.scene if reverse is not None else None, copies=front.copies, label=front.key,
+            front_digest=known.get(front.key), back_digest=known.get(reverse.key) if reverse is not None else None,
         )
         for front, reverse in pairs
     ]
     return items, pairs
+
+
+def shop_pages(pairs: list[tuple[Face, Face | None]], digests: Mapping[str, str] | None = None) -> list[Scene]:
+    """The print-shop document's pages: every front, then its reverse, at full bleed.
+
+    A face on more than one page (a deck's common back) has its content marked
+    as shared, so the PDF draws it once and places it on each of those pages.
+    """
+    faces = [face for front, reverse in pairs for face in (front, reverse) if face is not None]
+    seen = Counter(face.key for face in faces)
+    known = digests or {}
+    pages = []
+    for face in faces:
+        scene = face.scene
+        if seen[face.key] > 1:
+            shared = shared_face(scene, known.get(face.key))
+            scene = Scene(
+                scene.width_mm, scene.height_mm, (Group(scene.children, shared=shared),), scene.trim_box, scene.bleed_box
+            )
+        pages.append(scene)
+    return pages
 
 
 def _box(box: Box) -> list[float]:
@@ -145,24 +173,19 @@ def produce_cards(context: BuildContext) -> list[Path]:
     cards_dir = context.staging / "cards"
     cards_dir.mkdir(parents=True, exist_ok=True)
     cache = context.cache
-    digests = {face.key: scene_digest(face.scene) for face in faces} if cache is not None else {}
+    digests = {face.key: scene_digest(face.scene) for face in faces}
     for face in faces:
         path = cards_dir / f"{face.key}.svg"
         scene = face.scene
         path.write_bytes(_cached(cache, ("svg", digests.get(face.key)), lambda: write_svg(scene).encode("utf-8")))
         written.append(path)
 
-    items, pairs = print_items(faces)
+    items, pairs = print_items(faces, digests)
     title = local(spec.title, locale, spec.locales[0])
-    shop_pages = []
-    for front, reverse in pairs:
-        shop_pages.append(front.scene)
-        if reverse is not None:
-            shop_pages.append(reverse.scene)
     shop = context.staging / f"{spec.id}-cards-bleed.pdf"
     shop_title = f"{title} – cards with bleed"
     shop_key = ("shop-pdf", shop_title, [(digests.get(f.key), digests.get(r.key) if r else None) for f, r in pairs])
-    shop.write_bytes(_cached(cache, shop_key, lambda: write_pdf(shop_pages, title=shop_title)))
+    shop.write_bytes(_cached(cache, shop_key, lambda: write_pdf(shop_pages(pairs, digests), title=shop_title)))
     written.append(shop)
 
     footer = footer_for(spec, locale)

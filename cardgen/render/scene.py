@@ -241,16 +241,41 @@ class Transform:
 
 
 @dataclass(frozen=True)
+class SharedContent:
+    """Names a group's children as content that recurs within one document.
+
+    A card face placed on many sheet slots is the typical case. ``key`` must be
+    derived from the content itself (e.g. :func:`scene_digest` of the face), so
+    two groups with the same key always have equal children; ``bounds`` (in the
+    group's local coordinates) encloses everything the content draws, and
+    nothing outside it is shown. A backend that can define content once and
+    place it by reference (PDF Form XObjects) does so; any other backend simply
+    draws the children, so the look never depends on it.
+    """
+
+    key: str
+    bounds: Box
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            raise ValueError("a shared content key must not be empty")
+        if self.bounds.w <= 0 or self.bounds.h <= 0:
+            raise ValueError(f"shared content bounds must have a positive size, got {self.bounds}")
+
+
+@dataclass(frozen=True)
 class Group:
     """A list of children sharing a transform and an optional clip rectangle.
 
     The clip rectangle is expressed in the group's LOCAL coordinates, i.e. after
-    ``transform`` has been applied.
+    ``transform`` has been applied. ``shared``, when set, says the children are
+    reusable content (see :class:`SharedContent`); it never changes what is drawn.
     """
 
     children: tuple["Primitive", ...]
     transform: Transform | None = None
     clip: Box | None = None
+    shared: SharedContent | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "children", tuple(self.children))
@@ -293,6 +318,15 @@ def card_scene(trim_w: float, trim_h: float, bleed: float, children: Sequence[Pr
         trim_box=Box(bleed, bleed, trim_w, trim_h),
         bleed_box=Box(0.0, 0.0, trim_w + 2 * bleed, trim_h + 2 * bleed),
     )
+
+
+def shared_face(face: Scene, digest: str | None = None) -> SharedContent:
+    """The :class:`SharedContent` naming a face scene's children, bounded by the face's size.
+
+    The key is the face's :func:`scene_digest`; pass ``digest`` when it is
+    already known (it must be ``scene_digest(face)``) to skip hashing again.
+    """
+    return SharedContent(f"face-{digest or scene_digest(face)}", Box(0.0, 0.0, face.width_mm, face.height_mm))
 
 
 def _image_paths(children: tuple[Primitive, ...], out: list[str]) -> None:

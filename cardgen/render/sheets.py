@@ -13,6 +13,10 @@ portrait sheet flipped on its long edge the column order reverses; on its
 short edge the row order reverses (the other way round for landscape sheets).
 The grid is centred on the page along that axis, so a reversed slot lies
 exactly behind its front slot.
+
+A face whose content lands on the sheets more than once (copies, a deck's
+common back) is placed as a group with shared content keyed by the face's
+scene digest, so the PDF defines it once and places it by reference.
 """
 
 from __future__ import annotations
@@ -27,7 +31,20 @@ from ruamel.yaml import YAML
 
 from cardgen.render.fonts import DEFAULT_FONT, descent, string_width
 from cardgen.render.pdf_backend import write_pdf
-from cardgen.render.scene import Box, Circle, Group, Line, Primitive, Rect, Scene, Text, Transform
+from cardgen.render.scene import (
+    Box,
+    Circle,
+    Group,
+    Line,
+    Primitive,
+    Rect,
+    Scene,
+    SharedContent,
+    Text,
+    Transform,
+    scene_digest,
+    shared_face,
+)
 
 TEMPLATES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "sheets"
 """Default folder of the bundled sheet templates (a4.yaml, letter.yaml)."""
@@ -139,6 +156,10 @@ class PrintItem:
     back: Scene | None = None
     copies: int = 1
     label: str = ""
+    front_digest: str | None = None
+    """``scene_digest(front)`` when the caller already has it (names the face's shared content); else computed."""
+    back_digest: str | None = None
+    """``scene_digest(back)``, likewise."""
 
     def __post_init__(self) -> None:
         if self.copies < 0:
@@ -379,13 +400,46 @@ def footer_text(footer: FooterInfo, sheet: int, sheets: int, side: Side | None) 
     return " · ".join(part for part in (footer.title, footer.version, where, footer.licence) if part)
 
 
-def _card_group(face: Scene, bleed_box: Box, trimmed: float = 0.0) -> Group:
-    """The face placed so its printed bleed fills ``bleed_box``; ``trimmed`` mm of its own bleed are cut away."""
+def _card_group(face: Scene, bleed_box: Box, trimmed: float = 0.0, shared: SharedContent | None = None) -> Group:
+    """The face placed so its printed bleed fills ``bleed_box``; ``trimmed`` mm of its own bleed are cut away.
+
+    ``shared`` marks the face's content as reusable (a face printed more than
+    once), so a PDF defines it once and places it by reference.
+    """
     return Group(
         children=face.children,
         transform=Transform(translate=(bleed_box.x - trimmed, bleed_box.y - trimmed)),
         clip=Box(trimmed, trimmed, bleed_box.w, bleed_box.h),
+        shared=shared,
     )
+
+
+def _shared_faces(pages_spec: Sequence[tuple["Grid", Sequence["_Slot"]]], duplex: bool) -> dict[int, SharedContent]:
+    """Shared content for every face whose content is placed more than once, by ``id`` of the face scene.
+
+    The key is the face's scene digest (taken from the item when given), so
+    equal faces share one key and two different faces never do, whichever
+    document they end up in.
+    """
+    digests: dict[int, str] = {}
+    faces: dict[int, Scene] = {}
+    placed: dict[str, int] = {}
+    for _, slots in pages_spec:
+        has_back = duplex and any(slot.item.back is not None for slot in slots)
+        for slot in slots:
+            item = slot.item
+            sides: list[tuple[Scene | None, str | None]] = [(item.front, item.front_digest)]
+            if has_back:
+                sides.append((item.back, item.back_digest))
+            for face, digest in sides:
+                if face is None:
+                    continue
+                known = digests.get(id(face))
+                if known is None:
+                    known = digests[id(face)] = digest or scene_digest(face)
+                    faces[id(face)] = face
+                placed[known] = placed.get(known, 0) + 1
+    return {ident: shared_face(faces[ident], digest) for ident, digest in digests.items() if placed[digest] > 1}
 
 
 # --------------------------------------------------------------------------- imposition
@@ -426,6 +480,7 @@ def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterIn
             pages_spec.append((grid, run[start : start + grid.capacity]))
 
     total = len(pages_spec)
+    shared = _shared_faces(pages_spec, duplex)
     pages: list[Scene] = []
     placements: list[CardPlacement] = []
     marks_per_page: list[tuple[Line, ...]] = []
@@ -448,7 +503,7 @@ def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterIn
                 face = slot.item.front if side == "front" else slot.item.back
                 if face is None:
                     continue
-                children.append(_card_group(face, bleed, slot.item.bleed - grid.bleed))
+                children.append(_card_group(face, bleed, slot.item.bleed - grid.bleed, shared.get(id(face))))
                 boxes.append((trim, bleed))
                 placements.append(
                     CardPlacement(page_index, sheet, side, slot.item_index, slot.copy_index, row, col, trim, bleed)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from pypdf import PdfReader
@@ -39,22 +40,72 @@ def make_face(label: str, color: str = "#ffeecc", icons: IconRegistry | None = N
     )
 
 
+def _forms(resources: Any) -> dict[str, Any]:
+    """Form XObjects named in a resource dictionary (images are left out)."""
+    if resources is None:
+        return {}
+    xobjects = resources.get_object().get("/XObject")
+    if xobjects is None:
+        return {}
+    found = {}
+    for name, ref in xobjects.get_object().items():
+        xobject = ref.get_object()
+        if xobject.get("/Subtype") == "/Form":
+            found[str(name)] = xobject
+    return found
+
+
+def _walk_forms(resources: Any, seen: set[int], out: list[Any]) -> None:
+    """Every form reachable from ``resources`` (forms placed inside forms too), each once."""
+    for form in _forms(resources).values():
+        if id(form) in seen:
+            continue
+        seen.add(id(form))
+        out.append(form)
+        _walk_forms(form.get("/Resources"), seen, out)
+
+
+def all_forms(reader: PdfReader, page: int) -> list[Any]:
+    """Every Form XObject a page places, directly or through other forms."""
+    out: list[Any] = []
+    _walk_forms(reader.pages[page].get("/Resources"), set(), out)
+    return out
+
+
+def page_forms(data: bytes, page: int = 0) -> dict[str, Any]:
+    """The Form XObjects in one page's resources, by resource name (e.g. ``/FormXob.C0``)."""
+    return _forms(read_pdf(data).pages[page].get("/Resources"))
+
+
+def placements(content: bytes) -> dict[str, int]:
+    """How many times each XObject is placed (``/Name Do``) in a content stream."""
+    counts: dict[str, int] = {}
+    for name in re.findall(rb"(/[^\s/\[\]()<>{}%]+)\s+Do\b", content):
+        counts[name.decode()] = counts.get(name.decode(), 0) + 1
+    return counts
+
+
+def _fonts_in(resources: Any, found: list[tuple[str, Any]]) -> None:
+    if resources is None:
+        return
+    fonts = resources.get_object().get("/Font")
+    if fonts is None:
+        return
+    for ref in fonts.get_object().values():
+        font = ref.get_object()
+        descriptor = font.get("/FontDescriptor")
+        if font.get("/Subtype") == "/Type0":
+            descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+        found.append((str(font["/BaseFont"]), descriptor.get_object() if descriptor else {}))
+
+
 def pdf_fonts(reader: PdfReader) -> list[tuple[str, Any]]:
-    """(BaseFont, font descriptor) of every font used on every page."""
-    found = []
-    for page in reader.pages:
-        resources = page.get("/Resources")
-        if resources is None:
-            continue
-        fonts = resources.get_object().get("/Font")
-        if fonts is None:
-            continue
-        for ref in fonts.get_object().values():
-            font = ref.get_object()
-            descriptor = font.get("/FontDescriptor")
-            if font.get("/Subtype") == "/Type0":
-                descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
-            found.append((str(font["/BaseFont"]), descriptor.get_object() if descriptor else {}))
+    """(BaseFont, font descriptor) of every font used on every page, including inside the forms a page places."""
+    found: list[tuple[str, Any]] = []
+    for index, page in enumerate(reader.pages):
+        _fonts_in(page.get("/Resources"), found)
+        for form in all_forms(reader, index):
+            _fonts_in(form.get("/Resources"), found)
     return found
 
 
@@ -64,7 +115,9 @@ def read_pdf(data: bytes) -> PdfReader:
 
 
 def page_content(data: bytes, page: int = 0) -> bytes:
-    """Decoded content stream of one page of a PDF."""
-    contents = read_pdf(data).pages[page].get_contents()
+    """Decoded content of one page of a PDF: its content stream, then the content of
+    every form it places (directly or through other forms), each once."""
+    reader = read_pdf(data)
+    contents = reader.pages[page].get_contents()
     assert contents is not None
-    return contents.get_data()
+    return b"\n".join([contents.get_data(), *(form.get_data() for form in all_forms(reader, page))])
