@@ -32,7 +32,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from cardgen.render.backend import draw_children, render_document
-from cardgen.render.fonts import DEFAULT_FONT, ensure_registered, register_pdf_fonts, sanitize_text
+from cardgen.render.fonts import DEFAULT_FONT, ensure_registered, sanitize_text
 from cardgen.render.scene import (
     Box,
     Circle,
@@ -113,8 +113,8 @@ class PdfBackend:
 
     # -- document / page -------------------------------------------------
     def begin_document(self) -> None:
-        """Create the reportlab canvas (fonts registered, DejaVu as initial font)."""
-        register_pdf_fonts()
+        """Create the reportlab canvas with DejaVu as its initial font; other faces are registered as text first uses them."""
+        ensure_registered(DEFAULT_FONT)
         self._buffer = io.BytesIO()
         canvas = Canvas(
             self._buffer,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 import pkgutil
 import re
 from dataclasses import dataclass, field
@@ -309,15 +310,32 @@ class WidgetContext:
 def _single_line(
     text: str, box: Box, font: str, size: float, lower: float, ink: str, align: Align, valign: VAlign, icons: IconRegistry
 ) -> TextBlock:
-    """Shrink a one-line text until it fits the width; wrap to two lines only as a last resort."""
+    """Shrink a one-line text until it fits the width; wrap to two lines only as a last resort.
+
+    The size goes down in steps of 0.25 pt from ``size`` to the first that
+    fits (or to ``lower``). A line's width is proportional to its size (glyph
+    advances and inline icons alike), so the first trial's width tells which
+    step should fit: the search starts one step above it, which gives the same
+    size as trying every step, with two or three layouts instead of one per step.
+    """
     current = size
     wide = Box(box.x, box.y, 10_000.0, box.h)
-    while True:
-        trial = layout_text(text, wide, font, current, align="left", valign=valign, fill=ink, icons=icons)
-        width = max((_item_right(i, pt_to_mm(current)) for i in trial.items), default=box.x) - box.x
-        if width <= box.w + 1e-6 or current - 0.25 < lower - 1e-6:
-            break
+
+    def width_at(points: float) -> float:
+        trial = layout_text(text, wide, font, points, align="left", valign=valign, fill=ink, icons=icons)
+        return max((_item_right(i, pt_to_mm(points)) for i in trial.items), default=box.x) - box.x
+
+    width = width_at(current)
+    if width > box.w + 1e-6:
+        skip = math.ceil((1.0 - box.w / width) * size / 0.25) - 1  # steps that surely do not fit yet
+        while skip > 0 and current - 0.25 >= lower - 1e-6:
+            current -= 0.25
+            skip -= 1
+        if current != size:
+            width = width_at(current)
+    while not (width <= box.w + 1e-6 or current - 0.25 < lower - 1e-6):
         current -= 0.25
+        width = width_at(current)
     block = layout_text(text, box, font, current, align=align, valign=valign, fill=ink, icons=icons)
     if block.overflow.fits or block.line_count <= 1:
         return block

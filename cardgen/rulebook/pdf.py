@@ -55,7 +55,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from cardgen.render.fonts import register_pdf_fonts
+from cardgen.render.fonts import ensure_registered
 from cardgen.render.scene import Scene
 from cardgen.rulebook.document import Document, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
 from cardgen.rulebook.hyphenate import hyphen_pairs
@@ -82,8 +82,9 @@ HYPHENATED_LOCALES = {"pt_BR": hyphen_pairs, "pt": hyphen_pairs}
 
 
 def register_fonts() -> None:
-    """Register the DejaVu faces and their family (so <b> and <i> pick the right face)."""
-    register_pdf_fonts()
+    """Register the four DejaVu Sans faces the rulebook's text uses, and their family (so <b> and <i> pick the right face)."""
+    for face in FONTS_USED:
+        ensure_registered(face)
     registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT_ITALIC, boldItalic=FONT_BOLD_ITALIC)
 
 

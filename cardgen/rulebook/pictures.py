@@ -22,7 +22,6 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
 from cardgen.render.backend import draw_primitive
-from cardgen.render.fonts import register_pdf_fonts
 from cardgen.render.pdf_backend import PdfBackend
 from cardgen.render.scene import Scene
 from cardgen.render.units import PT_PER_MM
@@ -92,8 +91,7 @@ class SceneFlowable(Flowable):
         return self.width, self.height
 
     def draw(self) -> None:
-        """Draw the scene's primitives with the render PDF backend, mm to points and y flipped."""
-        register_pdf_fonts()
+        """Draw the scene's primitives with the render PDF backend, mm to points and y flipped (it registers the faces the text uses)."""
         canvas: Any = self.canv
         canvas.saveState()
         factor = self.scale * PT_PER_MM
