@@ -158,11 +158,13 @@ def solve(
     seed: int = typer.Option(0, "--seed", help="The deal to solve (the first one with --deals)."),
     deals: int = typer.Option(1, "--deals", min=1, help="Solve this many deals (seed, seed+1, ...) and print the distribution."),
     players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the smallest supported)."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar (one is shown with --deals above 1)."),
 ) -> None:
     """Solve deals of GAME exactly with its registered solver and verify each line of play."""
     import statistics
 
     from cardgen.engine.core import solver_for
+    from cardgen.progress import TerminalProgress
 
     loaded = load_checked(game)
     built = _build(loaded, players)
@@ -174,25 +176,28 @@ def solve(
     times: list[float] = []
     proved = 0
     failed = 0
-    for deal in range(seed, seed + deals):
-        started = time.perf_counter()
-        try:
-            solution = solver(built, deal)
-        except ValueError as error:
-            raise InputError(f"the solver cannot solve this game: {error}", loaded.file) from None
-        times.append(time.perf_counter() - started)
-        values.append(solution.value)
-        proved += solution.proved
-        ok, reached, lines = _verify(built, deal, solution.actions, solution.value)
-        failed += not ok
-        if deals == 1:
-            what = f" ({solution.detail})" if solution.detail else ""
-            typer.echo(f"{loaded.spec.id}, seed {deal}: value {solution.value:g}{what}, {'proved optimal' if solution.proved else 'not proved (search budget hit; a lower bound)'}, {solution.nodes} positions, {times[-1]:.2f} s")
-            for line in lines:
-                typer.echo(line)
-            typer.echo(f"verified: replaying the line reaches {reached:g}" if ok else f"NOT verified: replaying the line reaches {reached:g}, not {solution.value:g}")
-        else:
-            typer.echo(f"seed {deal}: value {solution.value:g} {'proved' if solution.proved else 'bound'} {solution.nodes} positions {times[-1]:.2f} s{'' if ok else ' NOT VERIFIED'}")
+    with TerminalProgress("solving", quiet or deals == 1) as progress:
+        progress.start(deals, "solving")
+        for deal in range(seed, seed + deals):
+            started = time.perf_counter()
+            try:
+                solution = solver(built, deal)
+            except ValueError as error:
+                raise InputError(f"the solver cannot solve this game: {error}", loaded.file) from None
+            times.append(time.perf_counter() - started)
+            values.append(solution.value)
+            proved += solution.proved
+            ok, reached, lines = _verify(built, deal, solution.actions, solution.value)
+            failed += not ok
+            if deals == 1:
+                what = f" ({solution.detail})" if solution.detail else ""
+                typer.echo(f"{loaded.spec.id}, seed {deal}: value {solution.value:g}{what}, {'proved optimal' if solution.proved else 'not proved (search budget hit; a lower bound)'}, {solution.nodes} positions, {times[-1]:.2f} s")
+                for line in lines:
+                    typer.echo(line)
+                typer.echo(f"verified: replaying the line reaches {reached:g}" if ok else f"NOT verified: replaying the line reaches {reached:g}, not {solution.value:g}")
+            else:
+                typer.echo(f"seed {deal}: value {solution.value:g} {'proved' if solution.proved else 'bound'} {solution.nodes} positions {times[-1]:.2f} s{'' if ok else ' NOT VERIFIED'}")
+            progress.advance()
     if deals > 1:
         counts: dict[float, int] = {}
         for v in values:

@@ -64,13 +64,16 @@ def preview(
     dpi: int = typer.Option(100, "--dpi", min=10, max=1200, help="Resolution of the PNGs."),
     out: Path = typer.Option(Path("output"), "--out", help=OUT_HELP),
     card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
     """Write a PNG of every face (trim + bleed at --dpi) and contact-sheet.png to <out>/<game>/preview/."""
     from cardgen.export.preview import write_previews
+    from cardgen.progress import TerminalProgress
 
     loaded, locale = _load(game, card_lang)
     assert loaded.spec is not None
-    result = write_previews(loaded, out / loaded.spec.id / "preview", dpi, locale)
+    with TerminalProgress("previews", quiet) as progress:
+        result = write_previews(loaded, out / loaded.spec.id / "preview", dpi, locale, progress)
     typer.echo(f"{loaded.spec.id}: {len(result.faces)} face PNG(s) and {result.contact_sheet.name} at {dpi} dpi in {result.contact_sheet.parent}")
 
 
@@ -79,13 +82,16 @@ def export_tts_command(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
     out: Path = typer.Option(Path("output"), "--out", help=OUT_HELP),
     card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
     """Write Tabletop Simulator deck sheets and <game>.json (a saved object) to <out>/<game>/tts/."""
     from cardgen.export.tts import export_tts
+    from cardgen.progress import TerminalProgress
 
     loaded, locale = _load(game, card_lang)
     assert loaded.spec is not None
-    result = export_tts(loaded, out / loaded.spec.id / "tts", locale)
+    with TerminalProgress("Tabletop Simulator decks", quiet) as progress:
+        result = export_tts(loaded, out / loaded.spec.id / "tts", locale, progress)
     decks = ", ".join(f"{name} {count}" for name, count in result.decks.items())
     typer.echo(f"{loaded.spec.id}: {len(result.images)} image(s) and {result.saved_object} ({decks})")
     typer.echo("copy the .json into Tabletop Simulator's Saves/Saved Objects folder; the images stay where they are")
@@ -98,14 +104,17 @@ def export_profile_command(
     out: Path = typer.Option(Path("output"), "--out", help=OUT_HELP),
     profiles_dir: Optional[Path] = typer.Option(None, "--profiles-dir", help="Read <NAME>.yaml from this folder instead of templates/profiles/."),
     card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
     """Write the files a print shop wants to <out>/<game>/<NAME>/ and report colours over its ink limit."""
     from cardgen.export.profiles import export_profile, load_profile
+    from cardgen.progress import TerminalProgress
 
     profile = load_profile(name, profiles_dir)
     loaded, locale = _load(game, card_lang)
     assert loaded.spec is not None
-    result = export_profile(loaded, profile, out / loaded.spec.id / profile.name, locale)
+    with TerminalProgress(profile.name, quiet) as progress:
+        result = export_profile(loaded, profile, out / loaded.spec.id / profile.name, locale, progress)
     if result.findings:
         typer.echo(format_findings(result.findings, "text"))
     for note in result.notes:

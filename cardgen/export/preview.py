@@ -22,6 +22,7 @@ from PIL import Image as PILImage
 from PIL import ImageDraw, ImageFont
 
 from cardgen.export.raster import png_bytes, rasterise_at
+from cardgen.progress import NoProgress, ProgressHook
 from cardgen.render.faces import Face, card_faces
 from cardgen.spec.load import LoadedSpec
 
@@ -103,20 +104,26 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, wid
     return text + "…"
 
 
-def write_previews(loaded: LoadedSpec, folder: Path, dpi: int = 100, locale: str | None = None) -> PreviewResult:
-    """Write ``<key>.png`` for every face and ``contact-sheet.png`` into ``folder``."""
+def write_previews(
+    loaded: LoadedSpec, folder: Path, dpi: int = 100, locale: str | None = None, progress: ProgressHook | None = None
+) -> PreviewResult:
+    """Write ``<key>.png`` for every face and ``contact-sheet.png`` into ``folder`` (``progress`` counts faces, then the sheet)."""
+    hook = progress or NoProgress()
     if dpi < 10 or dpi > 1200:
         raise ValueError(f"dpi must be between 10 and 1200, got {dpi}")
     faces = ordered_faces(card_faces(loaded, locale))
     written: list[Path] = []
     cells: list[tuple[str, PILImage.Image]] = []
+    hook.start(len(faces) + 1, "previews")
     for face in faces:
         image = rasterise_at(face.scene, dpi)
         path = folder / f"{face.key}.png"
         write_atomic(path, png_bytes(image, dpi))
         written.append(path)
         cells.append((f"{face.key} ×{face.copies}", image))
+        hook.advance()
     label_px = max(10, round(dpi / 8))
     sheet_path = folder / CONTACT_SHEET
     write_atomic(sheet_path, png_bytes(contact_sheet(cells, CONTACT_COLUMNS, label_px), dpi))
+    hook.advance()
     return PreviewResult(written, sheet_path, dpi)

@@ -34,6 +34,7 @@ from cardgen.export.ink import ink_findings
 from cardgen.export.preview import ordered_faces, write_atomic
 from cardgen.export.raster import mm_to_px, png_bytes, px_to_mm, rasterise, reframe, trim_of, with_bleed
 from cardgen.findings import Finding, InputError
+from cardgen.progress import NoProgress, ProgressHook
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Rect, Scene
@@ -121,8 +122,10 @@ def _selected(profile: Profile, faces: list[Face]) -> list[Face]:
     return [f for f in faces if profile.components or f.kind != "component"]
 
 
-def export_profile(loaded: LoadedSpec, profile: Profile, out: Path, locale: str | None = None) -> ProfileExport:
-    """Write the game's files for ``profile`` under ``out`` (normally ``output/<game>/<profile>/``)."""
+def export_profile(
+    loaded: LoadedSpec, profile: Profile, out: Path, locale: str | None = None, progress: ProgressHook | None = None
+) -> ProfileExport:
+    """Write the game's files for ``profile`` under ``out`` (normally ``output/<game>/<profile>/``); ``progress`` counts the files."""
     spec = loaded.spec
     if spec is None:
         raise ValueError("the spec did not load")
@@ -132,16 +135,17 @@ def export_profile(loaded: LoadedSpec, profile: Profile, out: Path, locale: str 
     if profile.ink_limit_percent is not None:
         result.findings.extend(ink_findings(loaded, faces, profile.ink_limit_percent, profile.name))
     if profile.format == "pdf":
-        _export_pdf(spec.id, local(spec.title, locale, spec.locales[0]), profile, faces, out, result)
+        _export_pdf(spec.id, local(spec.title, locale, spec.locales[0]), profile, faces, out, result, progress or NoProgress())
     else:
-        _export_png(spec.id, profile, faces, out, result)
+        _export_png(spec.id, profile, faces, out, result, progress or NoProgress())
     return result
 
 
-def _export_pdf(game: str, title: str, profile: Profile, faces: list[Face], out: Path, result: ProfileExport) -> None:
+def _export_pdf(game: str, title: str, profile: Profile, faces: list[Face], out: Path, result: ProfileExport, progress: ProgressHook) -> None:
     groups: dict[str, list[Face]] = {}
     for face in faces:
         groups.setdefault(face.group, []).append(face)
+    progress.start(len(groups), f"{profile.name} PDFs")
     for group, members in groups.items():
         pages: list[Scene] = []
         cards = 0
@@ -156,16 +160,19 @@ def _export_pdf(game: str, title: str, profile: Profile, faces: list[Face], out:
         write_atomic(path, write_pdf(pages, title=f"{title} – {group} ({profile.name})"))
         result.files.append(path)
         result.notes.append(f"{path.name}: {cards} cards, {len(pages)} pages ({profile.page_order})")
+        progress.advance()
 
 
-def _export_png(game: str, profile: Profile, faces: list[Face], out: Path, result: ProfileExport) -> None:
+def _export_png(game: str, profile: Profile, faces: list[Face], out: Path, result: ProfileExport, progress: ProgressHook) -> None:
     manifest: list[dict[str, object]] = []
+    progress.start(len(faces), f"{profile.name} PNGs")
     for face in ordered_faces(faces):
         width_px, height_px = png_pixels(profile, face)
         scene = reframe(face.scene, px_to_mm(width_px, profile.dpi), px_to_mm(height_px, profile.dpi))
         path = out / face.group / f"{face.key}.png"
         write_atomic(path, png_bytes(rasterise(scene, width_px, height_px), profile.dpi))
         result.files.append(path)
+        progress.advance()
         manifest.append(
             {
                 "file": f"{face.group}/{face.key}.png",

@@ -44,6 +44,7 @@ from PIL import Image as PILImage
 
 from cardgen.export.preview import write_atomic
 from cardgen.export.raster import png_bytes, px_to_mm, rasterise, reframe, trim_of
+from cardgen.progress import NoProgress, ProgressHook
 from cardgen.render.faces import Face, card_faces
 from cardgen.render.widgets import local
 from cardgen.spec.load import LoadedSpec
@@ -188,8 +189,9 @@ def _card(card_id: int, name: str, deck_id: int, custom: dict[str, Any], transfo
     }
 
 
-def export_tts(loaded: LoadedSpec, out: Path, locale: str | None = None) -> TtsExport:
-    """Write sheet images and ``<game>.json`` (a Tabletop Simulator saved object) into ``out``."""
+def export_tts(loaded: LoadedSpec, out: Path, locale: str | None = None, progress: ProgressHook | None = None) -> TtsExport:
+    """Write sheet images and ``<game>.json`` (a Tabletop Simulator saved object) into ``out`` (``progress`` counts decks)."""
+    hook = progress or NoProgress()
     spec = loaded.spec
     if spec is None:
         raise ValueError("the spec did not load")
@@ -200,7 +202,9 @@ def export_tts(loaded: LoadedSpec, out: Path, locale: str | None = None) -> TtsE
     objects: list[dict[str, Any]] = []
     next_id = 1
     guid = 0
-    for g_index, group in enumerate(_groups(spec, faces, locale)):
+    groups = _groups(spec, faces, locale)
+    hook.start(len(groups), "Tabletop Simulator decks")
+    for g_index, group in enumerate(groups):
         chunks = [group.entries[i : i + MAX_CARDS_PER_SHEET] for i in range(0, len(group.entries), MAX_CARDS_PER_SHEET)]
         first_columns, first_rows = sheet_grid(len(chunks[0]))
         slots = _Slots(slot_pixels(group.trim_mm, first_columns, first_rows))
@@ -246,6 +250,7 @@ def export_tts(loaded: LoadedSpec, out: Path, locale: str | None = None) -> TtsE
                     deck_ids.append(card_id)
                     cards.append(_card(card_id, entry.name, deck_id, custom, _transform(x, group.trim_mm, True), f"{guid:06x}"))
         result.decks[group.id] = len(cards)
+        hook.advance()  # this deck's images are written
         if len(cards) == 1:
             objects.append(cards[0])
             continue
