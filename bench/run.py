@@ -138,6 +138,9 @@ class ProcessRun:
 def run_cardgen(args: list[str], cwd: Path = ROOT) -> ProcessRun:
     """``python -m cardgen ARGS`` in a fresh process, measured through os.wait4."""
     env = dict(os.environ)
+    # Python's default: a module's compiled bytecode is written on first import and read afterwards, as on a
+    # designer's machine. (Some shells set PYTHONDONTWRITEBYTECODE; under it every run would compile cardgen anew.)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     started = time.perf_counter()
     with tempfile.TemporaryFile() as log:
