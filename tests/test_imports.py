@@ -118,6 +118,16 @@ def test_a_quiet_build_loads_no_progress_bar_engine_or_exporter(tmp_path: Path) 
     assert {name: found for name, found in unexpected.items() if found} == {}
 
 
+def test_a_rebuild_from_the_cache_loads_no_catalog_machinery(tmp_path: Path) -> None:
+    """The second build of an unchanged spec takes the compiled catalogs and the catalog check's findings from its cache."""
+    out = tmp_path / "out"
+    first, _ = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
+    code, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
+    assert first == 0 and code == 0
+    assert "cardgen.rulebook.checks" in modules  # the catalog check still ran, from the cache
+    assert _loaded_by("babel.messages", modules) == []
+
+
 def test_the_command_line_alone_loads_no_command_s_dependencies() -> None:
     """Registering every command (what `cardgen --help` and each command pay first) imports none of their machinery."""
     modules = _import_only("cardgen.cli.app")

@@ -25,8 +25,7 @@ from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 from collections.abc import Iterable, Iterator
-
-from babel.messages.catalog import Catalog, Message
+from typing import TYPE_CHECKING
 
 from cardgen.findings import Finding, Severity, display_path
 from cardgen.rulebook.i18n import (
@@ -43,6 +42,9 @@ from cardgen.rulebook.i18n import (
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.source import ResultCache, open_entry, seal_entry
 from cardgen.validate.registry import register_check, register_codes
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog, Message
 
 register_codes(
     {

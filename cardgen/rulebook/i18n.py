@@ -12,27 +12,34 @@ Layout::
     locales/cardgen.pot                          the extracted template
     locales/<locale>/LC_MESSAGES/cardgen.po      one catalog per locale
 
-Decision on compiled catalogs: no ``.mo`` file is committed or read at run
-time. :func:`translations` compiles the ``.po`` in memory (it is small, and this
-can never go stale); ``cardgen i18n compile`` still writes ``.mo`` files, into
+Decision on compiled catalogs: no ``.mo`` file is committed or read from the
+checkout at run time. :func:`translations` compiles the ``.po`` in memory (it
+is small, and this can never go stale); inside a build the compiled bytes are
+kept in the build's cache under the ``.po`` file's sha256, so they are exactly
+as fresh. ``cardgen i18n compile`` still writes ``.mo`` files, into
 ``build/locales/`` (ignored by git), for tools that want them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
+from typing import TYPE_CHECKING, cast
 
-from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po, write_po
 from babel.support import NullTranslations, Translations
-from jinja2.ext import babel_extract
 
 from cardgen import __version__
+from cardgen.spec.source import ResultCache, active_parse_cache, open_entry, seal_entry
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog, Message
+
+# Babel's catalog machinery (PO parsing and writing, message extraction) is
+# imported by the functions that use it: a build whose compiled catalogs and
+# catalog-check findings come from its cache needs none of it.
 
 PROJECT_ROOT: Path = Path(__file__).resolve().parents[2]
 """The repository root (templates/ and locales/ live there)."""
@@ -96,6 +103,10 @@ def message_sources(templates_dir: Path = TEMPLATES_DIR, python_dir: Path = PYTH
 
 def extract_catalog(templates_dir: Path = TEMPLATES_DIR, python_dir: Path = PYTHON_SOURCES_DIR) -> Catalog:
     """Extract every message of the templates and the rulebook's Python code into a fresh catalog."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.extract import extract
+    from jinja2.ext import babel_extract
+
     catalog = Catalog(
         project=PROJECT_NAME,
         version=__version__,
@@ -137,6 +148,8 @@ def _write_catalog(catalog: Catalog, path: Path, previous: Catalog | None) -> bo
         same_obsolete = sorted(map(repr, previous.obsolete)) == sorted(map(repr, catalog.obsolete))
         if same_obsolete:
             return False
+    from babel.messages.pofile import write_po
+
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=79, sort_by_file=True, include_previous=False, ignore_obsolete=True)
     atomic_write_bytes(path, buffer.getvalue())
@@ -145,6 +158,8 @@ def _write_catalog(catalog: Catalog, path: Path, previous: Catalog | None) -> bo
 
 def read_catalog(path: Path, locale: str | None = None) -> Catalog:
     """Read a PO/POT file with Babel."""
+    from babel.messages.pofile import read_po
+
     with path.open("rb") as handle:
         return read_po(handle, locale=locale, abort_invalid=False)
 
@@ -172,6 +187,8 @@ def update_locale(locale: str, root: Path = LOCALES_DIR) -> tuple[Path, bool]:
         merged = read_catalog(path, locale)
         merged.update(template, no_fuzzy_matching=False, update_header_comment=False)
     else:
+        from babel.messages.catalog import Catalog
+
         previous = None
         merged = Catalog(
             locale=locale, project=PROJECT_NAME, version=__version__, copyright_holder=COPYRIGHT, msgid_bugs_address=MSGID_BUGS, fuzzy=False
@@ -190,29 +207,56 @@ def compile_locale(locale: str, root: Path = LOCALES_DIR, out_dir: Path = MO_BUI
 
 def mo_bytes(catalog: Catalog) -> bytes:
     """The compiled form of ``catalog`` (fuzzy entries left out, as gettext does)."""
+    from babel.messages.mofile import write_mo
+
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     return buffer.getvalue()
 
 
+COMPILED_CATALOG_ENTRY = "gettext-mo-1"
+"""The kind (and format version) of a compiled catalog kept in a build's cache."""
+
+
 @lru_cache(maxsize=16)
-def _translations_cached(path: str, mtime_ns: int, locale: str) -> Translations:
-    catalog = read_catalog(Path(path), locale)
-    return Translations(io.BytesIO(mo_bytes(catalog)), domain=DOMAIN)
+def _translations_cached(path: str, mtime_ns: int, locale: str, build_cache: Hashable | None) -> Translations:
+    """The catalog at ``path`` compiled: from the build's cache when it holds this very PO file compiled, else with Babel (and kept there).
+
+    ``build_cache`` (a :class:`ResultCache`) is part of the memo's key, so a
+    long-running process (``cardgen watch``) looks each build's cache up once
+    and the entry counts as used by that build.
+    """
+    cache = cast("ResultCache | None", build_cache)
+    key = ""
+    if cache is not None:
+        key = cache.key(COMPILED_CATALOG_ENTRY, locale, hashlib.sha256(Path(path).read_bytes()).hexdigest())
+        stored = open_entry(COMPILED_CATALOG_ENTRY, cache.get(key))
+        if stored is not None:
+            try:
+                return Translations(io.BytesIO(stored), domain=DOMAIN)
+            except (OSError, ValueError, IndexError, KeyError):  # not a readable .mo: compile afresh
+                pass
+    compiled = mo_bytes(read_catalog(Path(path), locale))
+    if cache is not None:
+        cache.put(key, seal_entry(COMPILED_CATALOG_ENTRY, compiled))
+    return Translations(io.BytesIO(compiled), domain=DOMAIN)
 
 
 def translations(locale: str, root: Path = LOCALES_DIR) -> NullTranslations:
     """The translations for ``locale``, compiled in memory from its PO file.
 
     The source locale (and a locale without a catalog) gets the identity
-    translations, so the English text of the templates shows.
+    translations, so the English text of the templates shows. Inside a build
+    (see :func:`cardgen.spec.source.parse_cache_scope`) the compiled catalog is
+    kept in the build's cache, keyed by the PO file's bytes, so a later process
+    skips parsing it.
     """
     if locale == SOURCE_LOCALE:
         return NullTranslations()
     path = po_path(locale, root)
     if not path.is_file():
         return NullTranslations()
-    return _translations_cached(str(path), path.stat().st_mtime_ns, locale)
+    return _translations_cached(str(path), path.stat().st_mtime_ns, locale, cast("Hashable | None", active_parse_cache()))
 
 
 def entries(catalog: Catalog) -> Iterator[Message]:
