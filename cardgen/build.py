@@ -63,7 +63,7 @@ class BuildOptions:
 _CODE_FINGERPRINT: list[str] = []
 _STAT_ONLY = (".ttf", ".png", ".jpg", ".mo")
 """Large binary files of the package that the fingerprint covers by size and modification time, not content."""
-FINGERPRINT_LIBRARIES = ("reportlab", "rl_accel", "svgwrite", "Jinja2", "Babel", "pyphen", "ruamel.yaml")
+FINGERPRINT_LIBRARIES = ("reportlab", "rl_accel", "svgwrite", "Jinja2", "Babel", "pyphen", "PyYAML")
 """Libraries whose version changes what cardgen writes (typesetting, templates, catalogs, YAML parsing)."""
 
 
@@ -82,7 +82,7 @@ def code_fingerprint() -> str:
     """A digest of everything besides its inputs that shapes an artefact: cardgen's code, templates, fonts, the versions of the libraries that write or typeset them.
 
     Part of every cache key, so a cache written by another version of cardgen
-    (or of reportlab, Jinja2, Babel, ruamel.yaml, or of Python itself) is never
+    (or of reportlab, Jinja2, Babel, PyYAML, or of Python itself) is never
     reused. Source files and templates are hashed by content; the large binary
     files (fonts, images) by size and modification time. Computed once per
     process (about 5 ms: one directory walk, ~1 MB of text hashed).

@@ -132,7 +132,7 @@ def test_the_command_line_alone_loads_no_command_s_dependencies() -> None:
     """Registering every command (what `cardgen --help` and each command pay first) imports none of their machinery."""
     modules = _import_only("cardgen.cli.app")
     heavy = (
-        "rich", "statistics", "pydantic", "ruamel", "reportlab", "svgwrite", "jinja2", "babel", "PIL",
+        "rich", "statistics", "pydantic", "ruamel", "yaml", "reportlab", "svgwrite", "jinja2", "babel", "PIL",
         "cardgen.build", "cardgen.spec", "cardgen.validate", "cardgen.render", "cardgen.rulebook",
         "cardgen.engine", "cardgen.games", "cardgen.export", "cardgen.report", "cardgen.scaffold", "cardgen.progress",
     )

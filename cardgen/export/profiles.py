@@ -27,8 +27,6 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
 from cardgen.export.ink import ink_findings
 from cardgen.export.preview import ordered_faces, write_atomic
@@ -41,6 +39,7 @@ from cardgen.render.scene import Rect, Scene
 from cardgen.render.widgets import local
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import SIZE_PRESETS, SizeName
+from cardgen.spec.source import load_yaml
 
 PROFILES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "profiles"
 """The bundled profiles (drivethrucards, gamecrafter, makeplayingcards)."""
@@ -70,10 +69,10 @@ def load_profile(name: str, profiles_dir: Path | None = None) -> Profile:
     if not path.is_file():
         known = ", ".join(available_profiles(folder)) or "none"
         raise InputError(f"no print-shop profile named {name!r} (known: {known})", str(path))
+    data, _ = load_yaml(path, str(path))  # an InputError names the file, line and column
     try:
-        data = YAML(typ="safe").load(path.read_text(encoding="utf-8"))
         profile = Profile.model_validate(data)
-    except (YAMLError, ValidationError) as error:
+    except ValidationError as error:
         raise InputError(f"the profile file is not valid: {error}", str(path)) from error
     if profile.name != name:
         raise InputError(f"the profile says name: {profile.name!r} but its file is {name}.yaml", str(path))

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
-from ruamel.yaml import YAML
 
+from cardgen.findings import display_path
 from cardgen.render.fonts import DEFAULT_FONT, descent, string_width
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import (
@@ -45,6 +45,7 @@ from cardgen.render.scene import (
     scene_digest,
     shared_face,
 )
+from cardgen.spec.source import active_parse_cache, load_yaml
 
 TEMPLATES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "sheets"
 """Default folder of the bundled sheet templates (a4.yaml, letter.yaml)."""
@@ -131,8 +132,9 @@ class SheetTemplate(_Strict):
 
 
 def load_sheet_template(path: Path | str) -> SheetTemplate:
-    """Load and validate a sheet template YAML file."""
-    data = YAML(typ="safe").load(Path(path).read_text(encoding="utf-8"))
+    """Load and validate a sheet template YAML file (InputError, with its place, when it is not readable YAML)."""
+    path = Path(path)
+    data, _ = load_yaml(path, display_path(path), cache=active_parse_cache())
     return SheetTemplate.model_validate(data)
 
 

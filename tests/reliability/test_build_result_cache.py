@@ -114,11 +114,11 @@ def kinds(out: Path) -> Counter[str]:
 def cold(spec: Path, tmp_path: Path, work: Counter[str], monkeypatch: pytest.MonkeyPatch) -> Iterator[GameBuild]:
     """A first build into ``tmp_path/out``, its work counted, then the counts reset."""
     result = build(spec, tmp_path / "out", monkeypatch)
-    assert work["yaml"] == 2  # game.yaml and layouts/shapes.yaml
+    assert work["yaml"] == 3  # game.yaml, layouts/shapes.yaml and the A4 sheet template
     assert work["catalog"] == 1  # pt_BR
     assert work["compile"] == 2  # rulebook.xhtml.j2 and macros.xhtml.j2
     kinds_found = kinds(tmp_path / "out")
-    assert kinds_found["yaml-parse-1"] == 2 and kinds_found["catalog-findings-1"] == 1 and kinds_found["jinja-code-1"] == 2
+    assert kinds_found["yaml-parse-1"] == 3 and kinds_found["catalog-findings-1"] == 1 and kinds_found["jinja-code-1"] == 2
     work.clear()
     yield result
 
@@ -144,7 +144,7 @@ def test_edited_files_are_read_again_and_the_rest_reused(
     game.write_text(game.read_text(encoding="utf-8").replace("Shape cards", "Shape cards II"), encoding="utf-8")
     build(spec, out, monkeypatch)
     assert +work == Counter({"yaml": 1})  # game.yaml only: the layout, catalog and templates are unchanged
-    assert kinds(out)["yaml-parse-1"] == 2  # the old parse of game.yaml was pruned
+    assert kinds(out)["yaml-parse-1"] == 3  # the old parse of game.yaml was pruned
     layout = spec / "layouts" / "shapes.yaml"
     layout.write_text(LAYOUT.replace("size: 9", "size: 10"), encoding="utf-8")
     build(spec, out, monkeypatch)
@@ -162,7 +162,7 @@ def test_damaged_entries_are_ignored(cold: GameBuild, spec: Path, tmp_path: Path
         if data.startswith(b"cardgen:"):
             path.write_bytes(data[: len(data) // 2])
     warm = build(spec, out, monkeypatch)
-    assert +work == Counter({"yaml": 2, "catalog": 1, "compile": 2})
+    assert +work == Counter({"yaml": 3, "catalog": 1, "compile": 2})
     assert [f.render() for f in warm.findings] == [f.render() for f in cold.findings]
     assert published(out) == first
 
@@ -172,13 +172,13 @@ def test_without_cache_nothing_is_kept_or_reused(cold: GameBuild, spec: Path, tm
     first = published(out)
     for _ in range(2):
         build(spec, tmp_path / "plain", monkeypatch, cache=False)
-        assert +work == Counter({"yaml": 2, "catalog": 1, "compile": 2})
+        assert +work == Counter({"yaml": 3, "catalog": 1, "compile": 2})
         work.clear()
     assert not (tmp_path / "plain" / CACHE_DIR).exists()
     assert published(tmp_path / "plain") == first
     build(spec, out, monkeypatch, cache=False)  # --no-cache on a folder that has a cache: not used, not pruned
-    assert +work == Counter({"yaml": 2, "catalog": 1, "compile": 2})
-    assert kinds(out)["yaml-parse-1"] == 2
+    assert +work == Counter({"yaml": 3, "catalog": 1, "compile": 2})
+    assert kinds(out)["yaml-parse-1"] == 3
 
 
 def test_validate_without_an_output_folder_keeps_no_cache(spec: Path, tmp_path: Path, work: Counter[str], monkeypatch: pytest.MonkeyPatch) -> None:
