@@ -186,3 +186,22 @@ def test_a_terminal_still_gets_the_bar(plain_env: pytest.MonkeyPatch) -> None:
         assert not progress_module.stderr_surely_not_a_terminal()
         assert TerminalProgress("x").shown  # rich decides, as before
         plain_env.delenv(name)
+
+
+def test_the_command_line_collects_garbage_in_big_batches() -> None:
+    """A run sets the collector's thresholds (a tenth of a rebuild went to scanning the heap with Python's defaults)."""
+    probe = textwrap.dedent(
+        """
+        import gc, sys
+        from cardgen.cli.app import GC_THRESHOLDS, main
+        sys.argv = ["cardgen", "--help"]
+        try:
+            main()
+        except SystemExit:
+            pass
+        print(gc.get_threshold() == GC_THRESHOLDS, GC_THRESHOLDS[0] > 700)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-2:] == ["True", "True"]

@@ -8,6 +8,7 @@ A user's mistake never prints a traceback unless ``--debug`` is given.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import pkgutil
 import sys
@@ -63,8 +64,20 @@ def _register_commands() -> None:
 _register_commands()
 
 
+GC_THRESHOLDS = (50_000, 50, 100)
+"""Collector thresholds for a command-line run (Python's default is 700, 10, 10).
+
+A run imports a few hundred modules and builds many short-lived objects
+(schemas, scenes, PDF operators) that hold no reference cycles worth chasing;
+with the default, the cyclic collector scans the growing heap hundreds of
+times, about a tenth of a one-card rebuild. Memory still gets collected, in
+bigger batches: a build's peak grows by about 1 MB.
+"""
+
+
 def main() -> None:
     """Entry point of the console script."""
+    gc.set_threshold(*GC_THRESHOLDS)
     debug = "--debug" in sys.argv[1:]
     try:
         app()
