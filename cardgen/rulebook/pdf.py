@@ -357,19 +357,6 @@ class TypesetPdf:
     passes: int
 
 
-def build_pdf(
-    doc: Document,
-    paper: str,
-    footer_credit: str,
-    page_label: Callable[[int], str],
-    title: str,
-    author: str,
-    pictures: dict[str, Scene] | None = None,
-) -> bytes:
-    """Typeset ``doc`` on ``paper`` (a4 or letter) and return the PDF bytes (see :func:`typeset_pdf`)."""
-    return typeset_pdf(doc, paper, footer_credit, page_label, title, author, pictures).data
-
-
 def typeset_pdf(
     doc: Document,
     paper: str,
