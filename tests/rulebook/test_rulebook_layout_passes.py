@@ -40,7 +40,7 @@ def test_the_contents_of_a_former_typesetting_save_a_pass_and_change_no_byte(pap
     assert late.passes >= 2 and late.data == cold.data and late.toc == cold.toc
 
 
-def test_a_hyphenated_name_keeps_its_hyphen_wherever_the_line_breaks() -> None:
+def test_a_hyphenated_word_keeps_its_hyphen_wherever_the_line_breaks() -> None:
     # Found when the layout reused platypus paragraphs between passes: on Letter the clarification
     # naming the Green-Blue skull broke at its hyphen in the first pass, and the second pass printed "GreenBlue".
     loaded = load_clean_loaded(CERATOPSIANS)
@@ -53,6 +53,13 @@ def test_a_hyphenated_name_keeps_its_hyphen_wherever_the_line_breaks() -> None:
         text = squash(pdf_text(typeset_rulebook(spec, rulebook, paper, pictures).data))
         assert "GreenBlue" not in text, paper
         assert text.count("Green-Blue") + text.count("Green- Blue") == rulebook.markdown.count("Green-Blue"), paper
+    # the same in Portuguese, where the Letter layout breaks the pronoun of "olhá-lo" onto the next line
+    pictures = card_pictures(spec, loaded, "pt_BR")
+    rulebook = make_rulebook(spec, "pt_BR", CERATOPSIANS, pictures.keys())
+    assert "olhá-lo" in rulebook.markdown
+    for paper in ("a4", "letter"):
+        text = squash(pdf_text(typeset_rulebook(spec, rulebook, paper, pictures).data))
+        assert "olhálo" not in text and text.count("olhá-lo") + text.count("olhá- lo") == rulebook.markdown.count("olhá-lo"), paper
 
 
 def test_a_rebuild_typesets_the_edited_rulebook_in_one_pass_with_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
