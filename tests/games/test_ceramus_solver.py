@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from game_helpers import shipped_spec
+from game_helpers import play_to_end, shipped_spec
 
 from cardgen.engine.core import make_game, play_actions, solver_for
-from cardgen.games.ceramus.rules import CeramusGame, CeramusState
+from cardgen.games.ceramus.rules import CeramusGame
 from cardgen.games.ceramus.solver import (
     exhaustive,
     solve_state,
@@ -21,15 +21,6 @@ def solo() -> CeramusGame:
     g = make_game(spec, 1)
     assert isinstance(g, CeramusGame)
     return g
-
-
-def _replay(state: CeramusState, actions: tuple[int, ...]) -> CeramusState:
-    s = state.clone()
-    for a in actions:
-        assert a in s.legal_actions()
-        s.apply_action(a)
-    assert s.is_terminal()
-    return s
 
 
 TINY = [
@@ -49,7 +40,7 @@ def test_solver_equals_exhaustive_enumeration(solo: CeramusGame, mural: list[str
     for solver in (solve_state, solve_state_reference):
         solution = solver(state)
         assert solution.proved and solution.value == best
-        assert _replay(state, solution.actions).scores()[0] == best
+        assert play_to_end(state, solution.actions).scores()[0] == best
     assert upper_bound(state) >= best
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from game_helpers import shipped_spec
+from game_helpers import play_to_end, shipped_spec
 
 from cardgen.engine.core import make_game, play_actions
-from cardgen.games.ceramus.rules import ON_TABLE, OVER, USED, CeramusGame, CeramusState
+from cardgen.games.ceramus.rules import ON_TABLE, USED, CeramusGame, CeramusState
 from cardgen.games.ceramus.solo_search import SoloSearch, engine_actions
 from cardgen.games.ceramus.solver import (
     exhaustive,
@@ -28,12 +28,7 @@ def solo() -> CeramusGame:
 
 
 def _final_score(state: CeramusState, actions: tuple[int, ...]) -> int:
-    s = state.clone()
-    for a in actions:
-        assert a in s.legal_actions()
-        s.apply_action(a)
-    assert s.phase == OVER
-    return s.scores()[0]
+    return play_to_end(state, actions).scores()[0]
 
 
 # (mural rows, hand, Ceramas cards held, tiles already laid as (column, row, style))
