@@ -146,9 +146,8 @@ def _decode_toc(payload: bytes | None) -> tuple[TocEntry, ...]:
     return tuple(entries)
 
 
-def _typeset_with_hint(cache: ArtefactCache, spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene]) -> bytes:
-    """Typeset with the contents this rulebook printed in the last build as the hint, and keep this build's for the next."""
-    hint_key = cache.key(TOC_HINT_ENTRY, spec.id, rulebook.locale, paper)
+def _typeset_with_hint(cache: ArtefactCache, hint_key: str, spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene]) -> bytes:
+    """Typeset with the contents this rulebook printed in the last build (under ``hint_key``) as the hint, and keep this build's for the next."""
     hint = _decode_toc(open_entry(TOC_HINT_ENTRY, cache.get(hint_key)))
     typeset = typeset_rulebook(spec, rulebook, paper, pictures, hint)
     if typeset.toc != hint:
@@ -208,8 +207,9 @@ def build_rulebooks(
                 data = rulebook_pdf(spec, rulebook, paper, pictures)
             else:
                 key = cache.key("rulebook-pdf", paper, *_pdf_inputs(spec, rulebook, pictures))
-                cache.get(cache.key(TOC_HINT_ENTRY, spec.id, locale, paper))  # keeps the hint past prune when the PDF is reused
-                data = cache.fetch(key, lambda: _typeset_with_hint(cache, spec, rulebook, paper, pictures))
+                hint_key = cache.key(TOC_HINT_ENTRY, spec.id, locale, paper)
+                cache.used.add(hint_key)  # kept past prune also when the PDF is reused and the hint is not read
+                data = cache.fetch(key, lambda: _typeset_with_hint(cache, hint_key, spec, rulebook, paper, pictures))
             atomic_write_bytes(pdf_path, data)
             written.append(pdf_path)
     return written

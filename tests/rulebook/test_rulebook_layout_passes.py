@@ -79,6 +79,9 @@ def test_a_rebuild_typesets_the_edited_rulebook_in_one_pass_with_the_same_bytes(
     with build_lock(out):
         assert not build_game(spec, out, options).failed
     assert passes == [2]  # no hint yet
+    with build_lock(out):
+        assert not build_game(spec, out, options).failed
+    assert passes == [2]  # nothing changed: the PDF is reused, and its hint must outlive this build's prune
     game = spec / "game.yaml"
     text = game.read_text(encoding="utf-8")
     assert "Ceratopsians" in text
