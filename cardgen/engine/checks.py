@@ -7,14 +7,18 @@ skill ladder (planner against greedy against random, seats rotated) and
 reports:
 
 * errors: setups that cannot be dealt, dead ends, timeouts, engine exceptions,
-  scores outside the stated bounds, broken conservation, and anything in
-  ``Game.usage_keys()`` never used in any playout;
-* warnings: seats whose win rates differ by more than ``max_seat_gap`` and a
-  planner whose edge over random is below ``min_skill_edge``;
+  scores outside the stated bounds, broken conservation, degenerate games
+  (every game tied, scores that never vary, no choice ever), and anything in
+  ``Game.usage_keys()`` the rules module proves unusable at a player count;
+* warnings: a key no game used at a player count without a proof (after a
+  targeted search, see :mod:`cardgen.engine.coverage`), seats whose win rates
+  differ by more than ``max_seat_gap`` and a planner whose edge over random is
+  below ``min_skill_edge``;
 * the balance metrics themselves (see :mod:`cardgen.engine.balance`).
 
-Every playout has its own seed (base seed + index), so the report does not
-depend on the number of worker processes.
+Every playout has its own seed (base seed + index), and the amount of work is
+set in playouts, never in seconds, so the report depends only on the spec and
+the seed: not on the number of worker processes, nor on how busy the machine is.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from cardgen.engine import core
+from cardgen.engine.coverage import CountCoverage, Unused, unused_keys
 from cardgen.engine.balance import (
     BalanceMetrics,
     SkillEdge,
@@ -48,14 +53,16 @@ CHECK_CODES: dict[str, str] = {
     "CG502": "the game cannot be built or dealt at a supported player count",
     "CG503": "dead end: a position that is not over offers no legal action",
     "CG504": "timeout: a playout passed the game's own bound on its length (info().max_game_length)",
-    "CG505": "unreachable: a card, pattern, bonus or set listed in usage_keys() was never used in any playout",
+    "CG505": "never used: a card, pattern, bonus or set listed in usage_keys() was not used at some player count; an error when the rules module proves it unusable there, a warning (with the games it rests on) when no random, skill or targeted game happened to use it",
     "CG506": "the rules module raised an exception during play",
     "CG507": "a final score lies outside the bounds info() states",
     "CG508": "conservation broken at the end of a playout (a piece in two places or none, scores not matching)",
     "CG509": "seat imbalance: two seats' win rates differ by more than balance.max_seat_gap",
     "CG510": "skill barely matters: the planning agent's edge over random is below balance.min_skill_edge",
     "CG511": "the win-rate interval is wider than balance.interval_half_width after balance.max_playouts playouts",
-    "CG512": "the quick check ran out of its time budget before its playouts were done",
+    "CG513": "degenerate: every game at a player count ends with all seats tied for first place",
+    "CG514": "degenerate: every seat's final score is the same in every game at a player count, whatever is played",
+    "CG515": "degenerate: no seat ever has a choice (every decision offers one legal action)",
 }
 
 LADDER: tuple[tuple[str, str], ...] = (("greedy", "random"), ("mcts", "greedy"), ("mcts", "random"))
@@ -262,8 +269,8 @@ def run_checks(
     skill_games: int = 12,
     mcts_budget: int = 48,
     replays_dir: Path | None = None,
-    time_budget: float | None = None,
     progress: ProgressHook | None = None,
+    search_unused: bool = True,
 ) -> CheckReport:
     """Check a loaded spec by simulation and return metrics and findings.
 
@@ -271,9 +278,9 @@ def run_checks(
     seat interval, see :func:`default_playouts`), seeds ``seed`` onwards;
     ``players`` restricts the player counts; ``skill_games`` games per ladder
     rung (0 skips the ladder); ``jobs`` worker processes (default: every CPU);
-    ``replays_dir`` receives replays of odd games; ``time_budget`` (seconds)
-    runs inline and stops early, which is reported as CG512; ``progress``
-    is told how many playouts there are and as each one finishes.
+    ``replays_dir`` receives replays of odd games; ``progress`` is told how
+    many playouts there are and as each one finishes; ``search_unused`` runs
+    the targeted search for keys no playout used (see :mod:`.coverage`).
     """
     spec = loaded.spec
     if spec is None:
@@ -295,9 +302,8 @@ def run_checks(
     counts = list(players) if players else list(range(spec.players.min, spec.players.max + 1))
     per_count = playouts if playouts is not None else default_playouts(loaded)
     started = time.monotonic()
-    deadline = started + time_budget if time_budget is not None else None
-    all_usage: dict[str, int] = {}
-    keys: set[str] = set()
+    coverage: list[CountCoverage] = []
+    built: dict[int, core.Game] = {}
     with Runner(spec, loaded.folder, jobs) as runner:
 
         def save(n: int, result: PlayoutResult) -> str:
@@ -322,10 +328,9 @@ def run_checks(
                     loaded.place_finding("CG502", Severity.ERROR, _setup_path(loaded, n), f"cannot set up {n} player(s): {type(error).__name__}: {error}")
                 )
                 continue
-            keys.update(count_keys)
-            plans.append((count_report, _plan(n, per_count, seed, 0 if deadline is not None else skill_games, mcts_budget), info, count_keys))
-        # One interleaved batch keeps every worker busy, and under a time budget
-        # every player count gets its share of playouts.
+            built[n] = game
+            plans.append((count_report, _plan(n, per_count, seed, skill_games, mcts_budget), info, count_keys))
+        # One interleaved batch keeps every worker busy.
         tagged: list[tuple[tuple[int, int, int], Task]] = []
         for p, (_, plan, _, _) in enumerate(plans):
             tagged.extend(((i, p, -1), task) for i, task in enumerate(plan.balance))
@@ -334,8 +339,7 @@ def run_checks(
         tagged.sort(key=lambda item: item[0])
         if progress is not None:
             progress.start(len(tagged), f"{spec.id}: playouts")
-        outcomes = runner.run([task for _, task in tagged], deadline, progress)
-        stopped_early = len(outcomes) < len(tagged)
+        outcomes = runner.run([task for _, task in tagged], None, progress)
         by_plan: dict[tuple[int, int], list[PlayoutResult]] = {}
         for (tag, _), result in zip(tagged, outcomes):
             by_plan.setdefault((tag[1], tag[2]), []).append(result)
@@ -351,27 +355,16 @@ def run_checks(
                     count_report.skill.append(skill_edge_solo(strong, weak, list(zip(played[0::2], played[1::2]))))
                 else:
                     count_report.skill.append(skill_edge_multi(strong, weak, [(seat, r) for (seat, _), r in zip(games, played)]))
+            used = CountCoverage(n, list(count_keys), games=len(results) + len(skill_results))
             for result in results + skill_results:
-                for key, used in result.usage.items():
-                    if used:
-                        all_usage[key] = all_usage.get(key, 0) + used
+                for key, uses in result.usage.items():
+                    if uses:
+                        used.used[key] = used.used.get(key, 0) + uses
+            coverage.append(used)
             _result_findings(loaded, n, results + skill_results, info, findings, save)
             _balance_findings(loaded, count_report, findings)
-        for key in sorted(keys):
-            if all_usage.get(key, 0) == 0:
-                severity = Severity.WARNING if stopped_early else Severity.ERROR
-                findings.append(
-                    loaded.place_finding(
-                        "CG505", severity, place_of_key(loaded, key),
-                        f"{key} was never used in any playout ({_played(report)})",
-                        "check the card's condition can ever be met, or that the rules module counts its use",
-                    )
-                )
-        if stopped_early:
-            total_played = sum(c.metrics.playouts if c.metrics else 0 for c in report.counts)
-            findings.append(
-                loaded.place_finding("CG512", Severity.WARNING, ("rules",), f"the check stopped at its {time_budget:g} s budget after {total_played} playouts", "run `cardgen check` for the full check")
-            )
+            _degenerate_findings(loaded, count_report, findings)
+        findings.extend(_coverage_findings(loaded, unused_keys(built, coverage, seed, search_unused)))
     report.seconds = time.monotonic() - started
     return report
 
@@ -474,12 +467,65 @@ def _write_odd_replay(runner: Runner, n: int, result: PlayoutResult, folder: Pat
     return str(write_replay(replay, folder / f"{n}p-seed{result.seed}-{kind}.jsonl"))
 
 
-def quick_checks(loaded: LoadedSpec, time_budget: float = 4.0) -> CheckReport:
+def quick_checks(loaded: LoadedSpec) -> CheckReport:
     """A fast check for ``cardgen validate``: ``spec.balance.quick_playouts`` random playouts per
-    player count, in this process, no skill ladder, stopping at ``time_budget`` seconds.
+    player count, in this process, no skill ladder.
 
-    When the budget stops it early, unreachable keys are warnings, not errors.
+    Its size is set in playouts, never in seconds, so a loaded machine gives the same verdict.
     """
     if loaded.spec is None:
         raise ValueError("the spec did not load; fix its findings before checking it")
-    return run_checks(loaded, playouts=loaded.spec.balance.quick_playouts, jobs=1, skill_games=0, time_budget=time_budget)
+    return run_checks(loaded, playouts=loaded.spec.balance.quick_playouts, jobs=1, skill_games=0)
+
+
+def _players_list(counts: list[int]) -> str:
+    return ", ".join(str(n) for n in counts) + (" player" if counts == [1] else " players")
+
+
+def _coverage_findings(loaded: LoadedSpec, unused: list[Unused]) -> list[Finding]:
+    """CG505 for each key left unused: an error where proved, a warning where only not observed."""
+    out: list[Finding] = []
+    for entry in unused:
+        place = place_of_key(loaded, entry.key)
+        if entry.proved:
+            reasons = "; ".join(f"with {n}: {why}" for n, why in sorted(entry.proved.items()))
+            out.append(
+                loaded.place_finding(
+                    "CG505", Severity.ERROR, place,
+                    f"{entry.key} can never be used with {_players_list(sorted(entry.proved))} ({reasons})",
+                    "change the card or the setup so it can be used, or drop it at that player count",
+                )
+            )
+        if entry.unobserved:
+            counts = sorted(entry.unobserved)
+            games = ", ".join(f"{entry.games[n]} with {n}" for n in counts)
+            out.append(
+                loaded.place_finding(
+                    "CG505", Severity.WARNING, place,
+                    f"{entry.key} was not used with {_players_list(counts)} in any game played ({games}, random and targeted); not proved unusable",
+                    "check the card's condition can be met, or play more games with `cardgen check --playouts N`",
+                )
+            )
+    return out
+
+
+def _degenerate_findings(loaded: LoadedSpec, count: CountReport, findings: list[Finding]) -> None:
+    """Errors for games whose outcome does not depend on play: every game tied, scores fixed, no choice."""
+    m = count.metrics
+    if m is None or m.completed < 2:
+        return
+    where = _setup_path(loaded, count.players)
+    evidence = f"in all {m.completed} completed random playouts with {count.players} player(s)"
+    if count.players > 1 and m.tie_rate >= 1.0:
+        findings.append(
+            loaded.place_finding("CG513", Severity.ERROR, where, f"every game ends with all seats tied for first place ({evidence})", "make scores differ between players")
+        )
+    if all(s.score_min == s.score_max for s in m.seats):
+        fixed = ", ".join(f"P{s.seat + 1} {s.score_min}" for s in m.seats)
+        findings.append(
+            loaded.place_finding("CG514", Severity.ERROR, where, f"the final scores are always the same ({fixed}) {evidence}", "check that scoring reads what players do")
+        )
+    if m.decision_moves <= 0.0:
+        findings.append(
+            loaded.place_finding("CG515", Severity.ERROR, where, f"no seat ever had more than one legal action {evidence}", "give players a choice")
+        )

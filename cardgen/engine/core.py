@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Callable, ClassVar, Sequence
 
+from cardgen.spec.contract import RulesContract
 from cardgen.spec.models import Spec
 
 Seat = int
@@ -146,6 +147,9 @@ class Game(ABC):
 
     rules_id: ClassVar[str]
     """The id a spec names in its ``rules`` key to use this module."""
+    contract: ClassVar[RulesContract | None] = None
+    """What this rules module reads from a spec (see :mod:`cardgen.spec.contract`); the validator checks
+    every spec naming this module against it before anything is simulated."""
 
     def __init__(self, spec: Spec, num_players: int) -> None:
         lo, hi = spec.players.min, spec.players.max
@@ -166,6 +170,14 @@ class Game(ABC):
         """Every 'kind:id' the reachability check expects to see used in some playout."""
         return []
 
+    def proven_unusable(self) -> dict[str, str]:
+        """Usage keys this game can never use at this player count, each with the reason (a bound).
+
+        The coverage check reports a key proved here as an error; a key no game happened to use,
+        without a proof, is only a warning.
+        """
+        return {}
+
     def greedy_value(self, state: State, seat: Seat) -> float:
         """The greedy agent's evaluation of ``state`` for ``seat`` (default: score margin)."""
         scores = state.scores()
@@ -175,11 +187,17 @@ class Game(ABC):
 
 GameFactory = Callable[[Spec, int], Game]
 _REGISTRY: dict[str, GameFactory] = {}
+_CONTRACTS: dict[str, RulesContract | None] = {}
 
 
-def register_game(rules_id: str, factory: GameFactory) -> None:
-    """Make a rules module available to specs that name ``rules_id``."""
+def register_game(rules_id: str, factory: GameFactory, contract: RulesContract | None = None) -> None:
+    """Make a rules module available to specs that name ``rules_id``.
+
+    ``contract`` is what the module reads from a spec; by default the factory's own ``contract``
+    (a Game class declares it as a class attribute).
+    """
     _REGISTRY[rules_id] = factory
+    _CONTRACTS[rules_id] = contract if contract is not None else getattr(factory, "contract", None)
 
 
 def registered_rules() -> list[str]:
@@ -188,6 +206,14 @@ def registered_rules() -> list[str]:
 
     load_game_packages()
     return sorted(_REGISTRY)
+
+
+def contract_for(rules_id: str) -> RulesContract | None:
+    """The contract of the rules module registered as ``rules_id`` (None: unknown, or it declares none)."""
+    from cardgen.games import load_game_packages
+
+    load_game_packages()
+    return _CONTRACTS.get(rules_id)
 
 
 def make_game(spec: Spec, num_players: int) -> Game:

@@ -28,6 +28,8 @@ from cardgen.render.motifs import has_motif
 from cardgen.render.scene import Rect
 from cardgen.spec.load import LoadedSpec, size_of
 from cardgen.spec.models import Palette
+from cardgen.render.accessibility import CODES as ACCESSIBILITY_CODES
+from cardgen.render.accessibility import symbol_findings
 from cardgen.validate.registry import register_check, register_codes
 
 ERROR, WARNING = Severity.ERROR, Severity.WARNING
@@ -35,6 +37,7 @@ ERROR, WARNING = Severity.ERROR, Severity.WARNING
 MIN_DELTA_E = 10.0
 """CIEDE2000 difference below which two palette colours count as hard to tell apart."""
 
+register_codes(ACCESSIBILITY_CODES)
 register_codes(
     {
         "CG201": "Text does not fit its box on a card face, even at the smallest allowed size.",
@@ -148,6 +151,16 @@ def symbol_usable(symbol: str) -> bool:
     return bool(symbol.strip()) and not missing_glyphs(symbol, DEFAULT_FONT)
 
 
+def confusable_pairs(palette: Palette) -> list[tuple[int, int]]:
+    """Index pairs of entries whose colours are closer than MIN_DELTA_E in greyscale or a colour-blind view."""
+    labs = {v: [simulate(e.colour, v) for e in palette.entries] for v in VISIONS}
+    return [
+        (i, j)
+        for i, j in combinations(range(len(palette.entries)), 2)
+        if any(delta_e2000(labs[v][i], labs[v][j]) < MIN_DELTA_E for v in VISIONS)
+    ]
+
+
 def palette_findings(loaded: LoadedSpec, p_index: int, palette: Palette) -> Iterator[Finding]:
     """Colour distinguishability (CVD + greyscale, CIEDE2000) and colour-free distinguishability of one palette."""
     entries = palette.entries
@@ -170,11 +183,10 @@ def palette_findings(loaded: LoadedSpec, p_index: int, palette: Palette) -> Iter
         yield loaded.place_finding("CG211", ERROR, base + ("entries",), f"palette {palette.id!r}: entries {pairs} can only be told apart by colour (their symbols are blank, undrawable or equal, and no distinct motif is set)", "give every entry a distinct visible symbol (a letter) or motif")
     labs = {v: [simulate(e.colour, v) for e in entries] for v in VISIONS}
     confused: list[str] = []
-    for i, j in combinations(range(len(entries)), 2):
+    for i, j in confusable_pairs(palette):
         views = [v for v in VISIONS if delta_e2000(labs[v][i], labs[v][j]) < MIN_DELTA_E]
-        if views:
-            worst = min(delta_e2000(labs[v][i], labs[v][j]) for v in views)
-            confused.append(f"{entries[i].id}/{entries[j].id} ({', '.join(views)}; ΔE00 {worst:.1f})")
+        worst = min(delta_e2000(labs[v][i], labs[v][j]) for v in views)
+        confused.append(f"{entries[i].id}/{entries[j].id} ({', '.join(views)}; ΔE00 {worst:.1f})")
     if confused and not without_colour:
         yield loaded.place_finding("CG210", WARNING, base + ("entries",), f"palette {palette.id!r}: colours hard to tell apart: {'; '.join(confused)}; the symbols still tell them apart", f"pick colours that differ more in lightness (ΔE00 >= {MIN_DELTA_E:g} under every view), or accept that players rely on the symbols")
 
@@ -195,7 +207,10 @@ def render_checks(loaded: LoadedSpec) -> Iterator[Finding]:
     yield from _layout_findings(loaded, first)
     yield from _bleed_findings(loaded, first)
     for p_index, palette in enumerate(spec.palettes):
-        yield from palette_findings(loaded, p_index, palette)
+        colour_only = list(palette_findings(loaded, p_index, palette))
+        yield from colour_only
+        if not any(f.code == "CG211" for f in colour_only):  # with no usable symbols, CG211 already says it all
+            yield from symbol_findings(loaded, first.faces, p_index, palette, confusable_pairs(palette))
 
 
 def _run(loaded: LoadedSpec) -> list[Finding]:

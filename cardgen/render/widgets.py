@@ -31,6 +31,7 @@ from cardgen.render.stdicons import standard_icons
 from cardgen.render.text import Align, Overflow, TextBlock, VAlign, layout_text, shrink_to_fit
 from cardgen.render.units import pt_to_mm
 from cardgen.spec.models import Card, Deck, FieldDef, Palette, PaletteEntry, Spec
+from cardgen.spec.references import REFERENCE, resolve_reference
 from cardgen.spec.source import PathKey
 
 WidgetFn = Callable[["WidgetContext"], list[Primitive]]
@@ -41,7 +42,6 @@ _loaded_games = False
 DEFAULT_INK = "#1a1a1a"
 TITLE_FONT = "DejaVuSans-Bold"
 BODY_FONT = "DejaVuSans"
-_PLACEHOLDER = re.compile(r"\{(numbers\.|effect:)([A-Za-z0-9_\-]+)\}")
 
 
 def register_widget(name: str, fn: WidgetFn) -> None:
@@ -136,17 +136,18 @@ class Resources:
         return cls(spec, locale, palettes, entries, effect_names, icons)
 
     def resolve(self, text: str) -> str:
-        """Replace ``{numbers.NAME}`` with the number and ``{effect:ID}`` with that card's name."""
+        """Replace every reference (``{numbers.NAME}``, ``{deck.ID}``... see :mod:`cardgen.spec.references`)
+        with its number and ``{effect:ID}`` with that card's name; an unresolvable one stays as written."""
 
         def sub(match: re.Match[str]) -> str:
-            kind, name = match.group(1), match.group(2)
-            if kind == "numbers.":
-                value = self.spec.numbers.get(name)
-                return str(value) if value is not None else match.group(0)
-            found = self.effect_names.get(name)
-            return found.replace("{", "{{").replace("}", "}}") if found is not None else match.group(0)
+            kind, name, effect = match.groups()
+            if effect is not None:
+                found = self.effect_names.get(effect)
+                return found.replace("{", "{{").replace("}", "}}") if found is not None else match.group(0)
+            value = resolve_reference(self.spec, kind, name).value
+            return str(value) if value is not None else match.group(0)
 
-        return _PLACEHOLDER.sub(sub, text)
+        return REFERENCE.sub(sub, text)
 
 
 def local(text: Mapping[str, str] | None, locale: str, fallback: str = "en") -> str:

@@ -28,6 +28,7 @@ from babel.numbers import format_decimal
 
 from cardgen.rulebook.i18n import N_
 from cardgen.spec.models import Card, Deck, Spec, TextSection
+from cardgen.spec.references import REFERENCE, component_pieces, resolve_reference
 
 Prose = list[dict[str, Any]]
 """Blocks of prose: ``{"kind": "p", "text": str}`` or ``{"kind": "ul", "items": [str]}``."""
@@ -64,8 +65,8 @@ class TextResolver:
         """An int formatted for the locale (``12.345`` in pt_BR)."""
         return format_decimal(value, locale=self.locale)
 
-    def resolve(self, raw: str) -> str:
-        """Substitute every placeholder in ``raw``."""
+    def resolve(self, raw: str, players: int | None = None) -> str:
+        """Substitute every placeholder in ``raw`` (``players``: the setup whose notes these are)."""
 
         def replace(match: re.Match[str]) -> str:
             token = match.group(0)
@@ -73,16 +74,15 @@ class TextResolver:
                 return "{"
             if token == "}}":
                 return "}"
-            name = match.group(1)
-            if name.startswith("numbers."):
-                key = name[len("numbers.") :]
-                if key in self.spec.numbers:
-                    return self.number(self.spec.numbers[key])
-                return f"[{key}?]"
-            if name.startswith("effect:"):
-                card = self.effect_cards.get(name[len("effect:") :])
-                return self.local(card.name) if card else f"[{name[len('effect:'):]}?]"
-            return self.icon_word(name)
+            reference = REFERENCE.fullmatch(token)
+            if reference is not None:
+                kind, name, effect = reference.groups()
+                if effect is not None:
+                    card = self.effect_cards.get(effect)
+                    return self.local(card.name) if card else f"[{effect}?]"
+                value = resolve_reference(self.spec, kind, name, players).value
+                return self.number(value) if value is not None else f"[{kind}.{name}?]"
+            return self.icon_word(match.group(1))
 
         return TOKEN.sub(replace, raw)
 
@@ -96,9 +96,9 @@ class TextResolver:
         """LocalText in this locale with placeholders resolved, on one line."""
         return " ".join(self.resolve(self.local(text)).split())
 
-    def prose(self, text: dict[str, str] | None) -> Prose:
-        """LocalText as blocks of paragraphs and bullet lists."""
-        resolved = self.resolve(self.local(text)).replace("\r\n", "\n")
+    def prose(self, text: dict[str, str] | None, players: int | None = None) -> Prose:
+        """LocalText as blocks of paragraphs and bullet lists (``players``: the setup whose notes these are)."""
+        resolved = self.resolve(self.local(text), players).replace("\r\n", "\n")
         blocks: Prose = []
         for chunk in re.split(r"\n\s*\n", resolved):
             lines = [line for line in chunk.split("\n") if line.strip()]
@@ -135,14 +135,9 @@ def deck_type_counts(deck: Deck) -> list[tuple[str | None, int]]:
 
 def component_total(spec: Spec, component_id: str) -> int:
     """How many pieces of a component are printed: per palette entry and per player (at most players) multiplied out."""
-    component = next(c for c in spec.components if c.id == component_id)
-    total = component.count
-    if component.palette:
-        palette = next((p for p in spec.palettes if p.id == component.palette), None)
-        total *= len(palette.entries) if palette else 1
-    if component.per_player:
-        total *= spec.players.max
-    return total
+    pieces = component_pieces(spec, component_id)
+    assert pieces is not None, component_id
+    return pieces[2]
 
 
 ATTACHED_SECTIONS = ("overview", "components", "setup", "turn", "scoring", "end")
@@ -343,10 +338,16 @@ def _setup_table(spec: Spec, r: TextResolver) -> dict[str, Any]:
             }
         )
     component_order = [c.id for c in spec.components]
+    # What each player gets: every per-player component (its count, once per palette entry), then
+    # what a setup hands out from a shared supply.
+    for component in spec.components:
+        pieces_each = component_pieces(spec, component.id)
+        if component.per_player and pieces_each is not None:
+            rows.append({"kind": "pieces", "name": component_names[component.id], "values": [pieces_each[1] for _ in setups]})
     pieces = ordered({k for s in setups for k in s.pieces}, component_order)
     for component_id in pieces:
         rows.append(
             {"kind": "pieces", "name": component_names.get(component_id, component_id), "values": [s.pieces.get(component_id) for s in setups]}
         )
-    notes = [{"players": s.players, "text": r.prose(s.notes)} for s in setups if s.notes]
+    notes = [{"players": s.players, "text": r.prose(s.notes, s.players)} for s in setups if s.notes]
     return {"columns": [s.players for s in setups], "rows": rows, "notes": notes}

@@ -237,8 +237,33 @@ class UniqueValues(SpecModel):
     field: str = Field(description="The field whose values must differ between cards.")
 
 
+class DrawnFrom(SpecModel):
+    """On every card (and every face), the values of each of ``fields`` are among the values of ``source``.
+
+    For example a face's markers are drawn from the face's own colours: ``{kind: drawn_from, fields: [top, left],
+    source: colours}``. A field left empty on a card is allowed.
+    """
+
+    kind: Literal["drawn_from"] = Field(description="The constraint's kind: drawn_from.")
+    fields: list[str] = Field(min_length=1, description="The fields whose values must come from `source`.")
+    source: str = Field(description="The field (on the same card or face) that lists the allowed values.")
+
+
+class Monotone(SpecModel):
+    """Across the cards that give both, ``field`` never falls as ``by`` rises (or never rises, with ``decreasing``).
+
+    For example points that grow with a card's level: ``{kind: monotone, field: points, by: level}``.
+    """
+
+    kind: Literal["monotone"] = Field(description="The constraint's kind: monotone.")
+    field: str = Field(description="The int field that must follow `by`.")
+    by: str = Field(description="The int field it follows (a level, a cost).")
+    direction: Literal["increasing", "decreasing"] = Field(default="increasing", description="Whether `field` grows (increasing) or shrinks as `by` grows.")
+    strict: bool = Field(default=False, description="Whether cards with a larger `by` must have a strictly larger (or smaller) `field`.")
+
+
 DeckConstraint = Annotated[
-    Union[DicePartition, FacePairing, FaceMirror, AllDistinct, SetSizes, UniqueValues],
+    Union[DicePartition, FacePairing, FaceMirror, AllDistinct, SetSizes, UniqueValues, DrawnFrom, Monotone],
     Field(discriminator="kind"),
 ]
 
@@ -326,7 +351,11 @@ class TextSection(SpecModel):
 
     id: Identifier
     title: LocalText = Field(description="The heading.")
-    text: LocalText = Field(description="The prose; may name numbers as {numbers.NAME} and effects as {effect:ID}.")
+    example: bool = Field(
+        default=False,
+        description="A worked example: its numbers illustrate one game, so they must agree between locales but need not be references.",
+    )
+    text: LocalText = Field(description="The prose; it names the spec's facts instead of repeating them: {numbers.NAME}, {deck.ID}, {component.ID}, {setup.deal.DECK}, {effect:ID} and the others under References in text.")
 
 
 class RulesText(SpecModel):

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
+
 import json
 import re
 from typing import Any, get_args
 
 from pydantic import BaseModel
 
+from cardgen.spec import references
 from cardgen.spec.models import Spec
 
 SCHEMA_ID = "https://cardgen.invalid/schema/cardgen-spec.schema.json"
@@ -75,4 +78,5 @@ def spec_reference_markdown() -> str:
             description = (info.description or "").replace("|", "\\|").replace("\n", " ")
             lines.append(f"| `{name}` | {required} | {description} |")
         lines.append("")
+    lines += ["## References in text", "", inspect.cleandoc(references.__doc__ or ""), ""]
     return "\n".join(lines)

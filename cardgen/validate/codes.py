@@ -6,6 +6,8 @@ import importlib
 
 CODE_MODULES = (
     "cardgen.validate.static",
+    "cardgen.validate.contract",
+    "cardgen.validate.prose",
     "cardgen.render.checks",
     "cardgen.rulebook.checks",
     "cardgen.engine.quick",

@@ -14,6 +14,8 @@ from cardgen.validate.registry import CheckKind, registered_checks
 
 CHECK_MODULES = (
     "cardgen.validate.static",
+    "cardgen.validate.contract",
+    "cardgen.validate.prose",
     "cardgen.render.checks",
     "cardgen.rulebook.checks",
     "cardgen.engine.quick",

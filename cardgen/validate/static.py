@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec, size_of
 from cardgen.spec.models import LOCAL_TEXT, MAX_PLAYERS, Card, Deck, FieldDef, Spec
+from cardgen.spec.references import REFERENCE, REFERENCE_KINDS, component_pieces, effect_names, resolve_reference
 from cardgen.spec.source import PathKey
 from cardgen.validate.registry import check, register_codes
 
@@ -45,20 +46,23 @@ register_codes(
         "CG114": "A list that must hold distinct values repeats one (all_distinct).",
         "CG115": "A set's stated size differs from the number of cards in it (set_sizes).",
         "CG116": "Two cards share a value that must be unique (unique_values).",
+        "CG117": "A card or face shows a value its own source field does not list (drawn_from), e.g. a marker of a colour not its own.",
+        "CG118": "A field does not follow the field it must grow or shrink with (monotone).",
         "CG120": "A text is missing a locale the game declares.",
         "CG121": "A text gives a locale the game does not declare.",
         "CG122": "A text holds a control character (other than line breaks and tabs), which no card or rulebook can print.",
         "CG130": "The licence does not allow redistribution (or none is stated): check before publishing.",
         "CG131": "The credit line is empty.",
-        "CG140": "Text refers to a number the spec does not define.",
+        "CG140": "Text refers to a number the spec does not define (or one that changes with the player count).",
         "CG141": "Text refers to an effect no card defines.",
+        "CG144": "A palette id is a reserved reference word (numbers, deck, component, setup, players, palette, dice).",
+        "CG145": "A fact is stated twice: a setup hands out a per-player component whose count already says what each player gets.",
         "CG143": "Clarifications are not numbered 1, 2, 3... without gaps.",
         "CG150": "A range's minimum is above its maximum.",
         "CG160": "The spec names a rules module that is not registered.",
     }
 )
 
-PLACEHOLDER = re.compile(r"\{(numbers\.|effect:)([A-Za-z0-9_\-]+)\}")
 
 
 def _finding(loaded: LoadedSpec, code: str, path: PathKey, message: str, hint: str = "", severity: Severity = ERROR) -> Finding:
@@ -143,7 +147,8 @@ def references(loaded: LoadedSpec) -> Iterator[Finding]:
                 yield _finding(loaded, "CG102", fpath + ("ref_deck",), f"field {f_name!r} needs a defined ref_deck (got {field.ref_deck!r})")
         for k_index, constraint in enumerate(deck.constraints):
             cpath: PathKey = ("decks", d_index, "constraints", k_index)
-            fields = [getattr(constraint, name) for name in ("field", "set_field", "size_field") if hasattr(constraint, name)]
+            fields = [getattr(constraint, name) for name in ("field", "set_field", "size_field", "source", "by") if hasattr(constraint, name)]
+            fields += list(getattr(constraint, "fields", []))
             for name in fields:
                 if name not in deck.fields:
                     yield _finding(loaded, "CG102", cpath, f"constraint {constraint.kind} names field {name!r}, which the deck does not declare")
@@ -179,7 +184,7 @@ def _check_value(field: FieldDef, value: Any, palettes: dict[str, set[str]], car
         if not isinstance(value, dict):
             return f"expected text in every locale (a mapping), got {value!r}"
     elif kind == "palette":
-        if value not in entries:
+        if not isinstance(value, str) or value not in entries:
             return f"{value!r} is not an entry of palette {field.palette!r} ({', '.join(sorted(entries))})"
     elif kind == "palette_list":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -190,6 +195,8 @@ def _check_value(field: FieldDef, value: Any, palettes: dict[str, set[str]], car
     elif kind == "palette_grid":
         if not isinstance(value, list) or not all(isinstance(row, list) for row in value) or not value:
             return f"expected rows of palette entries, got {value!r}"
+        if not all(isinstance(v, str) for row in value for v in row):
+            return f"expected rows of palette entries, got {value!r}"
         if len({len(row) for row in value}) != 1:
             return "rows have different lengths"
         bad = [v for row in value for v in row if v not in entries]
@@ -199,7 +206,7 @@ def _check_value(field: FieldDef, value: Any, palettes: dict[str, set[str]], car
         if not is_int_list(value):
             return f"expected a list of whole numbers, got {value!r}"
     elif kind == "id":
-        if value not in card_ids.get(field.ref_deck or "", set()):
+        if not isinstance(value, str) or value not in card_ids.get(field.ref_deck or "", set()):
             return f"{value!r} is not a card of deck {field.ref_deck!r}"
     elif kind == "polyomino":
         if not isinstance(value, list) or not value or not all(is_int_list(c) and len(c) == 2 for c in value):
@@ -371,6 +378,49 @@ def deck_constraints(loaded: LoadedSpec) -> Iterator[Finding]:
                         seen[key] = card.id
 
 
+def _values(value: Any) -> list[Any]:
+    """A field value as a flat list (a palette value, a list, or rows of a grid)."""
+    if isinstance(value, list):
+        return [v for item in value for v in (item if isinstance(item, list) else [item])]
+    return [] if value is None else [value]
+
+
+@check("general-constraints", "static")
+def general_constraints(loaded: LoadedSpec) -> Iterator[Finding]:
+    """The general constraint kinds: values drawn from another field, and fields monotone in another."""
+    spec = _spec(loaded)
+    for d_index, deck in enumerate(spec.decks):
+        for constraint in deck.constraints:
+            if constraint.kind == "drawn_from":
+                for c_index, card in enumerate(deck.cards):
+                    for sub, data in _card_data_sets(deck, card):
+                        allowed = {v for v in _values(data.get(constraint.source)) if isinstance(v, (str, int))}
+                        for name in constraint.fields:
+                            stray = [v for v in _values(data.get(name)) if isinstance(v, (str, int)) and v not in allowed]
+                            if stray:
+                                yield _finding(
+                                    loaded, "CG117", ("decks", d_index, "cards", c_index) + sub + (name,),
+                                    f"card {card.id!r} shows {name} {stray}, which its {constraint.source} {sorted(allowed, key=str)} does not list",
+                                    f"use only values of {constraint.source}",
+                                )
+            elif constraint.kind == "monotone":
+                points = []
+                for c_index, card in enumerate(deck.cards):
+                    x, y = card.data.get(constraint.by), card.data.get(constraint.field)
+                    if isinstance(x, int) and isinstance(y, int) and not isinstance(x, bool) and not isinstance(y, bool):
+                        points.append((x, y, c_index, card.id))
+                sign = 1 if constraint.direction == "increasing" else -1
+                for x, y, c_index, card_id in points:
+                    for x2, y2, _, other in points:
+                        if x2 < x and (sign * (y - y2) < 0 or (constraint.strict and y == y2)):
+                            yield _finding(
+                                loaded, "CG118", ("decks", d_index, "cards", c_index, "data", constraint.field),
+                                f"card {card_id!r} has {constraint.field} {y} at {constraint.by} {x}, but {other!r} has {y2} at {constraint.by} {x2}: "
+                                f"{constraint.field} must {'grow' if sign > 0 else 'shrink'}{' strictly' if constraint.strict else ''} with {constraint.by}",
+                            )
+                            break
+
+
 def deck_total(deck: Deck) -> int:
     """How many physical cards a deck holds."""
     return sum(card.copies for card in deck.cards)
@@ -378,13 +428,8 @@ def deck_total(deck: Deck) -> int:
 
 def component_total(spec: Spec, component_id: str) -> int | None:
     """How many physical pieces of a component exist (for the most players)."""
-    component = next((c for c in spec.components if c.id == component_id), None)
-    if component is None:
-        return None
-    palette = next((p for p in spec.palettes if p.id == component.palette), None)
-    per_entry = len(palette.entries) if palette else 1
-    owners = spec.players.max if component.per_player else 1
-    return component.count * per_entry * owners
+    pieces = component_pieces(spec, component_id)
+    return None if pieces is None else pieces[2]
 
 
 @check("counts", "static")
@@ -438,8 +483,13 @@ def setups(loaded: LoadedSpec) -> Iterator[Finding]:
                 yield _finding(loaded, "CG106", base, f"{setup.players} players need {need} cards of deck {deck_id!r}, which holds {deck_total(deck)}", "deal fewer cards or add copies")
         for comp_id, per_player in setup.pieces.items():
             component = components.get(comp_id)
-            if component is not None and component.per_player and per_player > component.count:
-                yield _finding(loaded, "CG106", base + ("pieces", comp_id), f"each player needs {per_player} of {comp_id!r}, but each has {component.count}")
+            if component is not None and component.per_player:
+                yield _finding(
+                    loaded, "CG145", base + ("pieces", comp_id),
+                    f"{comp_id!r} is a per-player component, so its `count` already says what each player gets; "
+                    f"this setup states it a second time ({per_player})",
+                    "delete this entry: the setup table prints the component's count; use `pieces` only for a shared supply",
+                )
             elif component is not None and not component.per_player and per_player * setup.players > component.count:
                 yield _finding(loaded, "CG106", base + ("pieces", comp_id), f"{setup.players} players need {per_player * setup.players} of {comp_id!r}, but {component.count} exist")
 
@@ -525,23 +575,39 @@ def licence(loaded: LoadedSpec) -> Iterator[Finding]:
 
 @check("text-references", "static")
 def text_references(loaded: LoadedSpec) -> Iterator[Finding]:
-    """Text that names ``{numbers.X}`` or ``{effect:X}`` names something the spec defines."""
+    """Every ``{numbers.X}``, ``{deck.X}``, ``{component.X}``, ``{setup...}``, ``{players...}`` and
+    ``{effect:X}`` in a text stands for something the spec defines (see :mod:`cardgen.spec.references`)."""
     spec = _spec(loaded)
-    effects = {card.effect for deck in spec.decks for card in deck.cards if card.effect}
+    effects = effect_names(spec)
     for path, text in all_texts(spec):
+        players = _setup_players(spec, path)
         reported: set[str] = set()
         for value in text.values():
-            for match in PLACEHOLDER.finditer(value):
-                kind, name = match.groups()
+            for match in REFERENCE.finditer(value):
                 token = match.group(0)
                 if token in reported:
                     continue
-                if kind == "numbers." and name not in spec.numbers:
+                kind, name, effect = match.groups()
+                if effect is not None:
+                    if effect not in effects:
+                        reported.add(token)
+                        yield _finding(loaded, "CG141", path, f"text refers to {token}, but no card has effect {effect!r}", "define the effect on a card or resolve it in a clarification")
+                    continue
+                resolved = resolve_reference(spec, kind, name, players)
+                if resolved.value is None:
                     reported.add(token)
-                    yield _finding(loaded, "CG140", path, f"text refers to {token}, but `numbers` defines no {name!r}", f"defined numbers: {', '.join(sorted(spec.numbers)) or 'none'}")
-                elif kind == "effect:" and name not in effects:
-                    reported.add(token)
-                    yield _finding(loaded, "CG141", path, f"text refers to {token}, but no card has effect {name!r}", "define the effect on a card or resolve it in a clarification")
+                    hint = f"defined numbers: {', '.join(sorted(spec.numbers)) or 'none'}" if kind == "numbers" else "see docs/spec.md, 'References in text'"
+                    yield _finding(loaded, "CG140", path, f"text refers to {token}, which stands for no number: {resolved.problem}", hint)
+    for p_index, palette in enumerate(spec.palettes):
+        if palette.id in REFERENCE_KINDS:
+            yield _finding(loaded, "CG144", ("palettes", p_index, "id"), f"palette id {palette.id!r} is reserved for references like {{{palette.id}.NAME}}", "rename the palette")
+
+
+def _setup_players(spec: Spec, path: PathKey) -> int | None:
+    """The player count of the setup whose notes ``path`` points into (None elsewhere)."""
+    if len(path) >= 2 and path[0] == "setups" and isinstance(path[1], int) and path[1] < len(spec.setups):
+        return spec.setups[path[1]].players
+    return None
 
 
 @check("clarification-numbers", "static")

@@ -109,12 +109,32 @@ def test_quick_checks_are_quick_and_clean(toy: LoadedSpec) -> None:
     assert all(not c.skill for c in report.counts)
 
 
-def test_quick_checks_stop_at_their_budget(variant) -> None:  # type: ignore[no-untyped-def]
+def test_quick_checks_give_one_verdict(variant) -> None:  # type: ignore[no-untyped-def]
+    """The quick check is sized in playouts, not seconds: the same spec gives the same findings every time,
+    and a card the rules prove unusable is an error however few games were played."""
     loaded = variant(cursed=True)
-    report = quick_checks(loaded, time_budget=0.0)
-    codes = _codes(report)
-    assert "CG512" in codes
-    assert all(f.severity is Severity.WARNING for f in codes["CG505"])  # too few playouts to call it an error
+    first = quick_checks(loaded)
+    second = quick_checks(loaded)
+    assert [f.render() for f in first.findings] == [f.render() for f in second.findings]
+    cursed = _codes(first)["CG505"]
+    assert [f.severity for f in cursed] == [Severity.ERROR]
+    assert "needs 99" in cursed[0].message
+
+
+def test_unused_without_proof_is_a_warning_with_its_evidence(variant) -> None:  # type: ignore[no-untyped-def]
+    """With so few playouts that some card is not drawn, and no proof, the finding is a warning naming the games."""
+    loaded = variant()
+    report = run_checks(loaded, playouts=1, jobs=1, skill_games=0, search_unused=False)
+    unused = _codes(report).get("CG505", [])
+    assert unused, "one playout per player count leaves some pebble untaken"
+    assert all(f.severity is Severity.WARNING for f in unused)
+    assert all("not proved unusable" in f.message and "1 with" in f.message for f in unused)
+
+
+def test_targeted_search_finds_what_random_play_missed(variant) -> None:  # type: ignore[no-untyped-def]
+    loaded = variant()
+    report = run_checks(loaded, playouts=1, jobs=1, skill_games=0, search_unused=True)
+    assert "CG505" not in _codes(report), [f.render() for f in report.findings]
 
 
 def test_unregistered_rules_are_reported(tmp_path: Path) -> None:

@@ -91,6 +91,15 @@ class ToyGame(Game):
         """Every pebble design should be taken in some game."""
         return [f"card:{card_id}" for card_id in self.card_ids]
 
+    def proven_unusable(self) -> dict[str, str]:
+        """A pebble needing more than any roll (or, with no die, more than 98) is never taken."""
+        limit = self.die_sides if self.die_sides else 98
+        return {
+            f"card:{self.card_ids[design]}": f"it needs {need} and a turn allows at most {limit}"
+            for design, need in sorted(set(zip(self.card_of, self.value_of)))
+            if need > limit
+        }
+
 
 class ToyState(State):
     """A Pebble Grab position."""

@@ -137,7 +137,7 @@ def test_spec_counts(spec: Spec, game2: KeramikosGame) -> None:
     assert max(game2.set_size) == 3 and sum(game2.points) == game2.info().max_score == 108
     assert game2.copies[kind(game2, "complete")] == 1
     assert game2.points[kind(game2, "kylix")] == 8 and game2.set_size[kind(game2, "kylix")] == 3
-    assert game2.markers == spec.numbers["markers_per_player"] == 10
+    assert game2.markers == next(c for c in spec.components if c.id == "marker").count == 10
 
 
 def test_dice_map_every_total_to_one_site(game2: KeramikosGame) -> None:

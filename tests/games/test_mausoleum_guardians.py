@@ -88,7 +88,7 @@ def test_spec_counts_match_the_source(spec: Spec) -> None:
         "earthquake": 2, "invasion": 3, "discovery": 3,
         "exchange": 3, "theft": 3, "protection": 2,
     }
-    assert spec.numbers["hand_size"] == 5 and spec.numbers["hand_limit"] == 5
+    assert all(s.deal["cards"] == 5 for s in spec.setups) and spec.numbers["hand_limit"] == 5
     assert spec.numbers["set_points"] == 8 and spec.numbers["multi_set_bonus"] == 4
     assert [c.number for c in spec.clarifications] == list(range(1, len(spec.clarifications) + 1))
     assert all(set(c.text) == {"en", "pt_BR"} for c in spec.clarifications)

@@ -31,7 +31,8 @@ def test_non_complementary_faces_are_cg109(tmp_path: Path) -> None:
     assert "'cf-ry'" in finding.message and "['yellow']" in finding.message
     assert "faces:" in line_of(finding)
     # the mutation breaks nothing else the static layer checks
-    assert {f.code for f in errors(result.findings)} == {"CG109"}, rendered(result.findings)
+    # the markers of that face, drawn from its old colours, are now stray too (drawn_from)
+    assert {f.code for f in errors(result.findings)} == {"CG109", "CG117"}, rendered(result.findings)
 
 
 def test_validate_stops_before_simulating_a_non_complementary_deck(tmp_path: Path) -> None:
@@ -57,16 +58,26 @@ def test_engine_plays_a_non_complementary_deck_without_error(tmp_path: Path) -> 
     assert m is not None and m.completion == 1.0 and m.errors == 0 and m.dead_ends == 0
 
 
-def test_more_drafts_than_cards_cannot_be_set_up(tmp_path: Path) -> None:
-    """Nine drafts each need 18 cards after the 3 in the boneyard, but the deck holds 18: CG502, not a crash."""
+def test_more_drafts_than_cards_is_refused_statically(tmp_path: Path) -> None:
+    """Nine drafts each need 18 cards after the 3 in the boneyard, but the deck holds 18. The rules' contract
+    states the bound, so `validate --no-sim` refuses it at the number's own line (CG171)."""
     folder = copy_spec("ceratopsians", tmp_path)
     edit_yaml(folder, lambda data: data["numbers"].__setitem__("drafts_per_player", 9))
     result = static(folder)
-    assert not result.has_errors  # numbers are the rules' to read; the static layer cannot judge them
-    assert result.loaded is not None
-    report = engine(result.loaded, 10)
-    found = errors(report.findings, "CG502")
-    assert len(found) == 1, rendered(report.findings)
-    assert found[0].path == "setups[0]"
-    assert "2 player(s)" in found[0].message and "drafts" in found[0].message
-    assert {f.code for f in errors(report.findings)} == {"CG502"}
+    found = errors(result.findings, "CG171")
+    assert [f.path for f in found] == ["numbers.drafts_per_player"], rendered(result.findings)
+    assert "18 cards" in found[0].message and "allow 16" in found[0].message
+    assert "drafts_per_player: 9" in line_of(found[0])
+
+
+def test_a_third_seat_is_refused(tmp_path: Path) -> None:
+    """The rules seat two players: a 3-player setup is refused at validation, never simulated (CG173)."""
+    folder = copy_spec("ceratopsians", tmp_path)
+
+    def third_seat(data: Any) -> None:
+        data["players"]["max"] = 3
+        data["setups"].append({"players": 3, "display": {"skulls": 3}})
+
+    edit_yaml(folder, third_seat)
+    result = static(folder)
+    assert sorted(f.path for f in errors(result.findings, "CG173")) == ["players.max", "setups[1].players"], rendered(result.findings)

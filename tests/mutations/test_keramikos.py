@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cardgen.engine.checks import place_of_key
 from cardgen.spec.load import load_spec
+from cardgen.validate.runner import validate_folder
 
 from .helpers import SPECS, copy_spec, edit_csv_row, edit_yaml, engine, errors, line_of, rendered, static
 
@@ -46,36 +48,32 @@ def test_set_larger_than_its_cards_is_never_completed(tmp_path: Path) -> None:
     assert {f.code for f in errors(report.findings)} == {"CG505"}, rendered(report.findings)
 
 
-def _no_markers(tmp_path: Path) -> Path:
+def test_no_markers_is_refused_where_the_count_is_written(tmp_path: Path) -> None:
+    """Each player's markers are the marker component's count (one place). With none, nobody could ever
+    mark a site: the count is refused at load, at its own line, before anything is simulated."""
     folder = copy_spec("keramikos", tmp_path)
-    edit_yaml(folder, lambda data: data["numbers"].__setitem__("markers_per_player", 0))
-    return folder
+
+    def no_markers(data: Any) -> None:
+        data["components"][0]["count"] = 0
+
+    edit_yaml(folder, no_markers)
+    result = validate_folder(folder, kinds=("static",))
+    found = [f for f in errors(result.findings) if f.path == "components[0].count"]
+    assert found, rendered(result.findings)
+    assert "count:" in line_of(found[0])
 
 
-def test_no_markers_is_reported_not_crashed_or_hung(tmp_path: Path) -> None:
-    """With no markers nobody can ever mark a site. The check must still finish and report an error
-    at every player count (the setup is refused: see the test below for the code)."""
-    folder = _no_markers(tmp_path)
+def test_a_second_marker_count_in_the_setup_is_refused(tmp_path: Path) -> None:
+    """The setup may not restate what each player gets of a per-player component (CG145)."""
+    folder = copy_spec("keramikos", tmp_path)
+
+    def restate(data: Any) -> None:
+        data["setups"][0]["pieces"] = {"marker": 9}
+
+    edit_yaml(folder, restate)
     result = static(folder)
-    assert result.loaded is not None
-    report = engine(result.loaded, 20)
-    assert report.has_errors()
-    for count in report.counts:
-        m = count.metrics
-        assert m is None or m.completed == 0, count.players
-    per_count = {n for f in errors(report.findings) for n in (2, 3, 4) if f"{n} player(s)" in f.message}
-    assert per_count == {2, 3, 4}, rendered(report.findings)
-
-
-def test_no_markers_is_an_impossible_setup_or_a_dead_end(tmp_path: Path) -> None:
-    folder = _no_markers(tmp_path)
-    result = static(folder)
-    assert result.loaded is not None
-    report = engine(result.loaded, 20)
-    assert "CG506" not in {f.code for f in report.findings}, rendered(report.findings)
-    for n, where in ((2, "setups[0]"), (3, "setups[1]"), (4, "setups[2]")):
-        hits = [f for f in errors(report.findings) if f.code in {"CG502", "CG503"} and f.path == where and f"{n} player(s)" in f.message]
-        assert hits, (n, rendered(report.findings))
+    found = errors(result.findings, "CG145")
+    assert [f.path for f in found] == ["setups[0].pieces.marker"], rendered(result.findings)
 
 
 def test_usage_key_of_a_card_sharing_its_deck_id_points_at_the_card() -> None:

@@ -133,7 +133,7 @@ def test_page_shows_the_seat_chart_with_the_json_numbers(reports: dict[str, Path
 def test_verdict_box_names_every_check(reports: dict[str, Path]) -> None:
     data = json.loads((reports["mausoleum-guardians"] / "report.json").read_text(encoding="utf-8"))
     verdicts = data["summary"]["verdicts"]
-    assert [v["key"] for v in verdicts] == ["deals", "ends", "dead-ends", "reachability", "balance", "integrity"]
+    assert [v["key"] for v in verdicts] == ["deals", "ends", "dead-ends", "reachability", "balance", "decisions", "integrity"]
     page = parse(reports["mausoleum-guardians"] / "index.html")
     texts = page.texts["verdict"]
     for v in verdicts:

@@ -85,7 +85,7 @@ def test_clarifications_tiebreakers_and_credits() -> None:
 
 def test_prose_bullets_become_lists() -> None:
     en = lantern_md("en")
-    assert "Sell any goods of one kind from your hand:\n\n- one card scores 1 coin;\n- three or more score 5 extra coins." in en
+    assert "Sell any goods of one kind from your hand:\n\n- one card scores 1 coin;\n- 3 or more score 5 extra coins." in en
 
 
 def test_changing_counts_changes_both_languages(lantern_copy: Path) -> None:

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State, Termination
-from cardgen.spec.models import Deck, Spec
+from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, NumberRule, RulesContract, SetupRule
+from cardgen.spec.models import MAX_PLAYERS, Deck, Spec
+from cardgen.spec.source import PathKey
 
 # Phases.
 REVEAL, BONUS, BUILD, ADD, REMOVE, MOVE, OVER = range(7)
@@ -54,6 +56,72 @@ STOP = 2
 # Directions for moves: up, right, down, left.
 DIRECTIONS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 DIRECTION_NAMES = ("up", "right", "down", "left")
+
+
+def _mural_cards_fit_the_side(spec: Spec) -> Iterator[tuple[PathKey, str]]:
+    """Every Mural card is a square of ``cells_per_card_side`` cells."""
+    side = spec.numbers.get("cells_per_card_side")
+    for d_index, deck in enumerate(spec.decks):
+        if deck.id != "mural" or side is None:
+            continue
+        for c_index, card in enumerate(deck.cards):
+            rows = card.data.get("originals")
+            if not isinstance(rows, list) or len(rows) != side or any(not isinstance(r, list) or len(r) != side for r in rows):
+                yield ("decks", d_index, "cards", c_index, "data", "originals"), f"mural card {card.id!r} is not {side} by {side} cells (numbers.cells_per_card_side)"
+
+
+def _mirror_without_asymmetric_shapes(spec: Spec) -> Iterator[tuple[PathKey, str]]:
+    """A mirror bonus changes nothing when every Shape is its own mirror image (shapes are never turned)."""
+    shapes = next((d for d in spec.decks if d.id == "shapes"), None)
+    ceramas = next(((i, d) for i, d in enumerate(spec.decks) if d.id == "ceramas"), None)
+    if shapes is None or ceramas is None:
+        return
+    def mirrored(cells: list[tuple[int, int]]) -> set[tuple[int, int]]:
+        right = max(x for x, _ in cells)
+        return {(right - x, y) for x, y in cells}
+    asymmetric = []
+    for card in shapes.cards:
+        raw = card.data.get("cells")
+        cells = [(int(c[0]), int(c[1])) for c in raw if isinstance(c, list) and len(c) == 2] if isinstance(raw, list) else []
+        if cells and set(cells) != mirrored(cells):
+            asymmetric.append(card.id)
+    if asymmetric:
+        return
+    d_index, deck = ceramas
+    for c_index, card in enumerate(deck.cards):
+        if card.effect == "mirror_shape":
+            yield ("decks", d_index, "cards", c_index, "effect"), f"card {card.id!r} mirrors the Shape, and every Shape is its own mirror image"
+
+
+CONTRACT = RulesContract(
+    players=(1, MAX_PLAYERS),
+    numbers={
+        "cells_per_card_side": NumberRule(1, 6, "cells along each side of a Mural card"),
+        "points_per_tile_on_mural": NumberRule(-20, 20, "points for each of your tiles on the Mural"),
+        "points_per_tile_in_reserve": NumberRule(-20, 20, "points for each tile left in your reserve"),
+        "bonuses_per_turn": NumberRule(1, 6, "Ceramas cards a player may use in one turn"),
+        "add_tile_count": NumberRule(1, 10, "tiles the add bonus places", effect="add_tile"),
+        "remove_tile_count": NumberRule(1, 10, "tiles the remove bonus lifts", effect="remove_tile"),
+        "move_one_max_tiles": NumberRule(1, 10, "tiles the first move bonus moves", effect="move_one"),
+        "move_two_max_tiles": NumberRule(1, 10, "tiles the second move bonus moves", effect="move_two"),
+    },
+    decks={
+        "mural": DeckRule(fields={"originals": "palette_grid"}, copies="one"),
+        "shapes": DeckRule(fields={"cells": "polyomino"}, copies="one"),
+        "ceramas": DeckRule(fields={"pattern": "pattern"}, effects=frozenset(EFFECT_KINDS), copies="one"),
+    },
+    setup=SetupRule(
+        deal={"shapes": (1, 64)},
+        display={"ceramas": WHOLE_DECK},
+        grids={"mural": ("mural", (1, 400))},
+    ),
+    components={"tile": ComponentRule(per_player=True, min_count=1, max_count=100)},
+    palettes={"styles": (2, 26)},
+    checks=(_mural_cards_fit_the_side,),
+    inert=(_mirror_without_asymmetric_shapes,),
+)
+"""What these rules read. Each card of the three decks is played once (a hand is a set of Shapes); the
+Ceramas cards are always laid out whole; each player's tiles are the tile component's count per style."""
 
 
 def _deck(spec: Spec, deck_id: str) -> Deck:
@@ -164,6 +232,7 @@ class CeramusGame(Game):
     """
 
     rules_id = "ceramus"
+    contract = CONTRACT
 
     def __init__(self, spec: Spec, num_players: int) -> None:
         super().__init__(spec, num_players)
@@ -218,6 +287,8 @@ class CeramusGame(Game):
             self.card_kind.append(EFFECT_KINDS[card.effect])
             count_name = EFFECT_COUNT_NUMBER.get(card.effect)
             self.card_count.append(numbers[count_name] if count_name else 0)
+        if any(c.copies != 1 for d in (mural, shapes, ceramas) for c in d.cards):
+            raise ValueError("the Ceramus rules play each Mural, Shape and Ceramas card once (copies: 1)")
         self.effect_ids = sorted(set(self.card_effect))
 
         tile = next(c for c in spec.components if c.id == "tile")
@@ -320,6 +391,33 @@ class CeramusGame(Game):
         keys += [f"pattern:{cid}" for cid in self.card_ids]
         keys += [f"bonus:{eid}" for eid in self.effect_ids]
         return keys
+
+    def proven_unusable(self) -> dict[str, str]:
+        """Shapes and patterns that cannot fit this Mural or these tiles, and bonuses only they grant.
+
+        A Shape is built in one style, so it needs no more cells than a player's tiles of one style, and
+        its bounding box (the same mirrored) must fit the Mural. A pattern needs as many styles as it has
+        distinct letters, and its rows must fit the Mural. A bonus is unusable when every card granting it is.
+        """
+        out: dict[str, str] = {}
+        for sid, cells in zip(self.shape_ids, self.shape_cells):
+            wide = 1 + max(c[0] for c in cells) - min(c[0] for c in cells)
+            tall = 1 + max(c[1] for c in cells) - min(c[1] for c in cells)
+            if wide > self.width or tall > self.height:
+                out[f"card:{sid}"] = f"the Shape is {wide}x{tall} cells and the Mural {self.width}x{self.height}"
+            elif len(cells) > self.tiles_per_style:
+                out[f"card:{sid}"] = f"the Shape has {len(cells)} cells, one style, and a player owns {self.tiles_per_style} tiles of each style"
+        for cid, rows in zip(self.card_ids, self.card_patterns):
+            letters = {ch for row in rows for ch in row if ch != "."}
+            if len(letters) > self.nstyles:
+                out[f"pattern:{cid}"] = f"the pattern needs {len(letters)} different styles and there are {self.nstyles}"
+            elif len(rows[0]) > self.width or len(rows) > self.height:
+                out[f"pattern:{cid}"] = f"the pattern is {len(rows[0])}x{len(rows)} cells and the Mural {self.width}x{self.height}"
+        for effect in self.effect_ids:
+            granting = [cid for cid, e in zip(self.card_ids, self.card_effect) if e == effect]
+            if all(f"pattern:{cid}" in out for cid in granting):
+                out[f"bonus:{effect}"] = f"only {', '.join(granting)} grant it, and no player can claim them"
+        return out
 
     def greedy_value(self, state: State, seat: Seat) -> float:
         """Score margin, with a small credit for Ceramas cards held."""

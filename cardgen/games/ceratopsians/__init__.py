@@ -15,5 +15,5 @@ def make_ceratopsians(spec: Spec, num_players: int) -> CeratopsiansGame:
     return CeratopsiansGame(spec, num_players)
 
 
-register_game("ceratopsians", make_ceratopsians)
+register_game("ceratopsians", make_ceratopsians, CeratopsiansGame.contract)
 register_solver("ceratopsians", solve)

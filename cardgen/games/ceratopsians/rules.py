@@ -19,11 +19,13 @@ colours, display cell and markers. Actions are absolute slot indices 0-2.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State
 from cardgen.games.ceratopsians.assembly import Arrangement, DisplayScorer, Joint
+from cardgen.spec.contract import DeckRule, NumberRule, RulesContract, SetupRule
 from cardgen.spec.models import Deck, Spec
+from cardgen.spec.source import PathKey
 
 RULES_ID = "ceratopsians"
 DECK_ID = "skulls"
@@ -79,17 +81,51 @@ def _strings(value: object) -> list[str]:
     return [str(v) for v in value]
 
 
+def _enough_cards_to_draft(spec: Spec) -> Iterator[tuple[PathKey, str]]:
+    """Every draft finds a card: the boneyard plus the deck hold enough for both players' drafts."""
+    deck = next((d for d in spec.decks if d.id == DECK_ID), None)
+    drafts = spec.numbers.get("drafts_per_player")
+    slots = next((s.display.get(DECK_ID) for s in spec.setups if s.players == 2), None)
+    if deck is None or drafts is None or slots is None:
+        return
+    cards = sum(c.copies for c in deck.cards)
+    if 2 * drafts > cards - slots + 1:
+        yield ("numbers", "drafts_per_player"), f"{drafts} drafts each need {2 * drafts} cards, but {cards} cards with {slots} in the boneyard allow {cards - slots + 1}"
+
+
+CONTRACT = RulesContract(
+    players=(2, 2),
+    numbers={
+        "drafts_per_player": NumberRule(1, 100, "cards each player drafts"),
+        "pair_points": NumberRule(1, 10, "points for each matching pair of markers"),
+        "complete_display_bonus": NumberRule(0, 50, "bonus for a display with all six parts"),
+    },
+    decks={
+        DECK_ID: DeckRule(
+            fields={"part": "palette", "cell": "int_list", "top": "palette_list", "right": "palette_list", "bottom": "palette_list", "left": "palette_list"},
+            art_fields=frozenset({"colours", "top_hollow", "right_hollow", "bottom_hollow", "left_hollow"}),
+        )
+    },
+    setup=SetupRule(display={DECK_ID: (3, 3)}),
+    checks=(_enough_cards_to_draft,),
+)
+"""What these rules read. The boneyard is the setup's display of three cards (the slide names a
+middle slot); the skull colours and hollow markers are drawn, never scored."""
+
+
 class CeratopsiansGame(Game):
     """The fixed facts of Ceratopsians read from the spec: cards, faces, weights and numbers."""
 
     rules_id = RULES_ID
+    contract = CONTRACT
 
     def __init__(self, spec: Spec, num_players: int = 2, drafts_per_player: int | None = None) -> None:
         super().__init__(spec, num_players)
         numbers = spec.numbers
-        self.slots = numbers["boneyard_slots"]
+        setup = next((s for s in spec.setups if s.players == num_players), None)
+        self.slots = setup.display.get(DECK_ID, 0) if setup is not None else 0
         if self.slots != 3:
-            raise ValueError("boneyard_slots must be 3: the update step names a middle slot")
+            raise ValueError(f"the boneyard is a display of 3 {DECK_ID} cards, not {self.slots}: the update step names a middle slot")
         self.drafts_per_player = numbers["drafts_per_player"] if drafts_per_player is None else drafts_per_player
         self.pair_points = numbers["pair_points"]
         self.bonus = numbers["complete_display_bonus"]
@@ -119,8 +155,6 @@ class CeratopsiansGame(Game):
                     name = face.name or card.name
                     self.face_names.append(name.get("en", card.id))
         self.deck_size = len(self.card_ids)
-        if numbers.get("deck_size", self.deck_size) != self.deck_size:
-            raise ValueError("numbers.deck_size does not match the cards")
         if 2 * self.drafts_per_player > self.deck_size - self.slots + 1:
             raise ValueError("not enough cards for that many drafts")
         self.part_ids = part_ids
@@ -188,6 +222,13 @@ class CeratopsiansGame(Game):
     def usage_keys(self) -> list[str]:
         """Every card id and ``display:complete``."""
         return sorted(set(self.usage_names)) + ["display:complete"]
+
+    def proven_unusable(self) -> dict[str, str]:
+        """A complete display needs one face of every part, so fewer drafts than parts can never make one."""
+        parts = len(self.part_ids)
+        if self.drafts_per_player < parts:
+            return {"display:complete": f"a complete display needs {parts} parts and a player drafts {self.drafts_per_player} cards"}
+        return {}
 
     def face_label(self, face: Face) -> str:
         """A readable face: its English name and card id."""

@@ -16,5 +16,5 @@ def make_keramikos(spec: Spec, num_players: int) -> KeramikosGame:
     return KeramikosGame(spec, num_players)
 
 
-register_game("keramikos", make_keramikos)
+register_game("keramikos", make_keramikos, KeramikosGame.contract)
 register_agent("keramikos-expectimax", make_expectimax_agent)

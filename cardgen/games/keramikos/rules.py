@@ -27,10 +27,12 @@ import itertools
 import random
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from cardgen.engine.core import CHANCE, TERMINAL, Action, Game, GameInfo, Seat, State, Termination
-from cardgen.spec.models import Spec
+from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, DiceRule, NumberRule, RulesContract, SetupRule
+from cardgen.spec.models import MAX_PLAYERS, Spec
+from cardgen.spec.source import PathKey
 
 # --- phases -------------------------------------------------------------------
 DECIDE = 0
@@ -101,27 +103,74 @@ class ScoreDetail:
         return (self.score, self.cards_in_complete_sets) + self.complete_by_level
 
 
+def _levels_have_sites(spec: Spec) -> Iterator[tuple[PathKey, str]]:
+    """Every pottery level lies under some dig site, and the empty-site level is one of them."""
+    decks = {d.id: (i, d) for i, d in enumerate(spec.decks)}
+    if "dig-sites" not in decks or "excavation" not in decks:
+        return
+    site_levels = {c.data.get("level") for c in decks["dig-sites"][1].cards}
+    d_index, dig = decks["excavation"]
+    for c_index, card in enumerate(dig.cards):
+        level = card.data.get("level")
+        if card.type == "pottery" and level not in site_levels:
+            yield ("decks", d_index, "cards", c_index, "data", "level"), f"pottery {card.id!r} has level {level}, but no dig site has that level"
+    take = spec.numbers.get("empty_site_take_level")
+    if take is not None and take not in site_levels:
+        yield ("numbers", "empty_site_take_level"), f"numbers.empty_site_take_level is {take}, but no dig site has that level"
+
+
+CONTRACT = RulesContract(
+    players=(2, MAX_PLAYERS),
+    numbers={
+        "excavation_draw": NumberRule(1, 10, "pottery cards the Excavation card takes", effect="excavation"),
+        "pieces_per_point": NumberRule(1, 10, "pieces of an incomplete set that score one point"),
+        "extra_mark_cards": NumberRule(1, 10, "further cards the Extra Mark card marks", effect="extra_mark"),
+        "complete_missing_pieces": NumberRule(1, 10, "missing pieces the Complete card stands in for", effect="complete"),
+        "empty_site_take_level": NumberRule(1, 10, "the level of pottery taken from an empty site"),
+        "final_turns_per_player": NumberRule(0, 10, "turns each player still plays once the deck runs out"),
+    },
+    decks={
+        "dig-sites": DeckRule(fields={"totals": "int_list", "level": "int"}, copies="one", card_types=frozenset({"site"})),
+        "excavation": DeckRule(
+            fields={"level": "int", "set": "text", "set_size": "int", "points": "int"},
+            effects=frozenset(EFFECTS),
+            card_types=frozenset({"pottery", "special"}),
+        ),
+    },
+    setup=SetupRule(grids={"dig-row": ("dig-sites", WHOLE_DECK)}),
+    components={"marker": ComponentRule(per_player=True, min_count=1, max_count=60)},
+    dice={"dice": DiceRule(count=(2, 2), sides=(2, 20))},
+    checks=(_levels_have_sites,),
+)
+"""What these rules read. Each player's markers are the marker component's count; the dig sites are
+always laid out whole, in the order of their totals."""
+
+
 class KeramikosGame(Game):
     """Keramikos at one player count, with every fact precomputed from the spec."""
 
     rules_id = "keramikos"
+    contract = CONTRACT
 
     def __init__(self, spec: Spec, num_players: int) -> None:
         super().__init__(spec, num_players)
         decks = {d.id: d for d in spec.decks}
         sites = decks["dig-sites"]
         dig = decks["excavation"]
-        if len(spec.dice) != 1 or spec.dice[0].count != 2:
-            raise ValueError("keramikos rolls exactly two dice")
-        self.sides = spec.dice[0].sides
+        dice = next((d for d in spec.dice if d.id == "dice"), None)
+        if dice is None or dice.count != 2:
+            raise ValueError("keramikos rolls exactly two dice, with the id 'dice'")
+        self.sides = dice.sides
         n = spec.numbers
-        self.markers: int = n["markers_per_player"]
-        if self.markers < 1:
-            raise ValueError(f"numbers.markers_per_player is {self.markers}; a player needs at least one marker to roll")
-        self.excavation_draw: int = n["excavation_draw"]
+        marker = next((c for c in spec.components if c.id == "marker"), None)
+        if marker is None or not marker.per_player or marker.count < 1:
+            raise ValueError("keramikos needs a per-player component 'marker' with a count of at least 1")
+        self.markers: int = marker.count
+        # A number read only for one effect is unread (and may be absent) when no card carries it.
+        self.excavation_draw: int = n.get("excavation_draw", 0)
         self.pieces_per_point: int = n["pieces_per_point"]
-        self.extra_cards: int = n["extra_mark_cards"]
-        self.complete_pieces: int = n["complete_missing_pieces"]
+        self.extra_cards: int = n.get("extra_mark_cards", 0)
+        self.complete_pieces: int = n.get("complete_missing_pieces", 0)
         self.take_level: int = n["empty_site_take_level"]
         self.final_turns: int = n["final_turns_per_player"]
 
@@ -264,6 +313,15 @@ class KeramikosGame(Game):
     def usage_keys(self) -> list[str]:
         """Every card design, dig site and set."""
         return list(self.usage_names)
+
+    def proven_unusable(self) -> dict[str, str]:
+        """Sets that have fewer cards than their size: no collection can hold all their pieces."""
+        held: dict[str, int] = {}
+        size: dict[str, int] = {}
+        for k in range(self.num_pottery):
+            held[self.set_ids[k]] = held.get(self.set_ids[k], 0) + self.copies[k]
+            size[self.set_ids[k]] = max(size.get(self.set_ids[k], 0), self.set_size[k])
+        return {f"set:{sid}": f"the set has {size[sid]} pieces but the deck holds {held[sid]} of its cards" for sid in held if held[sid] < size[sid]}
 
     def greedy_value(self, state: State, seat: Seat) -> float:
         """Score margin counting the cards the player to move has marked as if banked."""

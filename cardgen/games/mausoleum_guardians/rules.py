@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Literal
+from typing import Iterator, Literal
 
 from cardgen.engine.core import (
     CHANCE,
@@ -35,7 +35,9 @@ from cardgen.engine.core import (
     State,
     Termination,
 )
-from cardgen.spec.models import Spec
+from cardgen.spec.contract import DeckRule, NumberRule, RulesContract, SetupRule
+from cardgen.spec.models import MAX_PLAYERS, Spec
+from cardgen.spec.source import PathKey
 
 RULES_ID = "mausoleum-guardians"
 CardKind = int
@@ -86,31 +88,65 @@ PLAIN, NEEDS_SET, HITS_AREA, HITS_HAND, SWAPS_HAND = range(5)
 PASS: Action = 0
 """The only action id that is the same in every phase."""
 
-NUMBER_NAMES = (
-    "hand_size",
-    "hand_limit",
-    "draw_per_turn",
-    "artemisia_draw",
-    "set_points",
-    "multi_set_bonus",
-    "multi_set_threshold",
-    "mausolo_multiplier",
-    "mausolo_sets_per_player",
+GUARDED_BY: dict[str, tuple[str, ...]] = {
+    "guard_construction": ("earthquake",),
+    "guard_hand": ("theft",),
+    "protection": ("earthquake", "invasion", "exchange", "theft"),
+}
+"""The effects each defence stops: with none of them in the deck, the defence never does anything."""
+
+
+def _defences_without_attacks(spec: Spec) -> Iterator[tuple[PathKey, str]]:
+    """A defence whose attacks are all missing from the deck can never stop anything."""
+    for d_index, deck in enumerate(spec.decks):
+        effects = {card.effect for card in deck.cards if card.effect}
+        for c_index, card in enumerate(deck.cards):
+            attacks = GUARDED_BY.get(card.effect or "")
+            if attacks and not effects & set(attacks):
+                yield ("decks", d_index, "cards", c_index, "effect"), f"card {card.id!r} defends against {', '.join(attacks)}, and no card of the deck carries it"
+
+
+CONTRACT = RulesContract(
+    players=(2, MAX_PLAYERS),
+    numbers={
+        "hand_limit": NumberRule(1, 60, "cards a player may keep at the end of their turn"),
+        "draw_per_turn": NumberRule(1, 10, "cards drawn at the start of a turn"),
+        "artemisia_draw": NumberRule(1, 10, "cards Artemisia draws"),
+        "set_points": NumberRule(1, 100, "points for each complete set"),
+        "multi_set_bonus": NumberRule(0, 100, "bonus points for reaching the multi-set threshold"),
+        "multi_set_threshold": NumberRule(2, 10, "complete sets that earn the bonus"),
+        "mausolo_multiplier": NumberRule(2, 10, "what Mausolo multiplies a set's points by (1 would do nothing)"),
+        "mausolo_sets_per_player": NumberRule(1, 10, "sets one player's Mausolo cards may double"),
+    },
+    decks={
+        "cards": DeckRule(
+            effects=frozenset(EFFECT_BEHAVIOUR),
+            card_types=frozenset({CONSTRUCTION_TYPE}),
+            open_types=True,
+        )
+    },
+    setup=SetupRule(deal={"cards": (1, 60)}),
+    inert=(_defences_without_attacks,),
 )
+"""What these rules read: the hand dealt comes from the setup table, never from a second number."""
 
 
 class MausoleumGame(Game):
     """Mausoleum Guardians at one player count: the card kinds, numbers and action layout, fixed."""
 
     rules_id = RULES_ID
+    contract = CONTRACT
 
     def __init__(self, spec: Spec, num_players: int) -> None:
         super().__init__(spec, num_players)
-        missing = [name for name in NUMBER_NAMES if name not in spec.numbers]
+        missing = [name for name in CONTRACT.numbers if name not in spec.numbers]
         if missing:
             raise ValueError(f"{spec.id}: numbers lacks {', '.join(missing)}")
         n = spec.numbers
-        self.hand_size: int = n["hand_size"]
+        setup = next((s for s in spec.setups if s.players == num_players), None)
+        if setup is None or "cards" not in setup.deal:
+            raise ValueError(f"{spec.id}: no setup deals cards to {num_players} players")
+        self.hand_size: int = setup.deal["cards"]
         self.hand_limit: int = n["hand_limit"]
         self.draw_per_turn: int = n["draw_per_turn"]
         self.artemisia_draw: int = n["artemisia_draw"]
@@ -124,7 +160,7 @@ class MausoleumGame(Game):
         names: list[str] = []
         copies: list[int] = []
         behaviour: list[int] = []
-        for deck in spec.decks:
+        for deck in (d for d in spec.decks if d.id in CONTRACT.decks):
             for card in deck.cards:
                 if card.type == CONSTRUCTION_TYPE:
                     kind_behaviour = BUILD

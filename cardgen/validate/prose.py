@@ -1,0 +1,172 @@
+"""Numbers in prose: counts are named, never copied, and every locale says the same numbers.
+
+Rules prose, card text and setup notes go stale when a count is typed in as a
+number and the data changes. Two checks keep them honest:
+
+* **CG146, locale parity.** The same text carries the same references and the
+  same numbers in every locale: a Portuguese text with another number, or with a
+  reference the English lacks, disagrees with it. Numbers are digits and number
+  words (``sixteen``, ``dezesseis``; spelled by num2words for each locale), from
+  three up: ``one``/``um``/``uma`` and ``two``/``dois``/``duas`` double as
+  articles and as "both" in too many sentences to be compared.
+* **CG147, a count typed into prose.** A number from three up, written next to
+  the name of something the game counts (cards, a deck, a component, a palette
+  entry, points, players), states a count that lives elsewhere in the spec: name
+  it with a reference (``{deck.ID}``, ``{numbers.NAME}``...) so it follows the
+  data. Titles, names and the licence are not rules prose and are not checked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+from typing import Iterator
+
+from cardgen.findings import Finding, Severity
+from cardgen.spec.load import LoadedSpec
+from cardgen.spec.models import Spec
+from cardgen.spec.references import REFERENCE
+from cardgen.spec.source import PathKey
+from cardgen.validate.registry import check, register_codes
+from cardgen.validate.static import all_texts
+
+register_codes(
+    {
+        "CG146": "A text carries different numbers or references in different locales.",
+        "CG147": "A count is typed into rules prose next to what it counts; name it with a reference so it follows the data.",
+    }
+)
+
+SMALLEST_COMPARED = 3
+"""Numbers below this are not compared or flagged (they double as articles and as 'both')."""
+LARGEST_WORD = 100
+"""Number words are recognised up to this value."""
+NEAR_WORDS = 2
+"""How many words may stand between a number and the noun it counts ('sixteen tile markers')."""
+
+GENERIC_NOUNS: dict[str, tuple[str, ...]] = {
+    "en": ("card", "cards", "tile", "tiles", "marker", "markers", "piece", "pieces", "point", "points", "player", "players", "die", "dice", "token", "tokens", "round", "rounds", "turn", "turns"),
+    "pt": ("carta", "cartas", "azulejo", "azulejos", "marcador", "marcadores", "peça", "peças", "ponto", "pontos", "jogador", "jogadores", "dado", "dados", "ficha", "fichas", "rodada", "rodadas", "turno", "turnos"),
+}
+"""Words for what games count, by language, besides the names the spec itself defines."""
+
+NOT_PROSE = {"title", "name", "licence", "credits", "tagline", "strings", "back"}
+"""Path parts whose texts are names and labels, not rules prose (card and section titles, credits)."""
+
+
+@lru_cache(maxsize=8)
+def number_words(locale: str) -> tuple[re.Pattern[str], dict[str, int]]:
+    """A pattern matching digits and the number words of ``locale`` (longest first), and each word's value."""
+    words: dict[str, int] = {}
+    try:
+        from num2words import num2words
+
+        for value in range(SMALLEST_COMPARED, LARGEST_WORD + 1):
+            for form in {num2words(value, lang=locale), num2words(value, lang=locale.split("_")[0])}:
+                words[form.lower()] = value
+    except (ImportError, NotImplementedError, OverflowError):
+        pass
+    if locale.startswith("pt"):
+        words.setdefault("quatorze", 14)  # both spellings are standard in Brazil
+        words.setdefault("catorze", 14)
+        for form, value in list(words.items()):  # feminine forms: vinte e duas cartas, trinta e uma peças
+            feminine = re.sub(r"\bdois\b", "duas", re.sub(r"\bum\b", "uma", form))
+            words.setdefault(feminine, value)
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    pattern = re.compile(r"(?<![\w.])(\d+)(?![\w.]\d)" + (rf"|\b({alternatives})\b" if alternatives else ""), re.IGNORECASE)
+    return pattern, words
+
+
+def numbers_in(text: str, locale: str) -> list[tuple[int, int, int]]:
+    """(value, start, end) of every number from three up in ``text``, references removed."""
+    pattern, words = number_words(locale)
+    plain = REFERENCE.sub(lambda m: " " * len(m.group(0)), text)
+    out = []
+    for match in pattern.finditer(plain):
+        digits, word = match.group(1), match.group(2) if match.lastindex and match.lastindex >= 2 else None
+        value = int(digits) if digits else words.get((word or "").lower(), 0)
+        if value >= SMALLEST_COMPARED:
+            out.append((value, match.start(), match.end()))
+    return out
+
+
+def _example_sections(spec: Spec) -> set[PathKey]:
+    """The paths of the rules sections marked as worked examples."""
+    out: set[PathKey] = set()
+    for part in ("setup", "turn", "scoring", "tiebreakers", "extra"):
+        for index, section in enumerate(getattr(spec.rules_text, part)):
+            if section.example:
+                out.add(("rules_text", part, index))
+    return out
+
+
+def _is_prose(path: PathKey) -> bool:
+    return not any(part in NOT_PROSE for part in path if isinstance(part, str))
+
+
+def _nouns(spec: Spec, locale: str) -> set[str]:
+    """Lower-case words naming what the game counts in ``locale``."""
+    names: list[str] = []
+    for deck in spec.decks:
+        names.append(deck.name.get(locale, ""))
+        names += [t.name.get(locale, "") for t in deck.card_types]
+    names += [c.name.get(locale, "") for c in spec.components]
+    names += [d.name.get(locale, "") for d in spec.dice]
+    for palette in spec.palettes:
+        names.append(palette.name.get(locale, ""))
+        names += [e.name.get(locale, "") for e in palette.entries]
+    words = {w for name in names for w in re.findall(r"[^\W\d_]+", name.lower()) if len(w) > 2}
+    words |= set(GENERIC_NOUNS.get(locale.split("_")[0], ()))
+    return words
+
+
+@check("prose-numbers", "static")
+def prose_numbers(loaded: LoadedSpec) -> Iterator[Finding]:
+    """Every locale of a text carries the same numbers and references; no count is typed next to what it counts."""
+    assert loaded.spec is not None
+    spec = loaded.spec
+    nouns = {locale: _nouns(spec, locale) for locale in spec.locales}
+    examples = _example_sections(spec)
+    for path, text in all_texts(spec):
+        given = {locale: value for locale, value in text.items() if locale in spec.locales and value.strip()}
+        if len(given) > 1:
+            yield from _parity(loaded, path, given)
+        if _is_prose(path) and path[:3] not in examples:
+            for locale, value in given.items():
+                yield from _typed_counts(loaded, path, locale, value, nouns[locale])
+
+
+def _parity(loaded: LoadedSpec, path: PathKey, given: dict[str, str]) -> Iterator[Finding]:
+    first, *others = list(given)
+    refs = {locale: Counter(m.group(0) for m in REFERENCE.finditer(value)) for locale, value in given.items()}
+    nums = {locale: Counter(v for v, _, _ in numbers_in(value, locale)) for locale, value in given.items()}
+    for locale in others:
+        if refs[locale] != refs[first]:
+            diff = sorted((refs[first] - refs[locale]) + (refs[locale] - refs[first]))
+            yield loaded.place_finding(
+                "CG146", Severity.ERROR, path + (locale,),
+                f"the {locale} text and the {first} text name different references ({', '.join(diff)})",
+                "give every locale the same references",
+            )
+        elif nums[locale] != nums[first]:
+            only_first = sorted((nums[first] - nums[locale]).elements())
+            only_here = sorted((nums[locale] - nums[first]).elements())
+            yield loaded.place_finding(
+                "CG146", Severity.ERROR, path + (locale,),
+                f"the {locale} text says {only_here or 'no number'} where the {first} text says {only_first or 'no number'}",
+                "make the translations state the same numbers (or name them with references)",
+            )
+
+
+def _typed_counts(loaded: LoadedSpec, path: PathKey, locale: str, value: str, nouns: set[str]) -> Iterator[Finding]:
+    plain = REFERENCE.sub(lambda m: " " * len(m.group(0)), value)
+    for number, _start, end in numbers_in(value, locale):
+        following = re.findall(r"[^\W\d_]+", plain[end : end + 60].lower())[: NEAR_WORDS + 1]
+        noun = next((w for w in following if w in nouns), None)
+        if noun is not None:
+            yield loaded.place_finding(
+                "CG147", Severity.ERROR, path + (locale,),
+                f"the count {number} is typed into the text before {noun!r}; when the data changes it will not",
+                "name it with a reference such as {deck.ID}, {component.ID.per_player}, {setup.deal.DECK} or {numbers.NAME}",
+            )

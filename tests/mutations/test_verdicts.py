@@ -1,0 +1,245 @@
+"""Mutations for the verdict families of issue 13: facts stated twice, values the rules cannot play or never
+read, counts typed into prose, translations that disagree, and the rulebook following the one place.
+
+Each test breaks one shipped spec the way a designer would and asserts the finding that names it, at the
+line where the mistake was made. Together with ``test_one_fact_one_place`` (every value obeyed or refused)
+these are the tests behind CG140, CG145-CG147 and CG170-CG173 in docs/findings.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardgen.rulebook.build import make_rulebook
+from cardgen.spec.load import load_spec
+
+from .helpers import card, copy_spec, deck, edit_yaml, errors, line_of, rendered, static
+
+
+def _only(folder: Path, code: str, also: set[str] | None = None) -> list[Any]:
+    """The errors of ``code``; no other error code but those in ``also`` (findings the same edit rightly causes)."""
+    result = static(folder)
+    found = errors(result.findings, code)
+    assert found, rendered(result.findings)
+    assert {f.code for f in errors(result.findings)} <= {code} | (also or set()), rendered(result.findings)
+    return found
+
+
+def test_a_number_the_rules_read_is_missing(tmp_path: Path) -> None:
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+    edit_yaml(folder, lambda data: data["numbers"].pop("set_points"))
+    found = _only(folder, "CG170", also={"CG140"})  # the prose naming it is reported too
+    assert "numbers.set_points" in found[0].message and found[0].path == "numbers"
+
+
+def test_a_second_hand_size_is_a_number_nobody_reads(tmp_path: Path) -> None:
+    """Mausoleum Guardians deals the setup table's count; a hand_size number beside it is refused."""
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+    edit_yaml(folder, lambda data: data["numbers"].__setitem__("hand_size", 7))
+    found = _only(folder, "CG172")
+    assert found[0].path == "numbers.hand_size" and "hand_size: 7" in line_of(found[0])
+
+
+@pytest.mark.parametrize("name", ["add_tile_count", "remove_tile_count", "move_one_max_tiles", "move_two_max_tiles", "bonuses_per_turn"])
+def test_a_bonus_of_zero_is_refused_not_played_once(tmp_path: Path, name: str) -> None:
+    folder = copy_spec("ceramus", tmp_path)
+    edit_yaml(folder, lambda data: data["numbers"].__setitem__(name, 0))
+    found = _only(folder, "CG171")
+    assert found[0].path == f"numbers.{name}" and f"{name}: 0" in line_of(found[0])
+
+
+def test_a_multiplier_of_one_does_nothing_and_is_refused(tmp_path: Path) -> None:
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+    edit_yaml(folder, lambda data: data["numbers"].__setitem__("mausolo_multiplier", 1))
+    found = _only(folder, "CG171")
+    assert "1 would do nothing" in found[0].message
+
+
+def test_doubled_shapes_are_refused_where_the_copies_are(tmp_path: Path) -> None:
+    """The Ceramus engine plays each Shape once; two doubled Shapes used to validate and deal 4, 4, 4, 2."""
+    folder = copy_spec("ceramus", tmp_path)
+
+    def double(data: Any) -> None:
+        card(data, "shapes", "s01")["copies"] = 2
+        card(data, "shapes", "s02")["copies"] = 2
+
+    edit_yaml(folder, double)
+    found = _only(folder, "CG171", also={"CG105"})  # and the source's 14 Shape cards no longer add up
+    assert sorted(f.path for f in found) == ["decks[1].cards[0].copies", "decks[1].cards[1].copies"]
+
+
+def test_a_partial_ceramas_row_is_refused(tmp_path: Path) -> None:
+    folder = copy_spec("ceramus", tmp_path)
+    edit_yaml(folder, lambda data: data["setups"][1]["display"].__setitem__("ceramas", 5))
+    found = _only(folder, "CG171")
+    assert found[0].path == "setups[1].display.ceramas" and "every card of deck 'ceramas' (6)" in found[0].message
+
+
+def test_a_shorter_dig_row_is_refused(tmp_path: Path) -> None:
+    folder = copy_spec("keramikos", tmp_path)
+    edit_yaml(folder, lambda data: data["setups"][0]["grids"]["dig-row"].__setitem__("columns", 6))
+    found = _only(folder, "CG171")
+    assert found[0].path == "setups[0].grids.dig-row"
+
+
+def test_a_display_the_rules_never_lay_out_is_unread(tmp_path: Path) -> None:
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+    edit_yaml(folder, lambda data: data["setups"][0].__setitem__("display", {"cards": 2}))
+    found = _only(folder, "CG172")
+    assert found[0].path == "setups[0].display.cards"
+
+
+def test_a_card_field_the_rules_never_read_is_unread(tmp_path: Path) -> None:
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+    edit_yaml(folder, lambda data: deck(data, "cards").__setitem__("fields", {"bonus": {"type": "int", "required": False, "description": "Extra points."}}))
+    found = _only(folder, "CG172")
+    assert found[0].path == "decks[0].fields.bonus"
+
+
+def test_a_number_for_an_effect_no_card_carries_is_unread(tmp_path: Path) -> None:
+    """Frieze is the only add-tile card; give it another effect and add_tile_count describes nothing."""
+    folder = copy_spec("ceramus", tmp_path)
+    edit_yaml(folder, lambda data: card(data, "ceramas", "c1").__setitem__("effect", "move_one"))
+    found = errors(static(folder).findings, "CG172")
+    assert [f.path for f in found] == ["numbers.add_tile_count"], rendered(found)
+    assert "no card carries effect 'add_tile'" in found[0].message
+
+
+def test_an_effect_the_rules_do_not_know_is_refused_statically(tmp_path: Path) -> None:
+    folder = copy_spec("keramikos", tmp_path)
+    edit_yaml(folder, lambda data: card(data, "excavation", "sort").__setitem__("effect", "shuffle"))
+    found = _only(folder, "CG171", also={"CG141"})  # clarifications naming {effect:sort} lose their card
+    assert found[0].path.endswith(".effect") and "shuffle" in found[0].message
+
+
+def test_a_count_typed_into_prose_is_reported_in_both_locales(tmp_path: Path) -> None:
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+
+    def typed(data: Any) -> None:
+        description = deck(data, "cards")["description"]
+        description["en"] = description["en"].replace("{deck.cards}", "52")
+        description["pt_BR"] = description["pt_BR"].replace("{deck.cards}", "cinquenta e duas")
+
+    edit_yaml(folder, typed)
+    found = _only(folder, "CG147")
+    assert sorted(f.path for f in found) == ["decks[0].description.en", "decks[0].description.pt_BR"]
+    assert all("52" in f.message for f in found)
+
+
+def test_a_translation_with_another_number_is_reported(tmp_path: Path) -> None:
+    """The worked example may carry numbers, but the Portuguese must carry the same ones."""
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+
+    def drift(data: Any) -> None:
+        example = next(s for s in data["rules_text"]["extra"] if s["id"] == "example")
+        assert "28" in example["text"]["pt_BR"]
+        example["text"]["pt_BR"] = example["text"]["pt_BR"].replace("28", "30")
+
+    edit_yaml(folder, drift)
+    found = _only(folder, "CG146")
+    assert found[0].path.endswith(".pt_BR") and "[30]" in found[0].message and "[28]" in found[0].message
+
+
+def test_a_translation_with_another_reference_is_reported(tmp_path: Path) -> None:
+    folder = copy_spec("keramikos", tmp_path)
+
+    def drift(data: Any) -> None:
+        goal = data["rules_text"]["goal"]
+        goal["pt_BR"] = goal["pt_BR"] + " {numbers.excavation_draw}"
+
+    edit_yaml(folder, drift)
+    found = _only(folder, "CG146")
+    assert "{numbers.excavation_draw}" in found[0].message
+
+
+def test_a_setup_count_that_varies_cannot_be_one_number_in_prose(tmp_path: Path) -> None:
+    folder = copy_spec("ceramus", tmp_path)
+
+    def mention(data: Any) -> None:
+        for locale in ("en", "pt_BR"):
+            data["rules_text"]["goal"][locale] += " {setup.deal.shapes}"
+
+    edit_yaml(folder, mention)
+    found = _only(folder, "CG140")
+    assert "changes with the player count" in found[0].message and "6 for 1" in found[0].message
+
+
+def test_the_rulebooks_follow_the_one_place(tmp_path: Path) -> None:
+    """Edit the hand dealt and the deck once; both rulebooks' prose and tables follow."""
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+
+    def change(data: Any) -> None:
+        for setup in data["setups"]:
+            setup["deal"]["cards"] = 6
+        card(data, "cards", "base")["copies"] = 7
+
+    edit_yaml(folder, change)
+    loaded = load_spec(folder)
+    assert loaded.spec is not None
+    en = make_rulebook(loaded.spec, "en", folder).markdown
+    pt = make_rulebook(loaded.spec, "pt_BR", folder).markdown
+    assert "Shuffle all 53 cards and deal 6 to each player." in " ".join(en.split())
+    assert "Embaralhe as 53 cartas e dê 6 a cada jogador." in " ".join(pt.split())
+    assert "52" not in en and "52" not in pt
+
+
+def test_a_marker_of_a_colour_not_its_own_is_reported(tmp_path: Path) -> None:
+    """Ceratopsians states that every marker is drawn from its face's own colours (drawn_from)."""
+    folder = copy_spec("ceratopsians", tmp_path)
+
+    def stray(data: Any) -> None:
+        face = card(data, "skulls", "cf-ry")["faces"][0]["data"]
+        colours = face["colours"]
+        other = next(c for c in ("red", "yellow", "green", "blue") if c not in colours)
+        face["top"] = [other]
+
+    edit_yaml(folder, stray)
+    found = _only(folder, "CG117")
+    assert found[0].path == "decks[0].cards[0].faces[0].data.top" and "colours" in found[0].message
+
+
+def test_points_that_do_not_follow_the_level_are_reported(tmp_path: Path) -> None:
+    """The monotone kind, stated on Keramikos' pottery: the designed list gives a level-2 set fewer points
+    than a level-1 set of more pieces, which the constraint names card by card."""
+    folder = copy_spec("keramikos", tmp_path)
+    edit_yaml(folder, lambda data: deck(data, "excavation").setdefault("constraints", []).append({"kind": "monotone", "field": "points", "by": "level", "strict": True}))
+    found = _only(folder, "CG118")
+    assert all(f.path.endswith(".data.points") for f in found)
+    assert any("must grow strictly with level" in f.message for f in found)
+
+
+def test_points_that_follow_the_level_pass(tmp_path: Path) -> None:
+    folder = copy_spec("keramikos", tmp_path)
+    edit_yaml(folder, lambda data: deck(data, "excavation").setdefault("constraints", []).append({"kind": "monotone", "field": "points", "by": "level"}))
+    result = static(folder)
+    assert not errors(result.findings, "CG118")
+
+
+def test_a_defence_against_a_card_no_longer_in_the_deck_does_nothing(tmp_path: Path) -> None:
+    """Remove the Earthquake cards and the Architects guard against nothing (CG174 at the Architects)."""
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+
+    def no_quakes(data: Any) -> None:
+        cards = deck(data, "cards")["cards"]
+        cards[:] = [c for c in cards if c["id"] != "earthquake"]
+
+    edit_yaml(folder, no_quakes)
+    result = static(folder)
+    found = errors(result.findings, "CG174")
+    assert len(found) == 1 and "architects" in found[0].message and "earthquake" in found[0].message, rendered(result.findings)
+
+
+def test_a_mirror_of_symmetric_shapes_does_nothing(tmp_path: Path) -> None:
+    folder = copy_spec("ceramus", tmp_path)
+
+    def symmetric(data: Any) -> None:
+        for shape in deck(data, "shapes")["cards"]:
+            shape["data"]["cells"] = [[0, 0], [1, 0]] if shape["id"] == "s01" else [[0, 0]] + [[0, i] for i in range(1, int(shape["id"][1:]) % 4 + 1)]
+
+    edit_yaml(folder, symmetric)
+    result = static(folder)
+    found = errors(result.findings, "CG174")
+    assert [f.path for f in found] == ["decks[2].cards[4].effect"], rendered(result.findings)
