@@ -7,6 +7,10 @@ and the checks read the text reports and the layouts:
   ``{icon}`` tokens, text set below the minimum printable size;
 * layout elements outside the safe zone, and faces whose art does not reach
   the bleed edge;
+* per printed face, read off what each element drew: text printed below the
+  minimum size (credit lines and every other small print included), and ink
+  of an element that carries play outside the safe zone (an ``art`` element
+  may run into the bleed, but its letters and numbers may not);
 * layout files that cannot be used or name unknown widgets;
 * palettes: every pair of entries must stay distinguishable under simulated
   protanopia, deuteranopia and tritanopia (Machado et al. 2009) and in
@@ -21,11 +25,12 @@ from typing import Iterator
 
 from cardgen.findings import Finding, Severity
 from cardgen.render.colour import VISIONS, delta_e2000, simulate
+from cardgen.render.extent import Bounds
 from cardgen.render.faces import Face, FaceSet, face_set
 from cardgen.render.fonts import DEFAULT_FONT, missing_glyphs
 from cardgen.render.layouts import ResolvedLayout
 from cardgen.render.motifs import has_motif
-from cardgen.render.scene import Rect
+from cardgen.render.scene import Box, Rect
 from cardgen.spec.load import LoadedSpec, size_of
 from cardgen.spec.models import Palette
 from cardgen.validate.registry import register_check, register_codes
@@ -45,6 +50,7 @@ register_codes(
         "CG206": "Text names an {icon} that is not registered.",
         "CG207": "A layout file cannot be read or does not match the layout schema.",
         "CG208": "A layout element names a widget that is not registered.",
+        "CG209": "On a printed face, an element that carries play (or the text of an art element) reaches outside the safe zone.",
         "CG210": "Two palette colours are hard to tell apart for some viewers (colour-blind or greyscale), though symbols tell them apart.",
         "CG211": "Palette entries cannot be told apart without colour: their symbols and motifs do not differ.",
         "CG290": "The requested card language is not a locale of the game.",
@@ -109,10 +115,8 @@ def _layout_geometry(loaded: LoadedSpec, name: str, resolved: ResolvedLayout, w:
             size = element.params.get("size")
             min_size = element.params.get("min_size")
             for label, value in (("size", size), ("min_size", min_size)):
-                if isinstance(value, (int, float)) and not isinstance(value, bool) and value < layout.min_text_pt and element.widget not in ("credit_line",):
-                    yield Finding(file, line, column, "CG203", ERROR, ".".join(map(str, path)), f"{name}: {element.widget} text {label} {value} pt is below the printable minimum of {layout.min_text_pt:g} pt", "set 6 pt or more")
-            if element.widget == "credit_line" and isinstance(size, (int, float)) and size < 4.0:
-                yield Finding(file, line, column, "CG203", ERROR, ".".join(map(str, path)), f"{name}: credit line at {size} pt cannot be read", "small print needs 4 pt or more")
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and value < layout.min_text_pt:
+                    yield Finding(file, line, column, "CG203", ERROR, ".".join(map(str, path)), f"{name}: {element.widget} text {label} {value} pt is below the printable minimum of {layout.min_text_pt:g} pt", f"set {layout.min_text_pt:g} pt or more")
             if element.art:
                 continue
             x, y, bw, bh = element.box
@@ -128,6 +132,66 @@ def _layout_geometry(loaded: LoadedSpec, name: str, resolved: ResolvedLayout, w:
                 outside.append(f"bottom by {y + bh - (h - safe):.1f} mm")
             if outside:
                 yield Finding(file, line, column, "CG204", WARNING, ".".join(map(str, path)), f"{name}: {element.widget} box {list(element.box)} leaves the {safe:g} mm safe zone ({', '.join(outside)})", "move it inside, or mark it `art: true` if it is art meant to run to the edge")
+
+
+def _element_place(resolved: ResolvedLayout, name: str, path: tuple[str | int, ...]) -> tuple[str, int, int]:
+    """(file, line, column) of a layout element's box."""
+    place = resolved.source.place(path + ("box",)) if resolved.source else None
+    return resolved.file or f"(default layout of {name})", place.line if place else 0, place.column if place else 0
+
+
+def _outside(ink: Bounds, safe: Box) -> list[tuple[str, float]]:
+    """The sides where ``ink`` leaves ``safe``, with how far (mm)."""
+    eps = 1e-6
+    sides = (("left", safe.x - ink.left), ("top", safe.y - ink.top), ("right", ink.right - safe.right), ("bottom", ink.bottom - safe.bottom))
+    return [(side, over) for side, over in sides if over > eps]
+
+
+def print_safety_findings(loaded: LoadedSpec, faces: FaceSet, locale: str, seen: set[tuple[str, str, str]]) -> Iterator[Finding]:
+    """Per printed face, from what each element drew: type below the minimum (CG203) and ink outside the safe zone (CG209).
+
+    Each element of each deck is reported once, naming how many faces it hits
+    and the worst of them.
+    """
+    small: dict[tuple[str, tuple[str | int, ...]], list[tuple[float, Face, str]]] = {}
+    unsafe: dict[tuple[str, tuple[str | int, ...]], list[tuple[float, Face, str, str]]] = {}
+    for face in faces.faces:
+        resolved = faces.layouts.get(face.group)
+        if resolved is None:
+            continue
+        minimum = resolved.layout.min_text_pt
+        b, size = face.size.bleed, face.size
+        safe = Box(b + size.safe, b + size.safe, size.width - 2 * size.safe, size.height - 2 * size.safe)
+        for ink in face.elements:
+            if ink.smallest_pt is not None and ink.smallest_pt < minimum - 1e-6:
+                small.setdefault((face.group, ink.path), []).append((ink.smallest_pt, face, ink.where))
+            measured = ink.text if ink.art else ink.ink
+            if measured is None:
+                continue
+            sides = _outside(measured, safe)
+            if sides:
+                worst = max(over for _, over in sides)
+                detail = ", ".join(f"{side} by {over:.1f} mm" for side, over in sides)
+                unsafe.setdefault((face.group, ink.path), []).append((worst, face, ink.where, detail))
+    for (group, path), hits in small.items():
+        resolved = faces.layouts[group]
+        file, line, column = _element_place(resolved, group, path)
+        key = ("CG203-drawn", group + ".".join(map(str, path)), locale)
+        if key in seen:
+            continue
+        seen.add(key)
+        size_pt, face, where = min(hits, key=lambda hit: hit[0])
+        yield Finding(file, line, column, "CG203", ERROR, ".".join(map(str, path)), f"{group}: {where} prints text at {size_pt:g} pt on {len(hits)} face(s) (smallest on {face.label}) [{locale}], below the minimum of {resolved.layout.min_text_pt:g} pt", "give the text a bigger size or box, or shorten it")
+    for (group, path), found in unsafe.items():
+        resolved = faces.layouts[group]
+        file, line, column = _element_place(resolved, group, path)
+        key = ("CG209", group + ".".join(map(str, path)), locale)
+        if key in seen:
+            continue
+        seen.add(key)
+        _, face, where, detail = max(found, key=lambda hit: hit[0])
+        safe_mm = face.size.safe
+        yield Finding(file, line, column, "CG209", ERROR, ".".join(map(str, path)), f"{group}: {where} draws outside the {safe_mm:g} mm safe zone on {len(found)} face(s), worst on {face.label} ({detail})", "move it inside the safe zone (a cut 1-2 mm off would take it), or shrink it")
 
 
 def _bleed_findings(loaded: LoadedSpec, faces: FaceSet) -> Iterator[Finding]:
@@ -191,6 +255,7 @@ def render_checks(loaded: LoadedSpec) -> Iterator[Finding]:
         if first is None:
             first = faces
         yield from _text_findings(loaded, faces, locale, seen)
+        yield from print_safety_findings(loaded, faces, locale, seen)
     assert first is not None
     yield from _layout_findings(loaded, first)
     yield from _bleed_findings(loaded, first)

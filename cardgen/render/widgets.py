@@ -757,11 +757,12 @@ def type_band(ctx: WidgetContext) -> list[Primitive]:
 
 @widget("credit_line")
 def credit_line(ctx: WidgetContext) -> list[Primitive]:
-    """The licence's credit line in the face's locale (small print)."""
+    """The licence's credit line in the face's locale: small print, but never below the layout's minimum size
+    (condensed type, wrapped onto as many lines as its box holds)."""
     text = ctx.local(ctx.spec.licence.attribution)
     if ctx.param("version", False):
         text = f"{text} · {ctx.spec.version}"
-    return ctx.text(text, what="credit", size=ctx.fparam("size", 5.0), align=ctx.param("align", "center"), valign=ctx.param("valign", "bottom"), min_size=min(ctx.fparam("min_size", 4.0), ctx.min_text_pt), colour=ctx.colour(ctx.param("colour"), mix(ink_on(ctx.background), ctx.background, 0.35)), source=("licence", "attribution"))
+    return ctx.text(text, what="credit", size=ctx.fparam("size", ctx.min_text_pt), font=str(ctx.param("font", "DejaVuSansCondensed")), line_height=ctx.fparam("line_height", 1.15), align=ctx.param("align", "center"), valign=ctx.param("valign", "bottom"), min_size=ctx.fparam("min_size", ctx.min_text_pt), colour=ctx.colour(ctx.param("colour"), mix(ink_on(ctx.background), ctx.background, 0.25)), source=("licence", "attribution"))
 
 
 @widget("game_title")
@@ -844,18 +845,20 @@ def piece(ctx: WidgetContext) -> list[Primitive]:
 
 @widget("seat_mark")
 def seat_mark(ctx: WidgetContext) -> list[Primitive]:
-    """The owner's mark: a corner triangle (corner = seat position: TL, TR, BR, BL) with the seat's symbol."""
+    """The owner's mark: a triangle in a corner of the element's box (corner = seat position: TL, TR, BR, BL)
+    with the seat's symbol. A box on the trim runs the triangle out into the bleed; a box on the safe zone
+    keeps all of it inside."""
     info = ctx.piece
     if info is None or info.seat is None:
         return []
-    t = ctx.trim
+    t = ctx.box
     size = min(t.w, t.h) * ctx.fparam("scale", 0.42)
     corner = info.seat_index % 4
     x = t.x if corner in (0, 3) else t.right
     y = t.y if corner in (0, 1) else t.bottom
     dx = 1 if corner in (0, 3) else -1
     dy = 1 if corner in (0, 1) else -1
-    e = t.x  # the face's bleed: the mark runs out into it so a slightly off cut keeps it
+    e = ctx.trim.x if t == ctx.trim else 0.0  # on the trim: the mark runs out into the bleed so a slightly off cut keeps it
     tri = Polygon(((x - dx * e, y - dy * e), (x + dx * size, y - dy * e), (x + dx * size, y), (x, y + dy * size), (x - dx * e, y + dy * size)), fill=DEFAULT_INK)
     inner = Polygon(((x + dx * size * 0.1, y + dy * size * 0.1), (x + dx * size * 0.78, y + dy * size * 0.1), (x + dx * size * 0.1, y + dy * size * 0.78)), fill=info.seat.colour)
     cx, cy = x + dx * size * 0.3, y + dy * size * 0.3

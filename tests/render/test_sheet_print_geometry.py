@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 from render_helpers import BLEED, TRIM_H, TRIM_W, make_face, read_pdf
 
-from cardgen.render.scene import Rect, Scene, card_scene
+from cardgen.render.scene import Rect, Scene, Text, card_scene
 from cardgen.render.sheet_guide import duplex_test_sheet, with_guide
 from cardgen.render.sheets import FooterInfo, PrintItem, SheetTemplate, builtin_sheet_template, impose
 
@@ -192,3 +192,53 @@ def test_back_offset_moves_back_pages_and_the_duplex_test_back() -> None:
     for (ax, ay), (bx, by) in zip(centres(template, 1), centres(moved, 1), strict=True):
         assert (bx - ax, by - ay) == pytest.approx((1.2, -0.8))
     assert centres(template, 0) == centres(moved, 0)
+
+
+def _printed_sizes(pdf: bytes) -> list[tuple[str, float, int]]:
+    """(character, size in points as printed, page) of every visible character, read by pdfium."""
+    import ctypes
+    import math
+
+    import pypdfium2.raw as pdfium_raw
+
+    out = []
+    document = pdfium.PdfDocument(pdf)
+    for index in range(len(document)):
+        textpage = document[index].get_textpage()
+        for char in range(textpage.count_chars()):
+            letter = chr(pdfium_raw.FPDFText_GetUnicode(textpage.raw, char))
+            if not letter.strip():
+                continue
+            matrix = pdfium_raw.FS_MATRIX()
+            assert pdfium_raw.FPDFText_GetMatrix(textpage.raw, char, ctypes.byref(matrix))
+            size = pdfium_raw.FPDFText_GetFontSize(textpage.raw, char) * math.hypot(matrix.c, matrix.d)
+            out.append((letter, size, index))
+    return out
+
+
+@pytest.mark.parametrize("game", ["ceramus", "keramikos", "mausoleum-guardians", "ceratopsians"])
+def test_no_printed_character_of_a_shipped_game_is_below_six_points(game: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every character on the print sheets (faces, credit lines, footers, the guide), read back by pdfium."""
+    from pathlib import Path
+
+    from cardgen.build import BuildContext, BuildOptions
+    from cardgen.render.produce import produce_cards
+    from cardgen.spec.load import load_spec
+
+    loaded = load_spec(Path(__file__).resolve().parents[2] / "specs" / game)
+    out = tmp_path_factory.mktemp(game)
+    context = BuildContext(loaded, out, BuildOptions(papers=("a4",)))
+    produce_cards(context)
+    assert not context.findings
+    sizes = _printed_sizes((out / f"{game}-print-a4.pdf").read_bytes())
+    assert len(sizes) > 1000
+    small = [(letter, round(size, 2), page) for letter, size, page in sizes if size < 6.0 - 0.01]
+    assert not small, small[:10]
+
+
+def test_the_size_reader_sees_small_type() -> None:
+    """The reader above is not blind: a 4.2 pt credit line on a sheet is reported at 4.2 pt."""
+    face = card_scene(TRIM_W, TRIM_H, BLEED, [Rect(0, 0, 69, 94, fill="#ffffff"), Text(10, 80, "credit", "DejaVuSans", 4.2, "#777777")])
+    sheets = impose([PrintItem(face, TRIM_W, TRIM_H, BLEED, copies=2)], builtin_sheet_template("a4"), FOOTER)
+    sizes = {round(size, 2) for letter, size, _ in _printed_sizes(sheets.to_pdf()) if letter in "credit"}
+    assert 4.2 in sizes

@@ -32,13 +32,17 @@ def _marker(cx: float, cy: float, r: float, colour: str, symbol: str, filled: bo
 
 
 def markers(ctx: WidgetContext) -> list[Primitive]:
-    """Filled and hollow markers on the four edges of the trim, read from the face's edge fields."""
+    """Filled and hollow markers along the four edges of the element's box, read from the face's edge fields.
+
+    ``inset`` is the distance from the box's edge to a marker's centre; with the
+    box on the safe zone and ``inset`` at least 1.2 x ``radius`` every ring stays inside it.
+    """
     palette_id = str(ctx.param("palette", "colours"))
     palette = ctx.res.palettes.get(palette_id)
     if palette is None:
         return []
     order = [e.id for e in palette.entries]
-    t = ctx.trim
+    t = ctx.box
     inset = ctx.fparam("inset", 5.0)
     r = ctx.fparam("radius", 3.2)
     span = ctx.fparam("span", 0.62)

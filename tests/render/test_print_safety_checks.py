@@ -1,0 +1,115 @@
+"""Print-safety checks read off what each face drew: minimum type size (CG203) and the safe zone (CG209).
+
+The four shipped games pass clean; mutants of their layouts that shrink a size
+or move an element are caught, per face, with the layout line to fix.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardgen.findings import Finding, Severity
+from cardgen.render.extent import Bounds, ink_box, text_ink, text_sizes
+from cardgen.render.fonts import ascent, descent, string_width
+from cardgen.render.scene import Box, Circle, Group, Line, Rect, Text, Transform
+from cardgen.validate.runner import validate_folder
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ["ceramus", "keramikos", "mausoleum-guardians", "ceratopsians"]
+
+
+def _render_findings(folder: Path) -> list[Finding]:
+    return list(validate_folder(folder, kinds=("static", "render")).findings)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shipped_games_pass_the_print_safety_checks_clean(game: str) -> None:
+    findings = _render_findings(ROOT / "specs" / game)
+    assert not [f for f in findings if f.code in ("CG201", "CG203", "CG204", "CG209")], [f.message for f in findings]
+
+
+def _mutant(tmp_path: Path, game: str, layout_game: str, deck: str, edit: tuple[str, str]) -> Path:
+    """A copy of a shipped game whose spec folder overrides one layout, with one text replacement."""
+    folder = tmp_path / game
+    shutil.copytree(ROOT / "specs" / game, folder)
+    text = (ROOT / "templates" / "layouts" / layout_game / f"{deck}.yaml").read_text(encoding="utf-8")
+    old, new = edit
+    assert old in text
+    (folder / "layouts").mkdir(exist_ok=True)
+    (folder / "layouts" / f"{deck}.yaml").write_text(text.replace(old, new), encoding="utf-8")
+    return folder
+
+
+def test_the_unmutated_override_is_clean(tmp_path: Path) -> None:
+    """The copy mechanism alone adds no finding (so the mutants below fail for their edit)."""
+    folder = _mutant(tmp_path, "ceratopsians", "ceratopsians", "skulls", ("params: {size: 6}", "params: {size: 6}"))
+    assert not [f for f in _render_findings(folder) if f.code in ("CG203", "CG209")]
+
+
+def test_a_credit_line_shrunk_below_six_points_is_caught(tmp_path: Path) -> None:
+    folder = _mutant(tmp_path, "ceratopsians", "ceratopsians", "skulls", ("params: {size: 6}", "params: {size: 4.2}"))
+    findings = [f for f in _render_findings(folder) if f.code == "CG203"]
+    assert findings and all(f.severity is Severity.ERROR for f in findings)
+    assert any("credit_line" in f.message and "4.2 pt" in f.message for f in findings)
+    assert all(f.file.endswith("layouts/skulls.yaml") and f.line > 0 for f in findings)
+
+
+def test_type_a_widget_sizes_for_itself_is_measured_as_drawn(tmp_path: Path) -> None:
+    """Marker letters are sized from the marker's radius (no size parameter): only the drawn text shows it."""
+    folder = _mutant(tmp_path, "ceratopsians", "ceratopsians", "skulls", ("radius: 3.0", "radius: 1.5"))
+    findings = [f for f in _render_findings(folder) if f.code == "CG203"]
+    assert len(findings) == 2  # once per card language
+    assert all("ceratopsians_markers" in f.message and "36 face(s)" in f.message for f in findings)
+
+
+def test_markers_moved_over_the_frame_are_caught_per_card(tmp_path: Path) -> None:
+    folder = _mutant(tmp_path, "ceratopsians", "ceratopsians", "skulls", ("inset: 3.7", "inset: 2.0"))
+    findings = [f for f in _render_findings(folder) if f.code == "CG209"]
+    assert findings and findings[0].severity is Severity.ERROR
+    assert "ceratopsians_markers" in findings[0].message and "36 face(s)" in findings[0].message
+    assert "left by 1.6 mm" in findings[0].message  # 1.7 mm closer to the edge, from 0.1 mm inside the line
+
+
+def test_an_element_box_moved_out_of_the_safe_zone_is_caught(tmp_path: Path) -> None:
+    folder = _mutant(tmp_path, "mausoleum-guardians", "mausoleum-guardians", "cards", ("box: [4, 9.5, 55, 9]", "box: [1.5, 9.5, 55, 9]"))
+    findings = _render_findings(folder)
+    drawn = [f for f in findings if f.code == "CG209"]
+    assert drawn and "front.elements[1] (title)" in drawn[0].message
+
+
+def test_letters_of_art_running_into_the_bleed_must_stay_inside(tmp_path: Path) -> None:
+    """An art element may run into the bleed, but not the letters it carries (the old corner seat mark)."""
+    old = "box: [3, 3, 19, 19]     # the safe zone: the owner's mark carries play, so a cut never takes it\n      params: {scale: 0.38}"
+    new = "box: [0, 0, 25, 25]\n      art: true\n      params: {scale: 0.4}"
+    folder = _mutant(tmp_path, "ceramus", "ceramus", "tile", (old, new))
+    findings = [f for f in _render_findings(folder) if f.code == "CG209"]
+    assert findings and "seat_mark" in findings[0].message
+
+
+# --------------------------------------------------------------------------- the measuring itself
+def test_ink_box_counts_strokes_text_and_transforms() -> None:
+    assert ink_box([Rect(1, 2, 3, 4, stroke="#000000", stroke_width=0.4)]) == Bounds(0.8, 1.8, 4.2, 6.2)
+    assert ink_box([Circle(5, 5, 2, fill="#000000")]) == Bounds(3, 3, 7, 7)
+    assert ink_box([Line(0, 0, 10, 0, stroke_width=1.0)]) == Bounds(-0.5, -0.5, 10.5, 0.5)
+    text = Text(10, 20, "Wide", "DejaVuSans", 10, "#000000", "middle")
+    width = string_width("Wide", "DejaVuSans", 10)
+    box = ink_box([text])
+    assert box is not None
+    assert (box.left, box.right) == pytest.approx((10 - width / 2, 10 + width / 2))
+    assert (box.top, box.bottom) == pytest.approx((20 - ascent("DejaVuSans", 10), 20 + descent("DejaVuSans", 10)))
+    turned = ink_box([Group((Rect(0, 0, 10, 2, fill="#000000"),), Transform(translate=(50, 50), rotate=90))])
+    assert turned is not None
+    assert (turned.left, turned.top, turned.right, turned.bottom) == pytest.approx((48, 50, 50, 60))
+    clipped = ink_box([Group((Rect(0, 0, 10, 10, fill="#000000"),), clip=Box(2, 2, 3, 3))])
+    assert clipped == Bounds(2, 2, 5, 5)
+
+
+def test_text_sizes_follow_group_scales_and_text_ink_ignores_shapes() -> None:
+    inner = Group((Text(0, 5, "a", size_pt=10),), Transform(scale=(0.5, 0.5)))
+    assert [size for _, size in text_sizes([Text(0, 0, "b", size_pt=7), inner])] == [7, 5]
+    only_shapes = [Rect(0, 0, 50, 50, fill="#000000")]
+    assert text_ink(only_shapes) is None
+    assert text_ink([*only_shapes, Text(10, 10, "x", size_pt=8)]) is not None
