@@ -2,7 +2,8 @@
 
 The page shows every face (the SVGs the "cards" producer writes to ``cards/``),
 each card's front beside its back (or second face), grouped by deck, then the
-components; it links the print PDFs, the rulebooks and, when they exist, the
+components; it says how to print (the first page of each print PDF, in short)
+and links the print PDFs, the rulebooks and, when they exist, the
 ``report/``, ``replays/``, ``preview/`` and ``tts/`` folders. It is one
 self-contained file: inline CSS, no script, no external URL, relative links
 only, so it opens straight from disk. Every text is escaped.
@@ -21,6 +22,9 @@ from urllib.parse import quote
 
 from cardgen.build import BuildContext, register_producer
 from cardgen.render.faces import Face, card_faces
+from cardgen.render.sheet_guide import print_advice
+from cardgen.render.sheets import TEMPLATES_DIR as SHEETS_DIR
+from cardgen.render.sheets import builtin_sheet_template
 from cardgen.render.widgets import local
 from cardgen.spec.models import Spec
 
@@ -34,11 +38,13 @@ WORDS: dict[str, dict[str, str]] = {
         "print": "Print files", "rules": "Rulebooks", "more": "More", "components": "Components",
         "back": "back", "face2": "second face", "copies": "copies", "copy": "copy", "front": "front", "none": "blank",
         "made": "Made by cardgen from the game's spec.",
+        "howto": "How to print", "paper": "On {paper} paper ({file})",
     },
     "pt_BR": {
         "print": "Arquivos para impressão", "rules": "Livros de regras", "more": "Mais", "components": "Componentes",
         "back": "verso", "face2": "segunda face", "copies": "cópias", "copy": "cópia", "front": "frente", "none": "em branco",
         "made": "Feito pelo cardgen a partir da especificação do jogo.",
+        "howto": "Como imprimir", "paper": "Em papel {paper} ({file})",
     },
 }
 """The page's own words in each card language (English for any other)."""
@@ -107,6 +113,7 @@ def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders:
         if files:
             items = "".join(f'<li><a href="{_href(n)}">{_e(n)}</a></li>' for n in files)
             parts.append(f"<h2>{_e(heading)}</h2><ul class=\"links\">{items}</ul>")
+    parts += _how_to_print(spec, faces, prints, words, locale)
     if folders:
         items = "".join(f'<li><a href="{_href(f + "/")}">{_e(f)}/</a></li>' for f in folders)
         parts.append(f"<h2>{_e(words['more'])}</h2><ul class=\"links\">{items}</ul>")
@@ -138,6 +145,23 @@ def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders:
         parts.append(f'<h2 id="components">{_e(words["components"])}</h2><div class="deck">{"".join(figures)}</div>')
     parts.append(f"</main><footer>{_e(words['made'])}</footer></body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _how_to_print(spec: Spec, faces: list[Face], prints: list[str], words: dict[str, str], locale: str) -> list[str]:
+    """The print PDFs' guide in short, per paper: 100 %, the double-sided run, the duplex test, cutting."""
+    duplex = any(face.reverse for face in faces)
+    out: list[str] = []
+    for name in prints:
+        paper = name.removeprefix(f"{spec.id}-print-").removesuffix(".pdf")
+        if not (name.startswith(f"{spec.id}-print-") and name.endswith(".pdf")) or not (SHEETS_DIR / f"{paper}.yaml").is_file():
+            continue
+        template = builtin_sheet_template(paper)
+        sentences = print_advice(template, locale, f"{spec.id}-duplex-test-{paper}.pdf", duplex)
+        items = "".join(f"<li>{_e(s)}</li>" for s in sentences)
+        out.append(f"<h3>{_e(words['paper'].format(paper=paper.upper() if len(paper) <= 2 else paper.title(), file=name))}</h3><ul>{items}</ul>")
+    if out:
+        out.insert(0, f'<h2 id="how-to-print">{_e(words["howto"])}</h2>')
+    return out
 
 
 def produce_gallery(context: BuildContext) -> list[Path]:

@@ -32,7 +32,7 @@ SCALE_MM = 50.0
 GUIDE_WORDS: dict[str, dict[str, str]] = {
     "en": {
         "title": "How to print: {title}",
-        "scale": "Print at 100 % (\u201cactual size\u201d), never \u201cfit to page\u201d. Check it: the black bar below is exactly 50 mm long.",
+        "scale": "Print at 100 % (\u201cactual size\u201d), never \u201cfit to page\u201d. Check it: the black bar on the first page is exactly 50 mm long.",
         "duplex": "Print all pages double-sided, flipping on the {flip}. Every sheet is a front page followed by its back page; a sheet with nothing on its back gets a blank back page, so the whole file prints in one double-sided run.",
         "simplex": "Print single-sided: no card in this file has a back.",
         "size": "Pages {pages}: {w} \u00d7 {h} mm cards, {n} per sheet{turned}, {bleed} mm of bleed around each.",
@@ -48,7 +48,7 @@ GUIDE_WORDS: dict[str, dict[str, str]] = {
     },
     "pt_BR": {
         "title": "Como imprimir: {title}",
-        "scale": "Imprima em 100 % (\u201ctamanho real\u201d), nunca \u201cajustar à página\u201d. Confira: a barra preta abaixo mede exatamente 50 mm.",
+        "scale": "Imprima em 100 % (\u201ctamanho real\u201d), nunca \u201cajustar à página\u201d. Confira: a barra preta da primeira página mede exatamente 50 mm.",
         "duplex": "Imprima todas as páginas frente e verso, virando pela {flip}. Cada folha é uma página de frente seguida da página do seu verso; uma folha sem nada no verso ganha um verso em branco, para o arquivo inteiro sair numa só impressão frente e verso.",
         "simplex": "Imprima só a frente: nenhuma carta deste arquivo tem verso.",
         "size": "Páginas {pages}: cartas de {w} \u00d7 {h} mm, {n} por folha{turned}, com {bleed} mm de sangria em volta.",
