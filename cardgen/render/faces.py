@@ -269,6 +269,7 @@ def _draw(
     reports: list[TextReport] = []
     inks: list[ElementInk] = []
     field_defs: Mapping[str, FieldDef] = deck.fields if deck is not None else {}
+    face_widgets = frozenset(element.widget for element in layout.elements if _applies(element, card, data))
     for index, element in enumerate(layout.elements):
         if not _applies(element, card, data):
             continue
@@ -286,7 +287,7 @@ def _draw(
             box=Box(x + bleed, y + bleed, w, h), trim=trim, safe=safe, spec=spec, res=res, deck=deck, card=card,
             face_index=face_index, locale=res.locale, params=element.params, data=data, title=title, element=where,
             source=source, reports=reports, min_text_pt=resolved.layout.min_text_pt, piece=piece,
-            background=background or "#ffffff", field_defs=field_defs,
+            background=background or "#ffffff", field_defs=field_defs, face_widgets=face_widgets,
         )
         primitives = fn(ctx)
         if primitives:

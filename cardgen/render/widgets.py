@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from cardgen.render.colour import ink_on, mix, motif_ink, shade
+from cardgen.render.extent import ink_box
 from cardgen.render.fonts import FACES, string_width
 from cardgen.render.icons import IconRegistry
 from cardgen.render.motifs import GENERIC_ORDER, draw_motif, has_motif
@@ -198,6 +199,8 @@ class WidgetContext:
     piece: PieceInfo | None = None
     background: str = "#ffffff"
     field_defs: Mapping[str, FieldDef] = field(default_factory=dict)
+    face_widgets: frozenset[str] = frozenset()
+    """The widgets of every element drawn on this face (so one can avoid repeating another)."""
 
     # -- params ------------------------------------------------------------
     def param(self, name: str, default: Any = None) -> Any:
@@ -765,18 +768,46 @@ def credit_line(ctx: WidgetContext) -> list[Primitive]:
     return ctx.text(text, what="credit", size=ctx.fparam("size", ctx.min_text_pt), font=str(ctx.param("font", "DejaVuSansCondensed")), line_height=ctx.fparam("line_height", 1.15), align=ctx.param("align", "center"), valign=ctx.param("valign", "bottom"), min_size=ctx.fparam("min_size", ctx.min_text_pt), colour=ctx.colour(ctx.param("colour"), mix(ink_on(ctx.background), ctx.background, 0.25)), source=("licence", "attribution"))
 
 
+def _on_plate(ctx: WidgetContext, text: list[Primitive]) -> list[Primitive]:
+    """Text on a plate, so it never sits on the ornament behind it.
+
+    Param ``plate``: a colour, ``none`` (the layout puts its own panel behind
+    the text), or by default the face's background; ``plate_padding`` in mm.
+    """
+    colour = str(ctx.param("plate", "background"))
+    if colour == "none" or not text:
+        return text
+    bounds = ink_box(text)
+    if bounds is None:
+        return text
+    pad = ctx.fparam("plate_padding", 1.6)
+    fill = ctx.background if colour == "background" else ctx.colour(colour, ctx.background)
+    plate = Rect(bounds.left - pad, bounds.top - pad, bounds.right - bounds.left + 2 * pad, bounds.bottom - bounds.top + 2 * pad, fill=fill, radius=pad)
+    return [plate, *text]
+
+
 @widget("game_title")
 def game_title(ctx: WidgetContext) -> list[Primitive]:
-    """The game's title (backs)."""
-    return ctx.text(ctx.local(ctx.spec.title), what="game_title", size=ctx.fparam("size", 18.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True, source=("title",))
+    """The game's title (backs), on a plate (param ``plate``)."""
+    text = ctx.text(ctx.local(ctx.spec.title), what="game_title", size=ctx.fparam("size", 18.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True, source=("title",))
+    return _on_plate(ctx, text)
 
 
 @widget("back_title")
 def back_title(ctx: WidgetContext) -> list[Primitive]:
-    """The deck's back title (``back:``), or the deck name."""
+    """The deck's back title (``back:``), or the deck name, on a plate (param ``plate``).
+
+    On a face that also prints ``game_title``, a ``back:`` that only repeats
+    the game's title gives way to the deck's name, so a back never reads the
+    title twice.
+    """
     deck = ctx.deck
     text = ctx.local(deck.back) if deck and deck.back else ctx.local(deck.name) if deck else ""
-    return ctx.text(text, what="back", size=ctx.fparam("size", 16.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True)
+    repeats = text.strip().casefold() == ctx.local(ctx.spec.title).strip().casefold()
+    if deck is not None and repeats and "game_title" in ctx.face_widgets:
+        text = ctx.local(deck.name)
+    drawn = ctx.text(text, what="back", size=ctx.fparam("size", 16.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True)
+    return _on_plate(ctx, drawn)
 
 
 @widget("ornament")

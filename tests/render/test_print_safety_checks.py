@@ -113,3 +113,53 @@ def test_text_sizes_follow_group_scales_and_text_ink_ignores_shapes() -> None:
     only_shapes = [Rect(0, 0, 50, 50, fill="#000000")]
     assert text_ink(only_shapes) is None
     assert text_ink([*only_shapes, Text(10, 10, "x", size_pt=8)]) is not None
+
+
+# --------------------------------------------------------------------------- back titles
+def _back(game: str, key: str, locale: str = "en") -> list[str]:
+    from cardgen.render.faces import card_faces
+    from cardgen.spec.load import load_spec
+
+    face = next(f for f in card_faces(load_spec(ROOT / "specs" / game), locale) if f.key == key)
+    found: list[str] = []
+
+    def walk(children: tuple[object, ...]) -> None:
+        for child in children:
+            if isinstance(child, Text):
+                found.append(child.text)
+            elif isinstance(child, Group):
+                walk(child.children)
+
+    walk(face.scene.children)
+    return found
+
+
+@pytest.mark.parametrize("locale", ["en", "pt_BR"])
+def test_a_back_never_reads_the_game_title_twice(locale: str) -> None:
+    texts = _back("keramikos", "excavation-back", locale)
+    assert texts.count("Keramikos") == 1
+    assert {"en": "Excavation deck", "pt_BR": "Baralho de escavação"}[locale] in texts
+    # a back without a game_title element keeps its title
+    assert _back("mausoleum-guardians", "cards-back", locale) == [{"en": "Mausoleum Guardians", "pt_BR": "Guardiões do Mausoléu"}[locale]]
+
+
+@pytest.mark.parametrize(("game", "key"), [("ceramus", "mural-back"), ("ceramus", "shapes-back"), ("ceramus", "ceramas-back"), ("keramikos", "dig-sites-back")])
+def test_back_titles_sit_on_a_plate_over_their_ornament(game: str, key: str) -> None:
+    from cardgen.render.faces import card_faces
+    from cardgen.spec.load import load_spec
+
+    face = next(f for f in card_faces(load_spec(ROOT / "specs" / game)) if f.key == key)
+    titles = [e for e in face.elements if e.widget in ("back_title", "game_title")]
+    assert titles
+    groups = [c for c in face.scene.children if isinstance(c, Group)]
+    background = face.scene.children[0]
+    assert isinstance(background, Rect)
+    for group in groups:
+        texts = [c for c in group.children if isinstance(c, Text)]
+        if not texts or not any(t.text in ("Ceramus", "Keramikos", "Mural", "Shape", "Ceramas", "Dig site") for t in texts):
+            continue
+        plate = group.children[0]
+        assert isinstance(plate, Rect) and plate.fill == background.fill  # the face's colour, under the text
+        box = ink_box(texts)
+        assert box is not None
+        assert plate.x < box.left and plate.y < box.top and plate.x + plate.w > box.right and plate.y + plate.h > box.bottom
