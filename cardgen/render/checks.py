@@ -212,26 +212,33 @@ def symbol_usable(symbol: str) -> bool:
     return bool(symbol.strip()) and not missing_glyphs(symbol, DEFAULT_FONT)
 
 
-def palette_findings(loaded: LoadedSpec, p_index: int, palette: Palette) -> Iterator[Finding]:
-    """Colour distinguishability (CVD + greyscale, CIEDE2000) and colour-free distinguishability of one palette."""
+def palette_findings(loaded: LoadedSpec, p_index: int, palette: Palette, locales: list[str] | None = None) -> Iterator[Finding]:
+    """Colour distinguishability (CVD + greyscale, CIEDE2000) and colour-free distinguishability of one palette.
+
+    The symbols are checked as printed in each of ``locales`` (an entry's
+    ``symbols`` replace its ``symbol`` in that card language).
+    """
     entries = palette.entries
     if len(entries) < 2:
         return
     base = ("palettes", p_index)
-    keys = []
-    for entry in entries:
-        symbol = entry.symbol.strip().casefold() if symbol_usable(entry.symbol) else None
-        motif = entry.motif if entry.motif and has_motif(entry.motif) else None
-        keys.append((symbol, motif))
-    without_colour = []
-    for (i, a), (j, b) in combinations(enumerate(keys), 2):
-        same_symbol = a[0] is None or b[0] is None or a[0] == b[0]
-        same_motif = a[1] is None or b[1] is None or a[1] == b[1]
-        if same_symbol and same_motif:
-            without_colour.append((entries[i].id, entries[j].id))
+    without_colour: list[tuple[str, str]] = []
+    for locale in locales or [""]:
+        keys = []
+        for entry in entries:
+            printed = entry.symbol_in(locale)
+            symbol = printed.strip().casefold() if symbol_usable(printed) else None
+            motif = entry.motif if entry.motif and has_motif(entry.motif) else None
+            keys.append((symbol, motif))
+        for (i, a), (j, b) in combinations(enumerate(keys), 2):
+            same_symbol = a[0] is None or b[0] is None or a[0] == b[0]
+            same_motif = a[1] is None or b[1] is None or a[1] == b[1]
+            pair = (entries[i].id, entries[j].id)
+            if same_symbol and same_motif and pair not in without_colour:
+                without_colour.append(pair)
     if without_colour:
         pairs = ", ".join(f"{x}/{y}" for x, y in without_colour)
-        yield loaded.place_finding("CG211", ERROR, base + ("entries",), f"palette {palette.id!r}: entries {pairs} can only be told apart by colour (their symbols are blank, undrawable or equal, and no distinct motif is set)", "give every entry a distinct visible symbol (a letter) or motif")
+        yield loaded.place_finding("CG211", ERROR, base + ("entries",), f"palette {palette.id!r}: entries {pairs} can only be told apart by colour (their symbols are blank, undrawable or equal in some card language, and no distinct motif is set)", "give every entry a distinct visible symbol (a letter) or motif, in every card language")
     labs = {v: [simulate(e.colour, v) for e in entries] for v in VISIONS}
     confused: list[str] = []
     for i, j in combinations(range(len(entries)), 2):
@@ -260,7 +267,7 @@ def render_checks(loaded: LoadedSpec) -> Iterator[Finding]:
     yield from _layout_findings(loaded, first)
     yield from _bleed_findings(loaded, first)
     for p_index, palette in enumerate(spec.palettes):
-        yield from palette_findings(loaded, p_index, palette)
+        yield from palette_findings(loaded, p_index, palette, list(spec.locales))
 
 
 def _run(loaded: LoadedSpec) -> list[Finding]:

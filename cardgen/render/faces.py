@@ -28,7 +28,7 @@ from cardgen.render.layouts import (
 from cardgen.render.scene import Box, Group, Primitive, Rect, Scene, card_scene
 from cardgen.render.widgets import PieceInfo, Resources, TextReport, WidgetContext, get_widget, local
 from cardgen.spec.load import LoadedSpec, size_of
-from cardgen.spec.models import Card, CardSize, Component, Deck, FieldDef, PaletteEntry, Spec
+from cardgen.spec.models import Card, CardSize, Component, Deck, FieldDef, Palette, PaletteEntry, Spec
 from cardgen.spec.source import PathKey
 
 FaceKind = Literal["front", "back", "component"]
@@ -178,23 +178,23 @@ def _build(spec: Spec, locale: str, layouts: dict[str, ResolvedLayout]) -> FaceS
     for k_index, component in enumerate(spec.components):
         resolved = layouts[component.id]
         size = size_of(component.size)
-        for key, piece in _pieces(spec, component):
+        for key, piece in _pieces(spec, list(res.palettes.values()), component):
             title = local(component.name, locale, spec.locales[0])
             scene, reports, inks = _draw(spec, res, resolved, result, resolved.layout.front, "front", size, None, None, 0, {}, title, ("components", k_index), piece)
             result.faces.append(Face(key, "component", component.id, None, 0, scene, component.count, size, None, reports, ("components", k_index), key, inks))
     return result
 
 
-def _pieces(spec: Spec, component: Component) -> list[tuple[str, PieceInfo]]:
-    """(key, piece) for every distinct piece face: per palette entry, per owning seat."""
+def _pieces(spec: Spec, palettes: list[Palette], component: Component) -> list[tuple[str, PieceInfo]]:
+    """(key, piece) for every distinct piece face: per palette entry, per owning seat (``palettes``: as printed)."""
     entries: list[tuple[int, PaletteEntry | None]] = [(0, None)]
     if component.palette:
-        palette = next((p for p in spec.palettes if p.id == component.palette), None)
+        palette = next((p for p in palettes if p.id == component.palette), None)
         if palette is not None:
             entries = list(enumerate(palette.entries))
     seats: list[tuple[int, PaletteEntry | None]] = [(0, None)]
     if component.per_player:
-        seat_palette = next((p for p in spec.palettes if p.id == spec.seats), None)
+        seat_palette = next((p for p in palettes if p.id == spec.seats), None)
         if seat_palette is not None:
             seats = list(enumerate(seat_palette.entries[: spec.players.max]))
         else:

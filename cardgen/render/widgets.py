@@ -122,16 +122,16 @@ class Resources:
 
     @classmethod
     def build(cls, spec: Spec, locale: str) -> "Resources":
-        """Palettes, effect names and icons (standard + one per palette entry)."""
-        palettes = {p.id: p for p in spec.palettes}
-        entries = {p.id: {e.id: e for e in p.entries} for p in spec.palettes}
+        """Palettes (their symbols in ``locale``), effect names and icons (standard + one per palette entry)."""
+        palettes = {p.id: p for p in localised_palettes(spec, locale)}
+        entries = {p.id: {e.id: e for e in p.entries} for p in palettes.values()}
         effect_names: dict[str, str] = {}
         for deck in spec.decks:
             for card in deck.cards:
                 if card.effect and card.effect not in effect_names:
                     effect_names[card.effect] = local(card.name, locale, spec.locales[0])
         icons = standard_icons()
-        for palette in spec.palettes:
+        for palette in palettes.values():
             for index, entry in enumerate(palette.entries):
                 icons.register(f"{palette.id}.{entry.id}", _entry_icon(entry, index))
         return cls(spec, locale, palettes, entries, effect_names, icons)
@@ -148,6 +148,17 @@ class Resources:
             return found.replace("{", "{{").replace("}", "}}") if found is not None else match.group(0)
 
         return _PLACEHOLDER.sub(sub, text)
+
+
+def localised_palettes(spec: Spec, locale: str) -> list[Palette]:
+    """The spec's palettes with every entry's ``symbol`` as printed in ``locale`` (so widgets need not ask)."""
+    out = []
+    for palette in spec.palettes:
+        if any(locale in entry.symbols for entry in palette.entries):
+            entries = [entry.model_copy(update={"symbol": entry.symbol_in(locale)}) for entry in palette.entries]
+            palette = palette.model_copy(update={"entries": entries})
+        out.append(palette)
+    return out
 
 
 def local(text: Mapping[str, str] | None, locale: str, fallback: str = "en") -> str:
@@ -380,7 +391,7 @@ def swatch(
         cx, cy = box.x + box.w / 2, box.y + box.h / 2
         out.append(Circle(cx, cy, disc, fill="#ffffff", stroke=DEFAULT_INK, stroke_width=max(0.12, side * 0.02)))
         size_pt = side * symbol_scale / pt_to_mm(1.0) * 0.8
-        out.extend(_centred_text(entry.symbol, cx, cy, TITLE_FONT, size_pt, DEFAULT_INK))
+        out.extend(centred_symbol(entry.symbol, cx, cy, TITLE_FONT, size_pt, DEFAULT_INK))
     if stroke > 0:
         out.append(Rect(box.x, box.y, box.w, box.h, stroke=DEFAULT_INK, stroke_width=stroke, radius=radius))
     return out
@@ -390,6 +401,22 @@ def _centred_text(text: str, cx: float, cy: float, font: str, size_pt: float, in
     """One run centred on (cx, cy) by its cap height."""
     cap = pt_to_mm(size_pt) * 0.72
     return [Text(cx, cy + cap / 2, text, font, size_pt, ink, "middle")]
+
+
+SYMBOL_ROOM = 1.3
+"""A palette symbol may be this many times as wide as an "M" at its size before it is set smaller."""
+
+
+def symbol_size(symbol: str, font: str, size_pt: float) -> float:
+    """The size that fits ``symbol`` (one letter, or two or three in another card language) where one letter goes."""
+    room = string_width("M", font, size_pt) * SYMBOL_ROOM
+    width = string_width(symbol, font, size_pt)
+    return size_pt if width <= room else size_pt * room / width
+
+
+def centred_symbol(symbol: str, cx: float, cy: float, font: str, size_pt: float, ink: str) -> list[Primitive]:
+    """A palette symbol centred on (cx, cy), set smaller when it is wider than one letter's room."""
+    return _centred_text(symbol, cx, cy, font, symbol_size(symbol, font, size_pt), ink)
 
 
 def motif_for(ctx: WidgetContext, palette_id: str, entry: PaletteEntry) -> str | None:
@@ -870,7 +897,7 @@ def piece(ctx: WidgetContext) -> list[Primitive]:
         cx, cy = b.x + b.w / 2, b.y + b.h / 2
         r = min(b.w, b.h) / 2
         out.append(Circle(cx, cy, r * 0.62, fill=ink_on(fill, "#1a1a1a", "#ffffff"), stroke=None))
-        out.extend(_centred_text(info.seat.symbol, cx, cy, TITLE_FONT, r * 0.9 / pt_to_mm(1.0), fill))
+        out.extend(centred_symbol(info.seat.symbol, cx, cy, TITLE_FONT, r * 0.9 / pt_to_mm(1.0), fill))
     return out
 
 
@@ -893,5 +920,5 @@ def seat_mark(ctx: WidgetContext) -> list[Primitive]:
     tri = Polygon(((x - dx * e, y - dy * e), (x + dx * size, y - dy * e), (x + dx * size, y), (x, y + dy * size), (x - dx * e, y + dy * size)), fill=DEFAULT_INK)
     inner = Polygon(((x + dx * size * 0.1, y + dy * size * 0.1), (x + dx * size * 0.78, y + dy * size * 0.1), (x + dx * size * 0.1, y + dy * size * 0.78)), fill=info.seat.colour)
     cx, cy = x + dx * size * 0.3, y + dy * size * 0.3
-    label = _centred_text(info.seat.symbol, cx, cy, TITLE_FONT, size * 0.36 / pt_to_mm(1.0), ink_on(info.seat.colour))
+    label = centred_symbol(info.seat.symbol, cx, cy, TITLE_FONT, size * 0.36 / pt_to_mm(1.0), ink_on(info.seat.colour))
     return [tri, inner, *label]

@@ -163,3 +163,39 @@ def test_back_titles_sit_on_a_plate_over_their_ornament(game: str, key: str) -> 
         box = ink_box(texts)
         assert box is not None
         assert plate.x < box.left and plate.y < box.top and plate.x + plate.w > box.right and plate.y + plate.h > box.bottom
+
+
+# --------------------------------------------------------------------------- symbols follow the card language
+def _texts(scene_children: tuple[object, ...]) -> list[str]:
+    found: list[str] = []
+    for child in scene_children:
+        if isinstance(child, Text):
+            found.append(child.text)
+        elif isinstance(child, Group):
+            found += _texts(child.children)
+    return found
+
+
+@pytest.mark.parametrize(("locale", "letters", "absent"), [("en", {"R", "Y", "G", "B"}, {"Vm", "Am"}), ("pt_BR", {"Vm", "Am", "Vd", "Az"}, {"R", "Y", "G", "B"})])
+def test_marker_letters_follow_the_card_language(locale: str, letters: set[str], absent: set[str]) -> None:
+    from cardgen.render.faces import card_faces
+    from cardgen.spec.load import load_spec
+
+    printed: set[str] = set()
+    for face in card_faces(load_spec(ROOT / "specs" / "ceratopsians"), locale):
+        printed |= set(_texts(face.scene.children))
+    assert letters <= printed and not (absent & printed)
+    seats = {t for f in card_faces(load_spec(ROOT / "specs" / "keramikos"), locale) if f.kind == "component" for t in _texts(f.scene.children)}
+    assert seats == ({"R", "B", "G", "K"} if locale == "en" else {"Vm", "Az", "Vd", "Pr"})
+
+
+def test_symbols_equal_in_one_card_language_are_caught(tmp_path: Path) -> None:
+    folder = tmp_path / "ceratopsians"
+    shutil.copytree(ROOT / "specs" / "ceratopsians", folder)
+    game = folder / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace("symbol: G, symbols: {pt_BR: Vd}", "symbol: G, symbols: {pt_BR: Vm}"), encoding="utf-8")
+    findings = [f for f in _render_findings(folder) if f.code == "CG211"]
+    assert len(findings) == 1 and "red/green" in findings[0].message
+    game.write_text(text.replace("symbol: G, symbols: {pt_BR: Vd}", "symbol: G, symbols: {pt_BR: Vd, de: Gr}"), encoding="utf-8")
+    assert [f.code for f in _render_findings(folder) if f.code == "CG121"] == ["CG121"]
