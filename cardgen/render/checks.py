@@ -50,6 +50,7 @@ register_codes(
         "CG206": "Text names an {icon} that is not registered.",
         "CG207": "A layout file cannot be read or does not match the layout schema.",
         "CG208": "A layout element names a widget that is not registered.",
+        "CG212": "Cards with different effects look alike but for their words: give each effect its own glyph.",
         "CG209": "On a printed face, an element that carries play (or the text of an art element) reaches outside the safe zone.",
         "CG210": "Two palette colours are hard to tell apart for some viewers (colour-blind or greyscale), though symbols tell them apart.",
         "CG211": "Palette entries cannot be told apart without colour: their symbols and motifs do not differ.",
@@ -194,6 +195,31 @@ def print_safety_findings(loaded: LoadedSpec, faces: FaceSet, locale: str, seen:
         yield Finding(file, line, column, "CG209", ERROR, ".".join(map(str, path)), f"{group}: {where} draws outside the {safe_mm:g} mm safe zone on {len(found)} face(s), worst on {face.label} ({detail})", "move it inside the safe zone (a cut 1-2 mm off would take it), or shrink it")
 
 
+def look_alike_findings(loaded: LoadedSpec, faces: FaceSet) -> Iterator[Finding]:
+    """Cards of one deck with different effects whose faces differ only in their text (CG212, a warning).
+
+    A player tells cards apart across the table by their pictures; two effects
+    drawn alike need reading. Each pair of effects is reported once.
+    """
+    spec = loaded.spec
+    assert spec is not None
+    for d_index, deck in enumerate(spec.decks):
+        cards = {card.id: card for card in deck.cards}
+        looks: dict[tuple[tuple[object, ...], ...], dict[str, Face]] = {}
+        for face in faces.faces:
+            card = cards.get(face.card or "") if face.group == deck.id and face.kind == "front" else None
+            if card is None or card.effect is None:
+                continue
+            signature = tuple((ink.path, ink.look) for ink in face.elements)
+            looks.setdefault(signature, {}).setdefault(card.effect, face)
+        for by_effect in looks.values():
+            if len(by_effect) < 2:
+                continue
+            effects = sorted(by_effect)
+            names = ", ".join(f"{by_effect[e].label} ({e})" for e in effects)
+            yield loaded.place_finding("CG212", WARNING, ("decks", d_index, "cards"), f"deck {deck.id!r}: {len(effects)} effects are drawn alike and differ only in their words: {names}", "map each effect to its own glyph in the layout (e.g. `glyphs: {effect: name}`, see cardgen/render/glyphs.py)")
+
+
 def _bleed_findings(loaded: LoadedSpec, faces: FaceSet) -> Iterator[Finding]:
     reported: set[str] = set()
     for face in faces.faces:
@@ -266,6 +292,7 @@ def render_checks(loaded: LoadedSpec) -> Iterator[Finding]:
     assert first is not None
     yield from _layout_findings(loaded, first)
     yield from _bleed_findings(loaded, first)
+    yield from look_alike_findings(loaded, first)
     for p_index, palette in enumerate(spec.palettes):
         yield from palette_findings(loaded, p_index, palette, list(spec.locales))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, Sequence
 
 from cardgen.render.colour import mix
 from cardgen.render.extent import Bounds, ink_box, text_ink, text_sizes
@@ -25,7 +25,7 @@ from cardgen.render.layouts import (
     default_deck_layout,
     resolve_layout,
 )
-from cardgen.render.scene import Box, Group, Primitive, Rect, Scene, card_scene
+from cardgen.render.scene import Box, Group, Primitive, Rect, Scene, Text, card_scene
 from cardgen.render.widgets import PieceInfo, Resources, TextReport, WidgetContext, get_widget, local
 from cardgen.spec.load import LoadedSpec, size_of
 from cardgen.spec.models import Card, CardSize, Component, Deck, FieldDef, Palette, PaletteEntry, Spec
@@ -50,6 +50,8 @@ class ElementInk:
     """Its text runs alone."""
     smallest_pt: float | None
     """The smallest text size it printed, in points (None: no text)."""
+    look: str = ""
+    """A digest of what it drew apart from text: equal looks mean only the words tell two faces apart."""
 
 
 @dataclass(frozen=True)
@@ -293,7 +295,7 @@ def _draw(
         if primitives:
             children.append(Group(children=tuple(primitives)))
             sizes = [size for _, size in text_sizes(primitives)]
-            inks.append(ElementInk((side, "elements", index), where, element.widget, element.art, ink_box(primitives), text_ink(primitives), min(sizes) if sizes else None))
+            inks.append(ElementInk((side, "elements", index), where, element.widget, element.art, ink_box(primitives), text_ink(primitives), min(sizes) if sizes else None, _look(primitives)))
     if layout.frame is not None:
         frame = layout.frame
         colour = frame.colour
@@ -302,6 +304,23 @@ def _draw(
         box = trim.inset(frame.inset_mm)
         children.append(Rect(box.x, box.y, box.w, box.h, stroke=colour, stroke_width=frame.width_mm, radius=frame.radius_mm))
     return card_scene(size.width, size.height, bleed, children), tuple(reports), tuple(inks)
+
+
+def _without_text(primitives: Sequence[Primitive]) -> tuple[Primitive, ...]:
+    """The primitives with every text run left out (groups keep their other children)."""
+    out: list[Primitive] = []
+    for primitive in primitives:
+        if isinstance(primitive, Text):
+            continue
+        if isinstance(primitive, Group):
+            primitive = Group(_without_text(primitive.children), primitive.transform, primitive.clip)
+        out.append(primitive)
+    return tuple(out)
+
+
+def _look(primitives: Sequence[Primitive]) -> str:
+    """A digest of the drawing apart from its text."""
+    return hashlib.sha256(repr(_without_text(primitives)).encode()).hexdigest()[:16]
 
 
 def print_order(faces: list[Face]) -> list[tuple[Face, Face | None]]:

@@ -199,3 +199,39 @@ def test_symbols_equal_in_one_card_language_are_caught(tmp_path: Path) -> None:
     assert len(findings) == 1 and "red/green" in findings[0].message
     game.write_text(text.replace("symbol: G, symbols: {pt_BR: Vd}", "symbol: G, symbols: {pt_BR: Vd, de: Gr}"), encoding="utf-8")
     assert [f.code for f in _render_findings(folder) if f.code == "CG121"] == ["CG121"]
+
+
+# --------------------------------------------------------------------------- one glyph per effect
+def test_every_effect_has_its_own_look_in_the_shipped_games() -> None:
+    for game in GAMES:
+        assert not [f for f in _render_findings(ROOT / "specs" / game) if f.code == "CG212"], game
+
+
+def test_specials_sharing_one_emblem_are_caught(tmp_path: Path) -> None:
+    text = (ROOT / "templates" / "layouts" / "keramikos" / "excavation.yaml").read_text(encoding="utf-8")
+    start = text.index("        glyphs: {reroll")
+    line = text[start : text.index("\n", start) + 1]
+    folder = _mutant(tmp_path, "keramikos", "keramikos", "excavation", (line, ""))
+    findings = [f for f in _render_findings(folder) if f.code == "CG212"]
+    assert len(findings) == 1 and findings[0].severity is Severity.WARNING
+    assert "8 effects are drawn alike" in findings[0].message and "(sabotage)" in findings[0].message
+
+
+def test_one_icon_per_card_type_is_caught(tmp_path: Path) -> None:
+    text = (ROOT / "templates" / "layouts" / "mausoleum-guardians" / "cards.yaml").read_text(encoding="utf-8")
+    start = text.index("        glyphs: {double_set")
+    line = text[start : text.index("\n", start) + 1]
+    folder = _mutant(tmp_path, "mausoleum-guardians", "mausoleum-guardians", "cards", (line, ""))
+    findings = sorted(f.message for f in _render_findings(folder) if f.code == "CG212")
+    assert len(findings) == 3  # characters, events, actions: each type's cards alike
+    assert any("4 effects" in m and "(double_set)" in m for m in findings)
+
+
+def test_glyphs_are_distinct_drawings() -> None:
+    from cardgen.render.glyphs import GLYPHS
+
+    drawn = {name: repr(glyph(10.0, 10.0, 8.0, "#000000", "#ffffff")) for name, glyph in GLYPHS.items()}
+    assert len(set(drawn.values())) == len(GLYPHS)
+    for name, glyph in GLYPHS.items():
+        box = ink_box(glyph(10.0, 10.0, 8.0, "#000000", "#ffffff"))
+        assert box is not None and box.left >= 1.5 and box.right <= 18.5 and box.top >= 1.5 and box.bottom <= 18.5, name  # inside its circle
