@@ -17,14 +17,12 @@ files they staged. Folders written by other commands (``report/``,
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 from urllib.parse import quote
 
 from cardgen.build import BuildContext, register_producer
 from cardgen.render.faces import Face, card_faces
-from cardgen.render.sheet_guide import print_advice
-from cardgen.render.sheets import TEMPLATES_DIR as SHEETS_DIR
-from cardgen.render.sheets import builtin_sheet_template
 from cardgen.render.widgets import local
 from cardgen.spec.models import Spec
 
@@ -95,8 +93,9 @@ def _img(face: Face | None, words: dict[str, str], alt: str, height_px: int = 18
     return f'<img src="{_href("cards/" + face.key + ".svg")}" alt="{_e(alt)}" width="{width_px}" height="{height_px}">'
 
 
-def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders: list[str], locale: str) -> str:
-    """The gallery page's HTML for ``faces``, linking ``top_files`` and ``folders`` (relative names)."""
+def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders: list[str], locale: str, sidecar_folders: list[Path] | None = None) -> str:
+    """The gallery page's HTML for ``faces``, linking ``top_files`` and ``folders`` (relative names);
+    the print files' layout sidecars, looked for in ``sidecar_folders``, say how to print."""
     words = WORDS.get(locale, WORDS["en"])
     title = local(spec.title, locale, spec.locales[0])
     by_key = {f.key: f for f in faces}
@@ -113,7 +112,7 @@ def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders:
         if files:
             items = "".join(f'<li><a href="{_href(n)}">{_e(n)}</a></li>' for n in files)
             parts.append(f"<h2>{_e(heading)}</h2><ul class=\"links\">{items}</ul>")
-    parts += _how_to_print(spec, faces, prints, words, locale)
+    parts += _how_to_print(spec, prints, sidecar_folders or [], words)
     if folders:
         items = "".join(f'<li><a href="{_href(f + "/")}">{_e(f)}/</a></li>' for f in folders)
         parts.append(f"<h2>{_e(words['more'])}</h2><ul class=\"links\">{items}</ul>")
@@ -147,16 +146,23 @@ def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders:
     return "\n".join(parts) + "\n"
 
 
-def _how_to_print(spec: Spec, faces: list[Face], prints: list[str], words: dict[str, str], locale: str) -> list[str]:
-    """The print PDFs' guide in short, per paper: 100 %, the double-sided run, the duplex test, cutting."""
-    duplex = any(face.reverse for face in faces)
+def _how_to_print(spec: Spec, prints: list[str], folders: list[Path], words: dict[str, str]) -> list[str]:
+    """The print PDFs' guide in short, per paper (100 %, the double-sided run, the duplex test, cutting),
+    as the cards producer wrote it into each print file's layout sidecar."""
     out: list[str] = []
     for name in prints:
         paper = name.removeprefix(f"{spec.id}-print-").removesuffix(".pdf")
-        if not (name.startswith(f"{spec.id}-print-") and name.endswith(".pdf")) or not (SHEETS_DIR / f"{paper}.yaml").is_file():
+        if not (name.startswith(f"{spec.id}-print-") and name.endswith(".pdf")):
             continue
-        template = builtin_sheet_template(paper)
-        sentences = print_advice(template, locale, f"{spec.id}-duplex-test-{paper}.pdf", duplex)
+        sidecar = next((folder / f"{spec.id}-print-{paper}.layout.json" for folder in folders if (folder / f"{spec.id}-print-{paper}.layout.json").is_file()), None)
+        if sidecar is None:
+            continue
+        try:
+            sentences = [str(s) for s in json.loads(sidecar.read_text(encoding="utf-8")).get("how_to_print", [])]
+        except (OSError, ValueError, AttributeError):
+            continue
+        if not sentences:
+            continue
         items = "".join(f"<li>{_e(s)}</li>" for s in sentences)
         out.append(f"<h3>{_e(words['paper'].format(paper=paper.upper() if len(paper) <= 2 else paper.title(), file=name))}</h3><ul>{items}</ul>")
     if out:
@@ -179,7 +185,7 @@ def produce_gallery(context: BuildContext) -> list[Path]:
     top_files = sorted({p.name for root in (context.staging, published) if root.is_dir() for p in root.iterdir() if p.is_file() and not p.name.startswith(".") and p.name != INDEX})
     folders = [name for name in EXTRA_FOLDERS if (context.staging / name).is_dir() or (published / name).is_dir()]
     page = context.staging / INDEX
-    page.write_text(render_gallery(spec, faces, top_files, folders, locale), encoding="utf-8")
+    page.write_text(render_gallery(spec, faces, top_files, folders, locale, [context.staging, published]), encoding="utf-8")
     context.notes.append(f"gallery: {INDEX} shows {len(faces)} faces")
     return [page]
 

@@ -11,7 +11,8 @@ For a game it writes, under the staging folder:
   crop marks at the exact trim, a back page after each front page (backs
   mirrored for the printer's flip; a double-sided card's second face is its
   back), and a footer naming the game, version, sheet and licence;
-* ``<game>-print-<paper>.layout.json``: the trim and printed-bleed rectangle of
+* ``<game>-print-<paper>.layout.json``: how to print the sheets (the guide
+  page's general sentences, which the gallery shows), the trim and printed-bleed rectangle of
   every card on every page, in mm from the page's top-left corner, and the
   quarter turn (degrees clockwise) of a card printed sideways;
 * ``<game>-duplex-test-<paper>.pdf``: a two-page alignment test. It is a
@@ -33,7 +34,7 @@ from cardgen.findings import Finding, Severity
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Box, Group, Scene, scene_digest, shared_face
-from cardgen.render.sheet_guide import duplex_test_sheet, with_guide
+from cardgen.render.sheet_guide import duplex_test_sheet, print_advice, with_guide
 from cardgen.render.sheets import FooterInfo, ImposedSheets, PrintItem, builtin_sheet_template, impose
 from cardgen.render.svg_backend import write_svg
 from cardgen.render.widgets import local
@@ -114,8 +115,8 @@ def _box(box: Box) -> list[float]:
     return [round(box.x, 4), round(box.y, 4), round(box.w, 4), round(box.h, 4)]
 
 
-def layout_sidecar(game: str, paper: str, sheets: ImposedSheets, pairs: list[tuple[Face, Face | None]], sheet_bleed: float | None, locale: str) -> dict[str, object]:
-    """The JSON record of where every card landed (pages and sheets 1-based)."""
+def layout_sidecar(game: str, paper: str, sheets: ImposedSheets, pairs: list[tuple[Face, Face | None]], sheet_bleed: float | None, locale: str, advice: list[str] | None = None) -> dict[str, object]:
+    """The JSON record of where every card landed (pages and sheets 1-based), and how to print the sheets."""
     pages = []
     for index, page in enumerate(sheets.pages):
         on_page = sheets.placements_on(index)
@@ -156,6 +157,7 @@ def layout_sidecar(game: str, paper: str, sheets: ImposedSheets, pairs: list[tup
         "card_locale": locale,
         "units": "mm; boxes are [x, y, width, height] from the page's top-left corner, y pointing down",
         "sheet_bleed_mm": sheet_bleed,
+        "how_to_print": advice or [],
         "pages": pages,
         "cards": cards,
     }
@@ -212,7 +214,9 @@ def produce_cards(context: BuildContext) -> list[Path]:
         sheet_key = ("print-pdf", 2, title, locale, template.model_dump_json(), footer, item_keys)
         pdf.write_bytes(_cached(cache, sheet_key, lambda: sheets.to_pdf(title=title)))
         sidecar = context.staging / f"{spec.id}-print-{paper}.layout.json"
-        record = layout_sidecar(spec.id, paper, sheets, pairs, template.sheet_bleed_mm, locale)
+        duplex = any(p.side == "back" for p in sheets.placements)
+        advice = print_advice(template, locale, test_name, duplex)
+        record = layout_sidecar(spec.id, paper, sheets, pairs, template.sheet_bleed_mm, locale, advice)
         sidecar.write_text(json.dumps(record, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
         test = context.staging / test_name
         test_key = ("duplex-pdf", title, template.model_dump_json(), footer)

@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from cardgen.render.colour import ink_on, mix, motif_ink, shade
 from cardgen.render.extent import ink_box
+from cardgen.render.glyphs import draw_glyph
 from cardgen.render.fonts import FACES, string_width
 from cardgen.render.icons import IconRegistry
 from cardgen.render.motifs import GENERIC_ORDER, draw_motif, has_motif
@@ -811,6 +812,26 @@ def _on_plate(ctx: WidgetContext, text: list[Primitive]) -> list[Primitive]:
     fill = ctx.background if colour == "background" else ctx.colour(colour, ctx.background)
     plate = Rect(bounds.left - pad, bounds.top - pad, bounds.right - bounds.left + 2 * pad, bounds.bottom - bounds.top + 2 * pad, fill=fill, radius=pad)
     return [plate, *text]
+
+
+@widget("effect_glyph")
+def effect_glyph(ctx: WidgetContext) -> list[Primitive]:
+    """The card's effect as a pictogram in a medallion: params ``glyphs`` (effect id -> glyph name, see
+    :mod:`cardgen.render.glyphs`) and ``colour`` (the medallion, default the card type's colour)."""
+    glyphs = ctx.param("glyphs") or {}
+    effect = ctx.card.effect if ctx.card is not None else None
+    if not isinstance(glyphs, dict) or effect not in glyphs:
+        return []
+    b = ctx.box
+    r = min(b.w, b.h) / 2
+    cx, cy = b.x + b.w / 2, b.y + b.h / 2
+    fill = ctx.colour(ctx.param("colour", "type"), "#555555")
+    ink = ink_on(fill)
+    return [
+        Circle(cx, cy, r, fill=fill, stroke=DEFAULT_INK, stroke_width=0.4),
+        Circle(cx, cy, r * 0.86, stroke=ink, stroke_width=0.25),
+        *draw_glyph(str(glyphs[effect]), cx, cy, r * 0.72, ink, fill),
+    ]
 
 
 @widget("game_title")
