@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from babel.numbers import format_decimal
+
 from cardgen.render.fonts import DEFAULT_FONT
 from cardgen.render.scene import Box, Circle, Line, Primitive, Rect, Scene, Text
 from cardgen.render.sheets import FooterInfo, Grid, ImposedSheets, SheetTemplate, footer_run, footer_text
@@ -40,7 +42,7 @@ GUIDE_WORDS: dict[str, dict[str, str]] = {
         "thin": " Less than {full} mm because {why}.",
         "why_template": "the sheet template prints at most {value} mm",
         "why_card": "the card's size in the spec has only {value} mm",
-        "test": "Before the first double-sided run, print {file} double-sided. Hold it against a light: each target on the back should sit on its target on the front. Where a line of the front crosses a scale on the back, read the offset in mm (on the back side). Write the horizontal scales' reading as x and the vertical scales' reading as y under back_offset_mm in templates/sheets/{paper}.yaml and build again: the backs move by that much. Now x = {x} mm, y = {y} mm.",
+        "test": "Before the first double-sided run, print {file} double-sided. Hold it against a light: each target on the back should sit on its target on the front. Where a line of the front crosses a scale on the back, read the offset in mm (on the back side). Write the horizontal scales' reading as x and the vertical scales' reading as y under back_offset_mm in templates/sheets/{paper}.yaml and build again: the backs move by that much. Now x = {x} mm, y = {y} mm.",
         "cut": "Cut with a craft knife and a steel ruler along the line joining two opposite crop marks: the marks lie on the trim lines, {offset} mm beyond the bleed, {length} mm long. The picture runs past the trim by the bleed, so a cut a little off the line shows no white edge.",
         "flip_long_edge": "long edge",
         "flip_short_edge": "short edge",
@@ -56,7 +58,7 @@ GUIDE_WORDS: dict[str, dict[str, str]] = {
         "thin": " Menos de {full} mm porque {why}.",
         "why_template": "o modelo de folha imprime no máximo {value} mm",
         "why_card": "o tamanho da carta na especificação tem só {value} mm",
-        "test": "Antes da primeira impressão frente e verso, imprima {file} frente e verso. Olhe contra a luz: cada alvo do verso deve cair sobre o seu alvo da frente. Onde uma linha da frente cruza uma escala do verso, leia o desvio em mm (do lado do verso). Escreva a leitura das escalas horizontais como x e a das verticais como y em back_offset_mm no arquivo templates/sheets/{paper}.yaml e gere de novo: os versos se movem esse tanto. Agora x = {x} mm, y = {y} mm.",
+        "test": "Antes da primeira impressão frente e verso, imprima {file} frente e verso. Olhe contra a luz: cada alvo do verso deve cair sobre o seu alvo da frente. Onde uma linha da frente cruza uma escala do verso, leia o desvio em mm (do lado do verso). Escreva a leitura das escalas horizontais como x e a das verticais como y em back_offset_mm no arquivo templates/sheets/{paper}.yaml e gere de novo: os versos se movem esse tanto. Agora x = {x} mm, y = {y} mm.",
         "cut": "Corte com estilete e régua de aço na linha que une duas marcas de corte opostas: as marcas ficam nas linhas de corte, {offset} mm além da sangria, com {length} mm. A imagem passa do corte pela sangria, então um corte um pouco fora da linha não deixa borda branca.",
         "flip_long_edge": "borda longa",
         "flip_short_edge": "borda curta",
@@ -71,8 +73,9 @@ def guide_words(locale: str) -> dict[str, str]:
     return GUIDE_WORDS.get(locale, GUIDE_WORDS["en"])
 
 
-def _mm(value: float) -> str:
-    return f"{value:g}"
+def _mm(value: float, locale: str = "en") -> str:
+    """A length as the card language writes numbers (0.5 in English, 0,5 in Portuguese)."""
+    return format_decimal(round(value, 3), locale=locale if locale in GUIDE_WORDS else "en")
 
 
 def _pages(first: int, last: int) -> str:
@@ -120,9 +123,9 @@ def print_advice(template: SheetTemplate, locale: str, test_file: str, duplex: b
     out.append(words["duplex"].format(flip=flip) if duplex else words["simplex"])
     if duplex:
         offset = template.back_offset_mm
-        out.append(words["test"].format(file=test_file, paper=template.name, x=_mm(offset.x), y=_mm(offset.y)))
+        out.append(words["test"].format(file=test_file, paper=template.name, x=_mm(offset.x, locale), y=_mm(offset.y, locale)))
     marks = template.crop_marks
-    out.append(words["cut"].format(offset=_mm(marks.offset_mm), length=_mm(marks.length_mm)))
+    out.append(words["cut"].format(offset=_mm(marks.offset_mm, locale), length=_mm(marks.length_mm, locale)))
     return out
 
 
@@ -136,15 +139,15 @@ def guide_lines(template: SheetTemplate, sheets: ImposedSheets, card_bleeds: dic
     for run in size_runs(sheets, card_bleeds, shift):
         grid = run.grid
         sentence = words["size"].format(
-            pages=_pages(run.first_page, run.last_page), w=_mm(grid.trim_w), h=_mm(grid.trim_h), n=grid.capacity,
-            turned=words["turned"] if grid.sideways else "", bleed=_mm(grid.bleed),
+            pages=_pages(run.first_page, run.last_page), w=_mm(grid.trim_w, locale), h=_mm(grid.trim_h, locale), n=grid.capacity,
+            turned=words["turned"] if grid.sideways else "", bleed=_mm(grid.bleed, locale),
         )
         if grid.bleed < FULL_BLEED_MM - 1e-9:
             if template.sheet_bleed_mm is not None and template.sheet_bleed_mm < run.card_bleed:
-                why = words["why_template"].format(value=_mm(template.sheet_bleed_mm))
+                why = words["why_template"].format(value=_mm(template.sheet_bleed_mm, locale))
             else:
-                why = words["why_card"].format(value=_mm(run.card_bleed))
-            sentence += words["thin"].format(full=_mm(FULL_BLEED_MM), why=why)
+                why = words["why_card"].format(value=_mm(run.card_bleed, locale))
+            sentence += words["thin"].format(full=_mm(FULL_BLEED_MM, locale), why=why)
         lines.append(sentence)
     lines += general[2:]
     return lines

@@ -242,3 +242,17 @@ def test_the_size_reader_sees_small_type() -> None:
     sheets = impose([PrintItem(face, TRIM_W, TRIM_H, BLEED, copies=2)], builtin_sheet_template("a4"), FOOTER)
     sizes = {round(size, 2) for letter, size, _ in _printed_sizes(sheets.to_pdf()) if letter in "credit"}
     assert 4.2 in sizes
+
+
+def test_the_guide_says_why_a_card_prints_less_than_three_mm_of_bleed() -> None:
+    items = [PrintItem(make_face("T"), TRIM_W, TRIM_H, BLEED, copies=2)]
+    thin = builtin_sheet_template("a4").model_copy(update={"sheet_bleed_mm": 1.5})
+    pdf = with_guide(impose(items, thin, FOOTER), thin, FOOTER, {0: BLEED}, "en", "t.pdf").to_pdf()
+    text = " ".join(read_pdf(pdf).pages[0].extract_text().replace("\xa0", " ").split())
+    assert "1.5 mm of bleed" in text and "Less than 3 mm because the sheet template prints at most 1.5 mm" in text
+    small = card_scene(TRIM_W, TRIM_H, 1.0, [Rect(0, 0, TRIM_W + 2, TRIM_H + 2, fill="#ffffff")])
+    full = builtin_sheet_template("a4")
+    pdf = with_guide(impose([PrintItem(small, TRIM_W, TRIM_H, 1.0)], full, FOOTER), full, FOOTER, {0: 1.0}, "pt_BR", "t.pdf").to_pdf()
+    text = " ".join(read_pdf(pdf).pages[0].extract_text().replace("\xa0", " ").split())
+    assert "com 1 mm de sangria" in text and "Menos de 3 mm porque o tamanho da carta na especificação tem só 1 mm" in text
+    assert "0,5 mm além da sangria" in text  # numbers as the card language writes them
