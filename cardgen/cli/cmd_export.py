@@ -83,18 +83,28 @@ def export_tts_command(
     out: Path = typer.Option(Path("output"), "--out", help=OUT_HELP),
     card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="Where the tts/ images will be hosted (http or https folder); the save names them there instead of by file:/// path."),
 ) -> None:
     """Write Tabletop Simulator deck sheets and <game>.json (a saved object) to <out>/<game>/tts/."""
-    from cardgen.export.tts import export_tts
+    from cardgen.cli.app import fail
+    from cardgen.export.tts import check_base_url, export_tts
     from cardgen.progress import TerminalProgress
 
+    if base_url is not None:
+        try:
+            check_base_url(base_url)
+        except ValueError as error:
+            fail(str(error))
     loaded, locale = _load(game, card_lang)
     assert loaded.spec is not None
     with TerminalProgress("Tabletop Simulator decks", quiet) as progress:
-        result = export_tts(loaded, out / loaded.spec.id / "tts", locale, progress)
+        result = export_tts(loaded, out / loaded.spec.id / "tts", locale, progress, base_url)
     decks = ", ".join(f"{name} {count}" for name, count in result.decks.items())
     typer.echo(f"{loaded.spec.id}: {len(result.images)} image(s) and {result.saved_object} ({decks})")
-    typer.echo("copy the .json into Tabletop Simulator's Saves/Saved Objects folder; the images stay where they are")
+    if base_url is None:
+        typer.echo("copy the .json into Tabletop Simulator's Saves/Saved Objects folder; the images stay where they are")
+    else:
+        typer.echo(f"upload the PNGs of {result.saved_object.parent} to {base_url}, then copy the .json into Tabletop Simulator's Saves/Saved Objects folder")
 
 
 @export_app.command("profile")

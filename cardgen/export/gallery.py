@@ -2,7 +2,8 @@
 
 The page shows every face (the SVGs the "cards" producer writes to ``cards/``),
 each card's front beside its back (or second face), grouped by deck, then the
-components; it links the print PDFs, the rulebooks and, when they exist, the
+components; it says how to print (the first page of each print PDF, in short)
+and links the print PDFs, the rulebooks and, when they exist, the
 ``report/``, ``replays/``, ``preview/`` and ``tts/`` folders. It is one
 self-contained file: inline CSS, no script, no external URL, relative links
 only, so it opens straight from disk. Every text is escaped.
@@ -16,6 +17,7 @@ files they staged. Folders written by other commands (``report/``,
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 from urllib.parse import quote
 
@@ -34,11 +36,13 @@ WORDS: dict[str, dict[str, str]] = {
         "print": "Print files", "rules": "Rulebooks", "more": "More", "components": "Components",
         "back": "back", "face2": "second face", "copies": "copies", "copy": "copy", "front": "front", "none": "blank",
         "made": "Made by cardgen from the game's spec.",
+        "howto": "How to print", "paper": "On {paper} paper ({file})",
     },
     "pt_BR": {
         "print": "Arquivos para impressão", "rules": "Livros de regras", "more": "Mais", "components": "Componentes",
         "back": "verso", "face2": "segunda face", "copies": "cópias", "copy": "cópia", "front": "frente", "none": "em branco",
         "made": "Feito pelo cardgen a partir da especificação do jogo.",
+        "howto": "Como imprimir", "paper": "Em papel {paper} ({file})",
     },
 }
 """The page's own words in each card language (English for any other)."""
@@ -89,8 +93,9 @@ def _img(face: Face | None, words: dict[str, str], alt: str, height_px: int = 18
     return f'<img src="{_href("cards/" + face.key + ".svg")}" alt="{_e(alt)}" width="{width_px}" height="{height_px}">'
 
 
-def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders: list[str], locale: str) -> str:
-    """The gallery page's HTML for ``faces``, linking ``top_files`` and ``folders`` (relative names)."""
+def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders: list[str], locale: str, sidecar_folders: list[Path] | None = None) -> str:
+    """The gallery page's HTML for ``faces``, linking ``top_files`` and ``folders`` (relative names);
+    the print files' layout sidecars, looked for in ``sidecar_folders``, say how to print."""
     words = WORDS.get(locale, WORDS["en"])
     title = local(spec.title, locale, spec.locales[0])
     by_key = {f.key: f for f in faces}
@@ -107,6 +112,7 @@ def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders:
         if files:
             items = "".join(f'<li><a href="{_href(n)}">{_e(n)}</a></li>' for n in files)
             parts.append(f"<h2>{_e(heading)}</h2><ul class=\"links\">{items}</ul>")
+    parts += _how_to_print(spec, prints, sidecar_folders or [], words)
     if folders:
         items = "".join(f'<li><a href="{_href(f + "/")}">{_e(f)}/</a></li>' for f in folders)
         parts.append(f"<h2>{_e(words['more'])}</h2><ul class=\"links\">{items}</ul>")
@@ -140,6 +146,30 @@ def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders:
     return "\n".join(parts) + "\n"
 
 
+def _how_to_print(spec: Spec, prints: list[str], folders: list[Path], words: dict[str, str]) -> list[str]:
+    """The print PDFs' guide in short, per paper (100 %, the double-sided run, the duplex test, cutting),
+    as the cards producer wrote it into each print file's layout sidecar."""
+    out: list[str] = []
+    for name in prints:
+        paper = name.removeprefix(f"{spec.id}-print-").removesuffix(".pdf")
+        if not (name.startswith(f"{spec.id}-print-") and name.endswith(".pdf")):
+            continue
+        sidecar = next((folder / f"{spec.id}-print-{paper}.layout.json" for folder in folders if (folder / f"{spec.id}-print-{paper}.layout.json").is_file()), None)
+        if sidecar is None:
+            continue
+        try:
+            sentences = [str(s) for s in json.loads(sidecar.read_text(encoding="utf-8")).get("how_to_print", [])]
+        except (OSError, ValueError, AttributeError):
+            continue
+        if not sentences:
+            continue
+        items = "".join(f"<li>{_e(s)}</li>" for s in sentences)
+        out.append(f"<h3>{_e(words['paper'].format(paper=paper.upper() if len(paper) <= 2 else paper.title(), file=name))}</h3><ul>{items}</ul>")
+    if out:
+        out.insert(0, f'<h2 id="how-to-print">{_e(words["howto"])}</h2>')
+    return out
+
+
 def produce_gallery(context: BuildContext) -> list[Path]:
     """Write ``index.html`` into the staging folder from the faces and the files staged so far."""
     from cardgen.render.produce import card_locale
@@ -155,7 +185,7 @@ def produce_gallery(context: BuildContext) -> list[Path]:
     top_files = sorted({p.name for root in (context.staging, published) if root.is_dir() for p in root.iterdir() if p.is_file() and not p.name.startswith(".") and p.name != INDEX})
     folders = [name for name in EXTRA_FOLDERS if (context.staging / name).is_dir() or (published / name).is_dir()]
     page = context.staging / INDEX
-    page.write_text(render_gallery(spec, faces, top_files, folders, locale), encoding="utf-8")
+    page.write_text(render_gallery(spec, faces, top_files, folders, locale, [context.staging, published]), encoding="utf-8")
     context.notes.append(f"gallery: {INDEX} shows {len(faces)} faces")
     return [page]
 

@@ -16,7 +16,10 @@ names a shop. Two output formats exist:
 Faces are never scaled to a shop's size: :func:`cardgen.export.raster.reframe`
 centres the trim and extends (or cuts back) the background to the new bleed.
 When ``ink_limit_percent`` is set, every colour the exported faces paint is
-checked as naive CMYK (:mod:`cardgen.export.ink`).
+checked as naive CMYK (:mod:`cardgen.export.ink`). When ``products_mm`` lists the
+shop's card products, each face is exported at its product's trim (cardgen's
+63 x 88 mm poker card on DriveThruCards' 2.5 x 3.5 in), and a size the shop does
+not make is reported (CG602).
 """
 
 from __future__ import annotations
@@ -31,15 +34,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cardgen.export.ink import ink_findings
 from cardgen.export.preview import ordered_faces, write_atomic
 from cardgen.export.raster import mm_to_px, png_bytes, px_to_mm, rasterise, reframe, trim_of, with_bleed
-from cardgen.findings import Finding, InputError
+from cardgen.findings import Finding, InputError, Severity
 from cardgen.progress import NoProgress, ProgressHook
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
-from cardgen.render.scene import Rect, Scene
+from cardgen.render.scene import Box, Rect, Scene
 from cardgen.render.widgets import local
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import SIZE_PRESETS, SizeName
 from cardgen.spec.source import load_yaml
+from cardgen.validate.registry import register_codes
 
 PROFILES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "profiles"
 """The bundled profiles (drivethrucards, gamecrafter, makeplayingcards)."""
@@ -60,6 +64,21 @@ class Profile(BaseModel):
     page_order: Literal["back-front", "front-back"] = Field(default="front-back", description="PDF: which side of each card comes first.")
     ink_limit_percent: float | None = Field(default=None, gt=0, le=400, description="Maximum total ink (C+M+Y+K, naive conversion) in percent; null: not checked.")
     components: bool = Field(default=False, description="Also export tiles and markers (faces of components).")
+    products_mm: dict[str, tuple[float, float]] = Field(
+        default_factory=dict,
+        description="The shop's card products by name, each its own trim [width, height] in mm (poker: [63.5, 88.9]). "
+        "A face within product_tolerance_mm of a product is exported at the product's trim; a face matching none "
+        "is reported (CG602). Empty: every size is printed at the game's own trim.",
+    )
+    product_tolerance_mm: float = Field(default=2.0, ge=0, le=10, description="How far a game's trim may differ from a product's, per side, in mm.")
+
+    def product_for(self, width: float, height: float) -> tuple[str, float, float] | None:
+        """(name, trim width, trim height) of the shop's product for a ``width`` x ``height`` mm card, if any."""
+        tolerance = self.product_tolerance_mm + 1e-9
+        for name, (w, h) in self.products_mm.items():
+            if abs(w - width) <= tolerance and abs(h - height) <= tolerance:
+                return name, w, h
+        return None
 
 
 def load_profile(name: str, profiles_dir: Path | None = None) -> Profile:
@@ -103,13 +122,50 @@ def size_name(face: Face) -> str | None:
 
 
 def png_pixels(profile: Profile, face: Face) -> tuple[int, int]:
-    """The PNG size of a face under ``profile``: the named size's pixels, else trim + bleed at the dpi."""
+    """The PNG size of a face under ``profile``: the named size's pixels, else its product's (or its own) trim + bleed at the dpi."""
     name = size_name(face)
     for size, pixels in profile.pixel_sizes.items():
         if size == name:
             return pixels
+    product = profile.product_for(face.size.width, face.size.height)
+    if product is not None:
+        return (mm_to_px(product[1] + 2 * profile.bleed_mm, profile.dpi), mm_to_px(product[2] + 2 * profile.bleed_mm, profile.dpi))
     trim = trim_of(face.scene)
     return (mm_to_px(trim.w + 2 * profile.bleed_mm, profile.dpi), mm_to_px(trim.h + 2 * profile.bleed_mm, profile.dpi))
+
+
+PRODUCT_CODE = "CG602"
+register_codes({PRODUCT_CODE: "A card size of the game is not one of the print shop's products (the profile's products_mm)."})
+
+
+def product_findings(loaded: LoadedSpec, faces: list[Face], profile: Profile) -> list[Finding]:
+    """One finding per deck or component whose card size matches none of the shop's products."""
+    if not profile.products_mm:
+        return []
+    spec = loaded.spec
+    assert spec is not None
+    findings: list[Finding] = []
+    seen: set[str] = set()
+    products = ", ".join(f"{name} {w:g}x{h:g}" for name, (w, h) in profile.products_mm.items())
+    places = {deck.id: ("decks", i) for i, deck in enumerate(spec.decks)} | {c.id: ("components", i) for i, c in enumerate(spec.components)}
+    for face in faces:
+        if face.group in seen or profile.product_for(face.size.width, face.size.height) is not None:
+            continue
+        seen.add(face.group)
+        path = places.get(face.group, ())
+        findings.append(loaded.place_finding(PRODUCT_CODE, Severity.ERROR, path + ("size",) if path else (), f"{face.group}: {face.size.width:g}x{face.size.height:g} mm cards are not one of {profile.name}'s products ({products})", "choose a size the shop makes, or another shop"))
+    return findings
+
+
+def shop_page(profile: Profile, face: Face) -> Scene:
+    """The face on a page of the shop's trim (its product's, when it has one) plus the profile's bleed, unscaled."""
+    product = profile.product_for(face.size.width, face.size.height)
+    if product is None:
+        return with_bleed(face.scene, profile.bleed_mm)
+    _, width, height = product
+    bleed = profile.bleed_mm
+    page = reframe(face.scene, width + 2 * bleed, height + 2 * bleed)
+    return Scene(page.width_mm, page.height_mm, page.children, trim_box=Box(bleed, bleed, width, height), bleed_box=page.bleed_box)
 
 
 def _blank_like(scene: Scene) -> Scene:
@@ -133,6 +189,7 @@ def export_profile(
     result = ProfileExport()
     if profile.ink_limit_percent is not None:
         result.findings.extend(ink_findings(loaded, faces, profile.ink_limit_percent, profile.name))
+    result.findings.extend(product_findings(loaded, faces, profile))
     if profile.format == "pdf":
         _export_pdf(spec.id, local(spec.title, locale, spec.locales[0]), profile, faces, out, result, progress or NoProgress())
     else:
@@ -149,8 +206,8 @@ def _export_pdf(game: str, title: str, profile: Profile, faces: list[Face], out:
         pages: list[Scene] = []
         cards = 0
         for front, reverse in print_order(members):
-            front_page = with_bleed(front.scene, profile.bleed_mm)
-            back_page = with_bleed(reverse.scene, profile.bleed_mm) if reverse is not None else _blank_like(front_page)
+            front_page = shop_page(profile, front)
+            back_page = shop_page(profile, reverse) if reverse is not None else _blank_like(front_page)
             pair = [back_page, front_page] if profile.page_order == "back-front" else [front_page, back_page]
             for _copy in range(front.copies):
                 pages.extend(pair)

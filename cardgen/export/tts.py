@@ -28,8 +28,10 @@ single card), every copy of a card as its own ``Card`` in ``ContainedObjects``:
   sheet, ``UniqueBack: true``) and square or round corners from the shape.
 
 Images are trimmed to the card's trim (a virtual table has nothing to cut) and
-referenced as ``file:///`` URLs, so the save works on the machine that made it;
-upload the images and replace the URLs to share it.
+referenced as ``file:///`` URLs, so the save works on the machine that made it.
+With a ``base_url`` (``--base-url``) they are referenced as ``<base_url>/<file>``
+instead: upload the folder's PNGs there and the save works on any machine
+(how to host them: docs/workflow.md).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote, urlsplit
 from typing import Any
 
 from PIL import Image as PILImage
@@ -189,9 +192,26 @@ def _card(card_id: int, name: str, deck_id: int, custom: dict[str, Any], transfo
     }
 
 
-def export_tts(loaded: LoadedSpec, out: Path, locale: str | None = None, progress: ProgressHook | None = None) -> TtsExport:
-    """Write sheet images and ``<game>.json`` (a Tabletop Simulator saved object) into ``out`` (``progress`` counts decks)."""
+def check_base_url(base_url: str) -> str:
+    """``base_url`` without its trailing slash; ValueError unless it is an http(s) address with a host."""
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"--base-url {base_url!r} is not an http:// or https:// address of a folder (no ?query or #fragment)")
+    return base_url.rstrip("/")
+
+
+def export_tts(loaded: LoadedSpec, out: Path, locale: str | None = None, progress: ProgressHook | None = None, base_url: str | None = None) -> TtsExport:
+    """Write sheet images and ``<game>.json`` (a Tabletop Simulator saved object) into ``out`` (``progress`` counts decks).
+
+    Images are named in the save by ``file:///`` URL, or as ``<base_url>/<file name>`` when ``base_url``
+    (the hosted folder, http or https) is given.
+    """
     hook = progress or NoProgress()
+    root = check_base_url(base_url) if base_url is not None else None
+
+    def url(path: Path) -> str:
+        return f"{root}/{quote(path.name)}" if root is not None else path.as_uri()
+
     spec = loaded.spec
     if spec is None:
         raise ValueError("the spec did not load")
@@ -213,7 +233,7 @@ def export_tts(loaded: LoadedSpec, out: Path, locale: str | None = None, progres
             back_path = out / f"{group.id}-back.png"
             write_atomic(back_path, png_bytes(slots.image(group.common_back)))
             result.images.append(back_path)
-            back_url = back_path.as_uri()
+            back_url = url(back_path)
         x = g_index * 4.0
         deck_ids: list[int] = []
         custom_decks: dict[str, dict[str, Any]] = {}
@@ -231,14 +251,14 @@ def export_tts(loaded: LoadedSpec, out: Path, locale: str | None = None, progres
             if group.unique_back:
                 backs = [e.back for e in chunk]
                 if all(e.back is e.face for e in chunk):
-                    sheet_back_url = face_path.as_uri()
+                    sheet_back_url = url(face_path)
                 else:
                     back_sheet = out / f"{stem}-back.png"
                     write_atomic(back_sheet, png_bytes(_sheet(slots, backs, columns, rows, None)))
                     result.images.append(back_sheet)
-                    sheet_back_url = back_sheet.as_uri()
+                    sheet_back_url = url(back_sheet)
             custom = {
-                "FaceURL": face_path.as_uri(), "BackURL": sheet_back_url,
+                "FaceURL": url(face_path), "BackURL": sheet_back_url,
                 "NumWidth": columns, "NumHeight": rows,
                 "BackIsHidden": True, "UniqueBack": group.unique_back, "Type": group.card_type,
             }

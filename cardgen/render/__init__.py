@@ -27,13 +27,13 @@ from cardgen.render.scene import (
     Transform,
     card_scene,
 )
+from cardgen.render.sheet_guide import duplex_test_sheet, with_guide
 from cardgen.render.sheets import (
     FooterInfo,
     ImposedSheets,
     PrintItem,
     SheetTemplate,
     builtin_sheet_template,
-    duplex_test_sheet,
     impose,
     load_sheet_template,
 )
@@ -48,6 +48,6 @@ __all__ = [
     "Box", "Circle", "ClosePath", "CubicTo", "Group", "Image", "Line", "LineTo", "MoveTo",
     "Path", "Polygon", "QuadTo", "Rect", "Scene", "Text", "Transform", "card_scene",
     "FooterInfo", "ImposedSheets", "PrintItem", "SheetTemplate", "builtin_sheet_template",
-    "duplex_test_sheet", "impose", "load_sheet_template",
+    "duplex_test_sheet", "impose", "load_sheet_template", "with_guide",
     "Overflow", "TextBlock", "layout_text", "shrink_to_fit",
 ]

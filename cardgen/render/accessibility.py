@@ -70,7 +70,9 @@ def _entries_on_face(spec: Spec, face: Face, palette: Palette) -> set[str]:
     return names & entry_ids
 
 
-def symbol_findings(loaded: LoadedSpec, faces: list[Face], p_index: int, palette: Palette, confused: list[tuple[int, int]]) -> Iterator[Finding]:
+def symbol_findings(
+    loaded: LoadedSpec, faces: list[Face], p_index: int, palette: Palette, confused: list[tuple[int, int]], locale: str = ""
+) -> Iterator[Finding]:
     """CG213 on each face made for a confusable entry that shows its colour without its symbol at a legible size."""
     assert loaded.spec is not None
     spec = loaded.spec
@@ -85,7 +87,8 @@ def symbol_findings(loaded: LoadedSpec, faces: list[Face], p_index: int, palette
             fills, texts = _colours_and_symbols(face)
             if colour not in fills:
                 continue
-            if not any(entry.symbol.strip() and entry.symbol.strip() in text and size >= MIN_SYMBOL_PT for text, size in texts):
+            symbol = entry.symbol_in(locale).strip()
+            if not any(symbol and symbol in text and size >= MIN_SYMBOL_PT for text, size in texts):
                 bare.append(face.key)
         if bare:
             shown = ", ".join(bare[:5]) + (f" and {len(bare) - 5} more" if len(bare) > 5 else "")

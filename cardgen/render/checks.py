@@ -7,6 +7,10 @@ and the checks read the text reports and the layouts:
   ``{icon}`` tokens, text set below the minimum printable size;
 * layout elements outside the safe zone, and faces whose art does not reach
   the bleed edge;
+* per printed face, read off what each element drew: text printed below the
+  minimum size (credit lines and every other small print included), and ink
+  of an element that carries play outside the safe zone (an ``art`` element
+  may run into the bleed, but its letters and numbers may not);
 * layout files that cannot be used or name unknown widgets;
 * palettes: every pair of entries must stay distinguishable under simulated
   protanopia, deuteranopia and tritanopia (Machado et al. 2009) and in
@@ -21,11 +25,12 @@ from typing import Iterator
 
 from cardgen.findings import Finding, Severity
 from cardgen.render.colour import VISIONS, delta_e2000, simulate
+from cardgen.render.extent import Bounds
 from cardgen.render.faces import Face, FaceSet, face_set
 from cardgen.render.fonts import DEFAULT_FONT, missing_glyphs
 from cardgen.render.layouts import ResolvedLayout
 from cardgen.render.motifs import has_motif
-from cardgen.render.scene import Rect
+from cardgen.render.scene import Box, Rect
 from cardgen.spec.load import LoadedSpec, size_of
 from cardgen.spec.models import Palette
 from cardgen.render.accessibility import CODES as ACCESSIBILITY_CODES
@@ -48,6 +53,8 @@ register_codes(
         "CG206": "Text names an {icon} that is not registered.",
         "CG207": "A layout file cannot be read or does not match the layout schema.",
         "CG208": "A layout element names a widget that is not registered.",
+        "CG212": "Cards with different effects look alike but for their words: give each effect its own glyph.",
+        "CG209": "On a printed face, an element that carries play (or the text of an art element) reaches outside the safe zone.",
         "CG210": "Two palette colours are hard to tell apart for some viewers (colour-blind or greyscale), though symbols tell them apart.",
         "CG211": "Palette entries cannot be told apart without colour: their symbols and motifs do not differ.",
         "CG290": "The requested card language is not a locale of the game.",
@@ -112,10 +119,8 @@ def _layout_geometry(loaded: LoadedSpec, name: str, resolved: ResolvedLayout, w:
             size = element.params.get("size")
             min_size = element.params.get("min_size")
             for label, value in (("size", size), ("min_size", min_size)):
-                if isinstance(value, (int, float)) and not isinstance(value, bool) and value < layout.min_text_pt and element.widget not in ("credit_line",):
-                    yield Finding(file, line, column, "CG203", ERROR, ".".join(map(str, path)), f"{name}: {element.widget} text {label} {value} pt is below the printable minimum of {layout.min_text_pt:g} pt", "set 6 pt or more")
-            if element.widget == "credit_line" and isinstance(size, (int, float)) and size < 4.0:
-                yield Finding(file, line, column, "CG203", ERROR, ".".join(map(str, path)), f"{name}: credit line at {size} pt cannot be read", "small print needs 4 pt or more")
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and value < layout.min_text_pt:
+                    yield Finding(file, line, column, "CG203", ERROR, ".".join(map(str, path)), f"{name}: {element.widget} text {label} {value} pt is below the printable minimum of {layout.min_text_pt:g} pt", f"set {layout.min_text_pt:g} pt or more")
             if element.art:
                 continue
             x, y, bw, bh = element.box
@@ -131,6 +136,91 @@ def _layout_geometry(loaded: LoadedSpec, name: str, resolved: ResolvedLayout, w:
                 outside.append(f"bottom by {y + bh - (h - safe):.1f} mm")
             if outside:
                 yield Finding(file, line, column, "CG204", WARNING, ".".join(map(str, path)), f"{name}: {element.widget} box {list(element.box)} leaves the {safe:g} mm safe zone ({', '.join(outside)})", "move it inside, or mark it `art: true` if it is art meant to run to the edge")
+
+
+def _element_place(resolved: ResolvedLayout, name: str, path: tuple[str | int, ...]) -> tuple[str, int, int]:
+    """(file, line, column) of a layout element's box."""
+    place = resolved.source.place(path + ("box",)) if resolved.source else None
+    return resolved.file or f"(default layout of {name})", place.line if place else 0, place.column if place else 0
+
+
+def _outside(ink: Bounds, safe: Box) -> list[tuple[str, float]]:
+    """The sides where ``ink`` leaves ``safe``, with how far (mm)."""
+    eps = 1e-6
+    sides = (("left", safe.x - ink.left), ("top", safe.y - ink.top), ("right", ink.right - safe.right), ("bottom", ink.bottom - safe.bottom))
+    return [(side, over) for side, over in sides if over > eps]
+
+
+def print_safety_findings(loaded: LoadedSpec, faces: FaceSet, locale: str, seen: set[tuple[str, str, str]]) -> Iterator[Finding]:
+    """Per printed face, from what each element drew: type below the minimum (CG203) and ink outside the safe zone (CG209).
+
+    Each element of each deck is reported once, naming how many faces it hits
+    and the worst of them.
+    """
+    small: dict[tuple[str, tuple[str | int, ...]], list[tuple[float, Face, str]]] = {}
+    unsafe: dict[tuple[str, tuple[str | int, ...]], list[tuple[float, Face, str, str]]] = {}
+    for face in faces.faces:
+        resolved = faces.layouts.get(face.group)
+        if resolved is None:
+            continue
+        minimum = resolved.layout.min_text_pt
+        b, size = face.size.bleed, face.size
+        safe = Box(b + size.safe, b + size.safe, size.width - 2 * size.safe, size.height - 2 * size.safe)
+        for ink in face.elements:
+            if ink.smallest_pt is not None and ink.smallest_pt < minimum - 1e-6:
+                small.setdefault((face.group, ink.path), []).append((ink.smallest_pt, face, ink.where))
+            measured = ink.text if ink.art else ink.ink
+            if measured is None:
+                continue
+            sides = _outside(measured, safe)
+            if sides:
+                worst = max(over for _, over in sides)
+                detail = ", ".join(f"{side} by {over:.1f} mm" for side, over in sides)
+                unsafe.setdefault((face.group, ink.path), []).append((worst, face, ink.where, detail))
+    for (group, path), hits in small.items():
+        resolved = faces.layouts[group]
+        file, line, column = _element_place(resolved, group, path)
+        key = ("CG203-drawn", group + ".".join(map(str, path)), locale)
+        if key in seen:
+            continue
+        seen.add(key)
+        size_pt, face, where = min(hits, key=lambda hit: hit[0])
+        yield Finding(file, line, column, "CG203", ERROR, ".".join(map(str, path)), f"{group}: {where} prints text at {size_pt:g} pt on {len(hits)} face(s) (smallest on {face.label}) [{locale}], below the minimum of {resolved.layout.min_text_pt:g} pt", "give the text a bigger size or box, or shorten it")
+    for (group, path), found in unsafe.items():
+        resolved = faces.layouts[group]
+        file, line, column = _element_place(resolved, group, path)
+        key = ("CG209", group + ".".join(map(str, path)), locale)
+        if key in seen:
+            continue
+        seen.add(key)
+        _, face, where, detail = max(found, key=lambda hit: hit[0])
+        safe_mm = face.size.safe
+        yield Finding(file, line, column, "CG209", ERROR, ".".join(map(str, path)), f"{group}: {where} draws outside the {safe_mm:g} mm safe zone on {len(found)} face(s), worst on {face.label} ({detail})", "move it inside the safe zone (a cut 1-2 mm off would take it), or shrink it")
+
+
+def look_alike_findings(loaded: LoadedSpec, faces: FaceSet) -> Iterator[Finding]:
+    """Cards of one deck with different effects whose faces differ only in their text (CG212, a warning).
+
+    A player tells cards apart across the table by their pictures; two effects
+    drawn alike need reading. Each pair of effects is reported once.
+    """
+    spec = loaded.spec
+    assert spec is not None
+    for d_index, deck in enumerate(spec.decks):
+        cards = {card.id: card for card in deck.cards}
+        looks: dict[tuple[tuple[object, ...], ...], dict[str, Face]] = {}
+        for face in faces.faces:
+            card = cards.get(face.card or "") if face.group == deck.id and face.kind == "front" else None
+            if card is None or card.effect is None:
+                continue
+            signature = tuple((ink.path, ink.look) for ink in face.elements)
+            looks.setdefault(signature, {}).setdefault(card.effect, face)
+        for by_effect in looks.values():
+            if len(by_effect) < 2:
+                continue
+            effects = sorted(by_effect)
+            names = ", ".join(f"{by_effect[e].label} ({e})" for e in effects)
+            yield loaded.place_finding("CG212", WARNING, ("decks", d_index, "cards"), f"deck {deck.id!r}: {len(effects)} effects are drawn alike and differ only in their words: {names}", "map each effect to its own glyph in the layout (e.g. `glyphs: {effect: name}`, see cardgen/render/glyphs.py)")
 
 
 def _bleed_findings(loaded: LoadedSpec, faces: FaceSet) -> Iterator[Finding]:
@@ -161,26 +251,33 @@ def confusable_pairs(palette: Palette) -> list[tuple[int, int]]:
     ]
 
 
-def palette_findings(loaded: LoadedSpec, p_index: int, palette: Palette) -> Iterator[Finding]:
-    """Colour distinguishability (CVD + greyscale, CIEDE2000) and colour-free distinguishability of one palette."""
+def palette_findings(loaded: LoadedSpec, p_index: int, palette: Palette, locales: list[str] | None = None) -> Iterator[Finding]:
+    """Colour distinguishability (CVD + greyscale, CIEDE2000) and colour-free distinguishability of one palette.
+
+    The symbols are checked as printed in each of ``locales`` (an entry's
+    ``symbols`` replace its ``symbol`` in that card language).
+    """
     entries = palette.entries
     if len(entries) < 2:
         return
     base = ("palettes", p_index)
-    keys = []
-    for entry in entries:
-        symbol = entry.symbol.strip().casefold() if symbol_usable(entry.symbol) else None
-        motif = entry.motif if entry.motif and has_motif(entry.motif) else None
-        keys.append((symbol, motif))
-    without_colour = []
-    for (i, a), (j, b) in combinations(enumerate(keys), 2):
-        same_symbol = a[0] is None or b[0] is None or a[0] == b[0]
-        same_motif = a[1] is None or b[1] is None or a[1] == b[1]
-        if same_symbol and same_motif:
-            without_colour.append((entries[i].id, entries[j].id))
+    without_colour: list[tuple[str, str]] = []
+    for locale in locales or [""]:
+        keys = []
+        for entry in entries:
+            printed = entry.symbol_in(locale)
+            symbol = printed.strip().casefold() if symbol_usable(printed) else None
+            motif = entry.motif if entry.motif and has_motif(entry.motif) else None
+            keys.append((symbol, motif))
+        for (i, a), (j, b) in combinations(enumerate(keys), 2):
+            same_symbol = a[0] is None or b[0] is None or a[0] == b[0]
+            same_motif = a[1] is None or b[1] is None or a[1] == b[1]
+            pair = (entries[i].id, entries[j].id)
+            if same_symbol and same_motif and pair not in without_colour:
+                without_colour.append(pair)
     if without_colour:
         pairs = ", ".join(f"{x}/{y}" for x, y in without_colour)
-        yield loaded.place_finding("CG211", ERROR, base + ("entries",), f"palette {palette.id!r}: entries {pairs} can only be told apart by colour (their symbols are blank, undrawable or equal, and no distinct motif is set)", "give every entry a distinct visible symbol (a letter) or motif")
+        yield loaded.place_finding("CG211", ERROR, base + ("entries",), f"palette {palette.id!r}: entries {pairs} can only be told apart by colour (their symbols are blank, undrawable or equal in some card language, and no distinct motif is set)", "give every entry a distinct visible symbol (a letter) or motif, in every card language")
     labs = {v: [simulate(e.colour, v) for e in entries] for v in VISIONS}
     confused: list[str] = []
     for i, j in confusable_pairs(palette):
@@ -203,14 +300,16 @@ def render_checks(loaded: LoadedSpec) -> Iterator[Finding]:
         if first is None:
             first = faces
         yield from _text_findings(loaded, faces, locale, seen)
+        yield from print_safety_findings(loaded, faces, locale, seen)
     assert first is not None
     yield from _layout_findings(loaded, first)
     yield from _bleed_findings(loaded, first)
+    yield from look_alike_findings(loaded, first)
     for p_index, palette in enumerate(spec.palettes):
-        colour_only = list(palette_findings(loaded, p_index, palette))
+        colour_only = list(palette_findings(loaded, p_index, palette, list(spec.locales)))
         yield from colour_only
         if not any(f.code == "CG211" for f in colour_only):  # with no usable symbols, CG211 already says it all
-            yield from symbol_findings(loaded, first.faces, p_index, palette, confusable_pairs(palette))
+            yield from symbol_findings(loaded, first.faces, p_index, palette, confusable_pairs(palette), spec.locales[0])
 
 
 def _run(loaded: LoadedSpec) -> list[Finding]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, Sequence
 
 from cardgen.render.colour import mix
+from cardgen.render.extent import Bounds, ink_box, text_ink, text_sizes
 from cardgen.render.layouts import (
     Element,
     FaceLayout,
@@ -24,13 +25,33 @@ from cardgen.render.layouts import (
     default_deck_layout,
     resolve_layout,
 )
-from cardgen.render.scene import Box, Group, Primitive, Rect, Scene, card_scene
+from cardgen.render.scene import Box, Group, Primitive, Rect, Scene, Text, card_scene
 from cardgen.render.widgets import PieceInfo, Resources, TextReport, WidgetContext, get_widget, local
 from cardgen.spec.load import LoadedSpec, size_of
-from cardgen.spec.models import Card, CardSize, Component, Deck, FieldDef, PaletteEntry, Spec
+from cardgen.spec.models import Card, CardSize, Component, Deck, FieldDef, Palette, PaletteEntry, Spec
 from cardgen.spec.source import PathKey
 
 FaceKind = Literal["front", "back", "component"]
+
+
+@dataclass(frozen=True)
+class ElementInk:
+    """What one layout element drew on one face: where its ink and its text lie, and its smallest type."""
+
+    path: tuple[str | int, ...]
+    """``(side, "elements", index)`` in the layout file."""
+    where: str
+    """``front.elements[3] (credit_line)``."""
+    widget: str
+    art: bool
+    ink: Bounds | None
+    """Everything the element drew, face coordinates (mm, the bleed's top-left corner at 0, 0)."""
+    text: Bounds | None
+    """Its text runs alone."""
+    smallest_pt: float | None
+    """The smallest text size it printed, in points (None: no text)."""
+    look: str = ""
+    """A digest of what it drew apart from text: equal looks mean only the words tell two faces apart."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +77,8 @@ class Face:
     """Where the card (or deck, component) is written in the spec."""
     label: str
     """A readable name for findings: ``shapes/s03``, ``bones/bone1 (face 2)``, ``mural back``."""
+    elements: tuple[ElementInk, ...] = ()
+    """What each layout element drew, for the print-safety checks."""
 
 
 @dataclass(frozen=True)
@@ -140,40 +163,40 @@ def _build(spec: Spec, locale: str, layouts: dict[str, ResolvedLayout]) -> FaceS
                 for f_index, card_face in enumerate(card.faces[:2]):
                     data = {**card.data, **card_face.data}
                     title = local(card_face.name or card.name, locale, spec.locales[0])
-                    scene, reports = _draw(spec, res, resolved, result, resolved.layout.front, "front", size, deck, card, f_index, data, title, base + ("faces", f_index), None)
+                    scene, reports, inks = _draw(spec, res, resolved, result, resolved.layout.front, "front", size, deck, card, f_index, data, title, base + ("faces", f_index), None)
                     label = f"{deck.id}/{card.id} (face {f_index + 1})"
-                    result.faces.append(Face(keys[f_index], "front", deck.id, card.id, f_index, scene, card.copies, size, keys[1 - f_index], reports, base, label))
+                    result.faces.append(Face(keys[f_index], "front", deck.id, card.id, f_index, scene, card.copies, size, keys[1 - f_index], reports, base, label, inks))
             else:
                 title = local(card.name, locale, spec.locales[0])
-                scene, reports = _draw(spec, res, resolved, result, resolved.layout.front, "front", size, deck, card, 0, card.data, title, base, None)
+                scene, reports, inks = _draw(spec, res, resolved, result, resolved.layout.front, "front", size, deck, card, 0, card.data, title, base, None)
                 reverse = None if deck.double_sided else f"{deck.id}-back"
-                result.faces.append(Face(f"{deck.id}-{card.id}", "front", deck.id, card.id, 0, scene, card.copies, size, reverse, reports, base, f"{deck.id}/{card.id}"))
+                result.faces.append(Face(f"{deck.id}-{card.id}", "front", deck.id, card.id, 0, scene, card.copies, size, reverse, reports, base, f"{deck.id}/{card.id}", inks))
         if not deck.double_sided:
             back_layout = resolved.layout.back or default_deck_layout(deck, size).back
             assert back_layout is not None
-            scene, reports = _draw(spec, res, resolved, result, back_layout, "back", size, deck, None, 0, {}, local(deck.back or deck.name, locale), ("decks", d_index), None)
+            scene, reports, inks = _draw(spec, res, resolved, result, back_layout, "back", size, deck, None, 0, {}, local(deck.back or deck.name, locale), ("decks", d_index), None)
             copies = sum(card.copies for card in deck.cards)
-            result.faces.append(Face(f"{deck.id}-back", "back", deck.id, None, 0, scene, copies, size, None, reports, ("decks", d_index), f"{deck.id} back"))
+            result.faces.append(Face(f"{deck.id}-back", "back", deck.id, None, 0, scene, copies, size, None, reports, ("decks", d_index), f"{deck.id} back", inks))
     for k_index, component in enumerate(spec.components):
         resolved = layouts[component.id]
         size = size_of(component.size)
-        for key, piece in _pieces(spec, component):
+        for key, piece in _pieces(spec, list(res.palettes.values()), component):
             title = local(component.name, locale, spec.locales[0])
-            scene, reports = _draw(spec, res, resolved, result, resolved.layout.front, "front", size, None, None, 0, {}, title, ("components", k_index), piece)
-            result.faces.append(Face(key, "component", component.id, None, 0, scene, component.count, size, None, reports, ("components", k_index), key))
+            scene, reports, inks = _draw(spec, res, resolved, result, resolved.layout.front, "front", size, None, None, 0, {}, title, ("components", k_index), piece)
+            result.faces.append(Face(key, "component", component.id, None, 0, scene, component.count, size, None, reports, ("components", k_index), key, inks))
     return result
 
 
-def _pieces(spec: Spec, component: Component) -> list[tuple[str, PieceInfo]]:
-    """(key, piece) for every distinct piece face: per palette entry, per owning seat."""
+def _pieces(spec: Spec, palettes: list[Palette], component: Component) -> list[tuple[str, PieceInfo]]:
+    """(key, piece) for every distinct piece face: per palette entry, per owning seat (``palettes``: as printed)."""
     entries: list[tuple[int, PaletteEntry | None]] = [(0, None)]
     if component.palette:
-        palette = next((p for p in spec.palettes if p.id == component.palette), None)
+        palette = next((p for p in palettes if p.id == component.palette), None)
         if palette is not None:
             entries = list(enumerate(palette.entries))
     seats: list[tuple[int, PaletteEntry | None]] = [(0, None)]
     if component.per_player:
-        seat_palette = next((p for p in spec.palettes if p.id == spec.seats), None)
+        seat_palette = next((p for p in palettes if p.id == spec.seats), None)
         if seat_palette is not None:
             seats = list(enumerate(seat_palette.entries[: spec.players.max]))
         else:
@@ -235,7 +258,7 @@ def _draw(
     title: str,
     source: PathKey,
     piece: PieceInfo | None,
-) -> tuple[Scene, tuple[TextReport, ...]]:
+) -> tuple[Scene, tuple[TextReport, ...], tuple[ElementInk, ...]]:
     """Draw one face from its layout: background to the bleed edge, elements, frame."""
     bleed = size.bleed
     width, height = size.width + 2 * bleed, size.height + 2 * bleed
@@ -246,7 +269,9 @@ def _draw(
     if background is not None:
         children.append(Rect(0.0, 0.0, width, height, fill=background))
     reports: list[TextReport] = []
+    inks: list[ElementInk] = []
     field_defs: Mapping[str, FieldDef] = deck.fields if deck is not None else {}
+    face_widgets = frozenset(element.widget for element in layout.elements if _applies(element, card, data))
     for index, element in enumerate(layout.elements):
         if not _applies(element, card, data):
             continue
@@ -264,11 +289,13 @@ def _draw(
             box=Box(x + bleed, y + bleed, w, h), trim=trim, safe=safe, spec=spec, res=res, deck=deck, card=card,
             face_index=face_index, locale=res.locale, params=element.params, data=data, title=title, element=where,
             source=source, reports=reports, min_text_pt=resolved.layout.min_text_pt, piece=piece,
-            background=background or "#ffffff", field_defs=field_defs,
+            background=background or "#ffffff", field_defs=field_defs, face_widgets=face_widgets,
         )
         primitives = fn(ctx)
         if primitives:
             children.append(Group(children=tuple(primitives)))
+            sizes = [size for _, size in text_sizes(primitives)]
+            inks.append(ElementInk((side, "elements", index), where, element.widget, element.art, ink_box(primitives), text_ink(primitives), min(sizes) if sizes else None, _look(primitives)))
     if layout.frame is not None:
         frame = layout.frame
         colour = frame.colour
@@ -276,7 +303,24 @@ def _draw(
             colour = _background(FaceLayout(background=colour), deck, card, piece) or "#1a1a1a"
         box = trim.inset(frame.inset_mm)
         children.append(Rect(box.x, box.y, box.w, box.h, stroke=colour, stroke_width=frame.width_mm, radius=frame.radius_mm))
-    return card_scene(size.width, size.height, bleed, children), tuple(reports)
+    return card_scene(size.width, size.height, bleed, children), tuple(reports), tuple(inks)
+
+
+def _without_text(primitives: Sequence[Primitive]) -> tuple[Primitive, ...]:
+    """The primitives with every text run left out (groups keep their other children)."""
+    out: list[Primitive] = []
+    for primitive in primitives:
+        if isinstance(primitive, Text):
+            continue
+        if isinstance(primitive, Group):
+            primitive = Group(_without_text(primitive.children), primitive.transform, primitive.clip)
+        out.append(primitive)
+    return tuple(out)
+
+
+def _look(primitives: Sequence[Primitive]) -> str:
+    """A digest of the drawing apart from its text."""
+    return hashlib.sha256(repr(_without_text(primitives)).encode()).hexdigest()[:16]
 
 
 def print_order(faces: list[Face]) -> list[tuple[Face, Face | None]]:

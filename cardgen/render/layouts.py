@@ -168,7 +168,7 @@ def default_deck_layout(deck: Deck, size: CardSize) -> DeckLayout:
     if deck.card_types:
         elements.append(Element(widget="type_band", box=(x, y, inner, 4.0)))
         y += 5.0
-    credit_h = 3.2
+    credit_h = 7.6  # three lines of 6 pt condensed type
     bottom = h - s - credit_h - 0.5
     shown = [n for n, d in deck.fields.items() if d.shown]
     has_text = any(card.text for card in deck.cards)
@@ -180,7 +180,7 @@ def default_deck_layout(deck: Deck, size: CardSize) -> DeckLayout:
         elements.append(Element(widget="fields", box=(x, y, inner, bottom - y), params={"size": 8}))
     else:
         elements.append(Element(widget="text", box=(x, y + 1.0, inner, bottom - y - 1.0), params={"size": 9}))
-    elements.append(Element(widget="credit_line", box=(x, h - s - credit_h, inner, credit_h), params={"size": 4.5}))
+    elements.append(Element(widget="credit_line", box=(x, h - s - credit_h, inner, credit_h), params={"size": 6}))
     front = FaceLayout(background="#fbf8f1", frame=Frame(colour="#3a3a3a", width_mm=0.4, inset_mm=max(1.0, s - 1.5), radius_mm=2.0), elements=elements)
     back = FaceLayout(
         background="#3a3a3a",
@@ -198,6 +198,7 @@ def default_component_layout(component: Component, size: CardSize) -> DeckLayout
     w, h = size.width, size.height
     elements = [Element(widget="piece", box=(w * 0.18, h * 0.18, w * 0.64, h * 0.64), art=True)]
     if component.player_mark and component.shape == "square":
-        elements.append(Element(widget="seat_mark", box=(0, 0, w, h), art=True))
+        s = size.safe
+        elements.append(Element(widget="seat_mark", box=(s, s, w - 2 * s, h - 2 * s), params={"scale": 0.45}))
     background: Literal["entry", "seat"] = "entry" if component.palette else "seat"
     return DeckLayout(front=FaceLayout(background=background, frame=None, elements=elements))

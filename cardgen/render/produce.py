@@ -11,8 +11,10 @@ For a game it writes, under the staging folder:
   crop marks at the exact trim, a back page after each front page (backs
   mirrored for the printer's flip; a double-sided card's second face is its
   back), and a footer naming the game, version, sheet and licence;
-* ``<game>-print-<paper>.layout.json``: the trim and printed-bleed rectangle of
-  every card on every page, in mm from the page's top-left corner;
+* ``<game>-print-<paper>.layout.json``: how to print the sheets (the guide
+  page's general sentences, which the gallery shows), the trim and printed-bleed rectangle of
+  every card on every page, in mm from the page's top-left corner, and the
+  quarter turn (degrees clockwise) of a card printed sideways;
 * ``<game>-duplex-test-<paper>.pdf``: a two-page alignment test. It is a
   separate file so the card sheets stay a clean print job and the test can be
   printed once per printer.
@@ -32,7 +34,8 @@ from cardgen.findings import Finding, Severity
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Box, Group, Scene, scene_digest, shared_face
-from cardgen.render.sheets import FooterInfo, ImposedSheets, PrintItem, builtin_sheet_template, duplex_test_sheet, impose
+from cardgen.render.sheet_guide import duplex_test_sheet, print_advice, with_guide
+from cardgen.render.sheets import FooterInfo, ImposedSheets, PrintItem, builtin_sheet_template, impose
 from cardgen.render.svg_backend import write_svg
 from cardgen.render.widgets import local
 from cardgen.spec.models import Spec
@@ -42,6 +45,12 @@ SHEET_WORDS: dict[str, tuple[str, str, str]] = {
     "pt_BR": ("folha {n} de {m}", "frente", "verso"),
 }
 """How the footer says 'sheet n of m', 'front' and 'back' in each card language."""
+
+BLANK_WORDS: dict[str, str] = {
+    "en": "left blank so the file prints double-sided in one run",
+    "pt_BR": "em branco para o arquivo sair todo em frente e verso",
+}
+"""What a blank back page's footer says in each card language."""
 
 
 def card_locale(spec: Spec, requested: str | None) -> str:
@@ -58,6 +67,7 @@ def footer_for(spec: Spec, locale: str) -> FooterInfo:
         version=spec.version,
         licence=local(spec.licence.attribution, locale, spec.locales[0]),
         sheet_words=SHEET_WORDS.get(locale, SHEET_WORDS["en"]),
+        blank_word=BLANK_WORDS.get(locale, BLANK_WORDS["en"]),
     )
 
 
@@ -105,8 +115,8 @@ def _box(box: Box) -> list[float]:
     return [round(box.x, 4), round(box.y, 4), round(box.w, 4), round(box.h, 4)]
 
 
-def layout_sidecar(game: str, paper: str, sheets: ImposedSheets, pairs: list[tuple[Face, Face | None]], sheet_bleed: float | None, locale: str) -> dict[str, object]:
-    """The JSON record of where every card landed (pages and sheets 1-based)."""
+def layout_sidecar(game: str, paper: str, sheets: ImposedSheets, pairs: list[tuple[Face, Face | None]], sheet_bleed: float | None, locale: str, advice: list[str] | None = None) -> dict[str, object]:
+    """The JSON record of where every card landed (pages and sheets 1-based), and how to print the sheets."""
     pages = []
     for index, page in enumerate(sheets.pages):
         on_page = sheets.placements_on(index)
@@ -138,6 +148,7 @@ def layout_sidecar(game: str, paper: str, sheets: ImposedSheets, pairs: list[tup
                 "col": p.col,
                 "trim_mm": _box(p.trim),
                 "bleed_mm": _box(p.bleed),
+                "turn_deg": p.turn,
             }
         )
     return {
@@ -146,6 +157,7 @@ def layout_sidecar(game: str, paper: str, sheets: ImposedSheets, pairs: list[tup
         "card_locale": locale,
         "units": "mm; boxes are [x, y, width, height] from the page's top-left corner, y pointing down",
         "sheet_bleed_mm": sheet_bleed,
+        "how_to_print": advice or [],
         "pages": pages,
         "cards": cards,
     }
@@ -191,18 +203,22 @@ def produce_cards(context: BuildContext) -> list[Path]:
     footer = footer_for(spec, locale)
     for paper in context.options.papers:
         template = builtin_sheet_template(paper)
-        sheets = impose(items, template, footer)
+        test_name = f"{spec.id}-duplex-test-{paper}.pdf"
+        bleeds = {index: item.bleed for index, item in enumerate(items)}
+        sheets = with_guide(impose(items, template, footer), template, footer, bleeds, locale, test_name)
         pdf = context.staging / f"{spec.id}-print-{paper}.pdf"
         item_keys = [
             (digests.get(f.key), digests.get(r.key) if r else None, i.trim_w, i.trim_h, i.bleed, i.copies, i.label)
             for (f, r), i in zip(pairs, items)
         ]
-        sheet_key = ("print-pdf", title, template.model_dump_json(), footer, item_keys)
+        sheet_key = ("print-pdf", 2, title, locale, template.model_dump_json(), footer, item_keys)
         pdf.write_bytes(_cached(cache, sheet_key, lambda: sheets.to_pdf(title=title)))
         sidecar = context.staging / f"{spec.id}-print-{paper}.layout.json"
-        record = layout_sidecar(spec.id, paper, sheets, pairs, template.sheet_bleed_mm, locale)
+        duplex = any(p.side == "back" for p in sheets.placements)
+        advice = print_advice(template, locale, test_name, duplex)
+        record = layout_sidecar(spec.id, paper, sheets, pairs, template.sheet_bleed_mm, locale, advice)
         sidecar.write_text(json.dumps(record, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
-        test = context.staging / f"{spec.id}-duplex-test-{paper}.pdf"
+        test = context.staging / test_name
         test_key = ("duplex-pdf", title, template.model_dump_json(), footer)
         test.write_bytes(_cached(cache, test_key, lambda: duplex_test_sheet(template, footer).to_pdf(title=f"{title} – duplex test")))
         written += [pdf, sidecar, test]

@@ -1,18 +1,26 @@
 """Print sheets (imposition): cards laid out on paper with crop marks and duplex backs.
 
 A :class:`SheetTemplate` (loaded from ``templates/sheets/*.yaml``) describes the
-paper, margins, gutter, crop marks, footer and the printer's duplex flip.
-:func:`impose` places :class:`PrintItem` faces on pages, draws crop marks
-outside the bleed at every trim line, clips each card to its bleed rectangle,
-and emits a back page after each front page when any card has a back. It
-returns the page scenes plus the exact trim/bleed rectangle of every card on
-every page (mm, page coordinates, y down).
+paper, margins, gutter, crop marks, footer, the printer's duplex flip and an
+offset that corrects a measured duplex misregistration. :func:`impose` places
+:class:`PrintItem` faces on pages, each with its full bleed (3 mm on the shipped
+sizes), draws crop marks outside the bleed at every trim line, clips each card
+to its bleed rectangle, and gives every sheet a back page when any card in the
+document has a back (a sheet with nothing behind it gets a blank back), so the
+whole file prints in one double-sided run. It returns the page scenes plus the
+exact trim/bleed rectangle of every card on every page (mm, page coordinates,
+y down).
+
+Packing: cards of one size (trim and bleed) share sheets whichever deck they
+come from, in the order they first appear. Each size is laid out upright or
+turned a quarter (``card_rotation: auto`` picks whichever fits more per sheet).
 
 Duplex: the back page is the front page as seen through the paper. On a
 portrait sheet flipped on its long edge the column order reverses; on its
 short edge the row order reverses (the other way round for landscape sheets).
 The grid is centred on the page along that axis, so a reversed slot lies
-exactly behind its front slot.
+exactly behind its front slot. A card turned a quarter has its back turned the
+way that keeps both sides upright on the cut card.
 
 A face whose content lands on the sheets more than once (copies, a deck's
 common back) is placed as a group with shared content keyed by the face's
@@ -53,6 +61,7 @@ TEMPLATES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "sheet
 _EPS = 1e-6
 Side = Literal["front", "back"]
 DuplexFlip = Literal["long_edge", "short_edge"]
+Rotation = Literal["auto", "upright", "sideways"]
 
 
 # --------------------------------------------------------------------------- template
@@ -90,6 +99,13 @@ class CropMarkStyle(_Strict):
         return self.offset_mm + self.length_mm
 
 
+class Offset(_Strict):
+    """A shift in mm (x to the right, y down, as seen on the page it moves)."""
+
+    x: float = Field(default=0.0, ge=-10, le=10)
+    y: float = Field(default=0.0, ge=-10, le=10)
+
+
 class FooterStyle(_Strict):
     """Footer band at the bottom of every page."""
 
@@ -107,6 +123,15 @@ class SheetTemplate(_Strict):
     crop_marks: CropMarkStyle
     footer: FooterStyle
     duplex_flip: DuplexFlip = "long_edge"
+    back_offset_mm: Offset = Field(
+        default_factory=Offset,
+        description="Moves everything on back pages by this much, to cancel a misregistration read off the "
+        "duplex test sheet (set x and y to the readings of its scales).",
+    )
+    card_rotation: Rotation = Field(
+        default="auto",
+        description="upright, sideways (a quarter turn), or auto: per card size, whichever fits more per sheet.",
+    )
     sheet_bleed_mm: float | None = Field(
         default=None,
         ge=0,
@@ -180,12 +205,14 @@ class PrintItem:
 
 @dataclass(frozen=True)
 class FooterInfo:
-    """Text for the footer line of every sheet (``sheet_words`` localise 'sheet n of m', 'front', 'back')."""
+    """Text for the footer line of every sheet (``sheet_words`` localise 'sheet n of m', 'front', 'back';
+    ``blank_word`` what a blank back page says)."""
 
     title: str
     version: str = ""
     licence: str = ""
     sheet_words: tuple[str, str, str] = ("sheet {n} of {m}", "front", "back")
+    blank_word: str = "left blank so the file prints double-sided in one run"
 
 
 @dataclass(frozen=True)
@@ -203,11 +230,17 @@ class CardPlacement:
     col: int
     trim: Box
     bleed: Box
+    turn: int = 0
+    """0, or +90 / -90: the card lies sideways, turned that many degrees clockwise."""
 
 
 @dataclass(frozen=True)
 class Grid:
-    """Card slots of one page: columns x rows of (trim + 2*bleed) cells with gutters."""
+    """Card slots of one page: columns x rows of (trim + 2*bleed) cells with gutters.
+
+    ``trim_w`` x ``trim_h`` is the card's own size; a ``sideways`` grid holds the
+    cards turned a quarter, so its cells are ``trim_h`` wide and ``trim_w`` tall.
+    """
 
     cols: int
     rows: int
@@ -217,6 +250,7 @@ class Grid:
     gutter: float
     origin_x: float
     origin_y: float
+    sideways: bool = False
 
     @property
     def capacity(self) -> int:
@@ -225,13 +259,13 @@ class Grid:
 
     @property
     def cell_w(self) -> float:
-        """Width of a card including bleed."""
-        return self.trim_w + 2 * self.bleed
+        """Width of a card including bleed, as it lies on the page."""
+        return (self.trim_h if self.sideways else self.trim_w) + 2 * self.bleed
 
     @property
     def cell_h(self) -> float:
-        """Height of a card including bleed."""
-        return self.trim_h + 2 * self.bleed
+        """Height of a card including bleed, as it lies on the page."""
+        return (self.trim_w if self.sideways else self.trim_h) + 2 * self.bleed
 
     def bleed_box(self, row: int, col: int) -> Box:
         """Bleed rectangle of a slot, page coordinates."""
@@ -271,32 +305,56 @@ class ImposedSheets:
 
 # --------------------------------------------------------------------------- geometry
 def plan_grid(template: SheetTemplate, trim_w: float, trim_h: float, bleed: float) -> Grid:
-    """How many cards fit upright, and where: centred on the page along the flip axis.
+    """How many cards fit, upright or turned a quarter (``card_rotation``), and where.
 
-    Raises ValueError when not even one card fits.
+    ``auto`` takes whichever way holds more cards (upright on a tie). The grid
+    is centred on the page along the flip axis. Raises ValueError when not even
+    one card fits.
     """
+    ways = {"upright": (False,), "sideways": (True,), "auto": (False, True)}[template.card_rotation]
+    best: Grid | None = None
+    for sideways in ways:
+        grid = _plan(template, trim_w, trim_h, bleed, sideways)
+        if grid is not None and (best is None or grid.capacity > best.capacity):
+            best = grid
+    if best is None:
+        avail_w, avail_h = _card_area(template)
+        raise ValueError(
+            f"a {trim_w}x{trim_h} mm card with {bleed} mm bleed does not fit on {template.name} "
+            f"(printable area for cards {avail_w:.1f}x{avail_h:.1f} mm)"
+        )
+    return best
+
+
+def _card_area_box(template: SheetTemplate) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of the area cards may fill: inside the margins, crop mark reach and footer."""
     paper, m = template.paper, template.margins_mm
     reach = template.crop_marks.reach_mm
-    gutter = template.gutter_mm
-    cell_w, cell_h = trim_w + 2 * bleed, trim_h + 2 * bleed
-
     inset_x = max(m.left, m.right) + reach
-    left, right = inset_x, paper.width_mm - inset_x
     bottom_reserved = m.bottom + template.footer.height_mm
     if template.mirror_columns:
         top, bottom = m.top + reach, paper.height_mm - bottom_reserved - reach
     else:
         inset_y = max(m.top, bottom_reserved) + reach
         top, bottom = inset_y, paper.height_mm - inset_y
+    return inset_x, top, paper.width_mm - inset_x, bottom
 
+
+def _card_area(template: SheetTemplate) -> tuple[float, float]:
+    left, top, right, bottom = _card_area_box(template)
+    return right - left, bottom - top
+
+
+def _plan(template: SheetTemplate, trim_w: float, trim_h: float, bleed: float, sideways: bool) -> Grid | None:
+    left, top, right, bottom = _card_area_box(template)
     avail_w, avail_h = right - left, bottom - top
+    gutter = template.gutter_mm
+    cell_w, cell_h = (trim_h, trim_w) if sideways else (trim_w, trim_h)
+    cell_w, cell_h = cell_w + 2 * bleed, cell_h + 2 * bleed
     cols = max(0, math.floor((avail_w + gutter) / (cell_w + gutter) + _EPS))
     rows = max(0, math.floor((avail_h + gutter) / (cell_h + gutter) + _EPS))
     if cols == 0 or rows == 0:
-        raise ValueError(
-            f"a {trim_w}x{trim_h} mm card with {bleed} mm bleed does not fit on {template.name} "
-            f"(printable area for cards {avail_w:.1f}x{avail_h:.1f} mm)"
-        )
+        return None
     grid_w = cols * cell_w + (cols - 1) * gutter
     grid_h = rows * cell_h + (rows - 1) * gutter
     return Grid(
@@ -308,6 +366,7 @@ def plan_grid(template: SheetTemplate, trim_w: float, trim_h: float, bleed: floa
         gutter=gutter,
         origin_x=left + (avail_w - grid_w) / 2,
         origin_y=top + (avail_h - grid_h) / 2,
+        sideways=sideways,
     )
 
 
@@ -381,7 +440,7 @@ def crop_marks(cards: Sequence[tuple[Box, Box]], style: CropMarkStyle, min_lengt
     return tuple(marks)
 
 
-def _footer(template: SheetTemplate, text: str) -> Text:
+def footer_run(template: SheetTemplate, text: str) -> Text:
     """Footer run centred in the footer band, shrunk (not below 6 pt) to fit the width."""
     paper, m = template.paper, template.margins_mm
     size = template.footer.size_pt
@@ -393,25 +452,35 @@ def _footer(template: SheetTemplate, text: str) -> Text:
     return Text(x, baseline, text, DEFAULT_FONT, size, "#000000", "middle")
 
 
-def footer_text(footer: FooterInfo, sheet: int, sheets: int, side: Side | None) -> str:
-    """``title · version · sheet n of m (front) · licence``."""
+def footer_text(footer: FooterInfo, sheet: int, sheets: int, side: Side | None, blank: bool = False) -> str:
+    """``title · version · sheet n of m (front) · licence``; a blank back says so."""
     fmt, front_word, back_word = footer.sheet_words
     where = fmt.replace("{n}", str(sheet)).replace("{m}", str(sheets))
     if side:
         where += f" ({front_word if side == 'front' else back_word})"
+    if blank:
+        where += f" · {footer.blank_word}"
     return " · ".join(part for part in (footer.title, footer.version, where, footer.licence) if part)
 
 
-def _card_group(face: Scene, bleed_box: Box, trimmed: float = 0.0, shared: SharedContent | None = None) -> Group:
+def _card_group(face: Scene, bleed_box: Box, trimmed: float = 0.0, shared: SharedContent | None = None, turn: int = 0) -> Group:
     """The face placed so its printed bleed fills ``bleed_box``; ``trimmed`` mm of its own bleed are cut away.
 
-    ``shared`` marks the face's content as reusable (a face printed more than
-    once), so a PDF defines it once and places it by reference.
+    ``turn`` is 0, or +90 / -90 degrees (clockwise on the page) for a card laid
+    sideways. ``shared`` marks the face's content as reusable (a face printed
+    more than once), so a PDF defines it once and places it by reference.
     """
+    w, h = face.width_mm, face.height_mm
+    if turn == 90:  # (x, y) -> (-y, x): the face's top edge lies along the right of the box
+        translate = (bleed_box.x + h - trimmed, bleed_box.y - trimmed)
+    elif turn == -90:  # (x, y) -> (y, -x): the face's top edge lies along the left of the box
+        translate = (bleed_box.x - trimmed, bleed_box.y + w - trimmed)
+    else:
+        translate = (bleed_box.x - trimmed, bleed_box.y - trimmed)
     return Group(
         children=face.children,
-        transform=Transform(translate=(bleed_box.x - trimmed, bleed_box.y - trimmed)),
-        clip=Box(trimmed, trimmed, bleed_box.w, bleed_box.h),
+        transform=Transform(translate=translate, rotate=float(turn)),
+        clip=Box(trimmed, trimmed, w - 2 * trimmed, h - 2 * trimmed),
         shared=shared,
     )
 
@@ -453,25 +522,37 @@ class _Slot:
 
 
 def _runs_of_same_size(items: Sequence[PrintItem]) -> list[list[_Slot]]:
-    runs: list[list[_Slot]] = []
-    last_key: tuple[float, float, float] | None = None
+    """Every copy of every item, gathered by size (trim and bleed) in the order sizes first appear."""
+    runs: dict[tuple[float, float, float], list[_Slot]] = {}
     for index, item in enumerate(items):
         key = (round(item.trim_w, 4), round(item.trim_h, 4), round(item.bleed, 4))
         for copy in range(item.copies):
-            if key != last_key:
-                runs.append([])
-                last_key = key
-            runs[-1].append(_Slot(index, copy, item))
-    return runs
+            runs.setdefault(key, []).append(_Slot(index, copy, item))
+    return list(runs.values())
+
+
+def back_turn(grid: Grid, template: SheetTemplate) -> int:
+    """How a sideways card's back is turned so both sides stand upright on the cut card.
+
+    The front is turned +90 degrees. Seen from the back, a sheet flipped so its
+    columns reverse mirrors left and right, so the back turns the other way;
+    when its rows reverse the back turns the same way.
+    """
+    if not grid.sideways:
+        return 0
+    return -90 if template.mirror_columns else 90
 
 
 def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterInfo) -> ImposedSheets:
     """Lay out all copies of all items on sheets (front pages, each followed by its back page).
 
-    Cards keep their order; a new page starts when the card size changes. A
-    sheet gets a back page when any card on it has a back; a card without a
-    back leaves its back slot empty. Each card shows only the template's
-    printed bleed (``sheet_bleed_mm``); its trim and crop marks stay exact.
+    Cards of one size share sheets and keep their order within the size. When
+    any card in the document has a back, every sheet gets a back page (blank,
+    but for its footer, when nothing on the sheet has a back) so the whole
+    document prints double-sided in one run; a card without a back leaves its
+    back slot empty. Back pages are moved by the template's ``back_offset_mm``.
+    Each card shows the template's printed bleed (its full bleed by default);
+    its trim and crop marks stay exact.
     """
     duplex = any(item.back is not None and item.copies > 0 for item in items)
     pages_spec: list[tuple[Grid, list[_Slot]]] = []
@@ -488,106 +569,39 @@ def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterIn
     marks_per_page: list[tuple[Line, ...]] = []
     grids: list[Grid | None] = []
     paper = template.paper
+    offset = template.back_offset_mm
 
     for sheet_index, (grid, slots) in enumerate(pages_spec):
         sheet = sheet_index + 1
-        has_back = any(slot.item.back is not None for slot in slots)
-        sides: list[Side] = ["front", "back"] if duplex and has_back else ["front"]
+        sides: list[Side] = ["front", "back"] if duplex else ["front"]
         for side in sides:
             page_index = len(pages)
             children: list[Primitive] = []
             boxes: list[tuple[Box, Box]] = []
+            turn = 90 if grid.sideways else 0
+            dx = dy = 0.0
+            if side == "back":
+                turn, dx, dy = back_turn(grid, template), offset.x, offset.y
             for slot_index, slot in enumerate(slots):
                 row, col = grid.slot(slot_index)
                 if side == "back":
                     row, col = back_slot(grid, row, col, template)
-                trim, bleed = grid.trim_box(row, col), grid.bleed_box(row, col)
+                trim = grid.trim_box(row, col).translated(dx, dy)
+                bleed = grid.bleed_box(row, col).translated(dx, dy)
                 face = slot.item.front if side == "front" else slot.item.back
                 if face is None:
                     continue
-                children.append(_card_group(face, bleed, slot.item.bleed - grid.bleed, shared.get(id(face))))
+                children.append(_card_group(face, bleed, slot.item.bleed - grid.bleed, shared.get(id(face)), turn))
                 boxes.append((trim, bleed))
                 placements.append(
-                    CardPlacement(page_index, sheet, side, slot.item_index, slot.copy_index, row, col, trim, bleed)
+                    CardPlacement(page_index, sheet, side, slot.item_index, slot.copy_index, row, col, trim, bleed, turn)
                 )
             marks = crop_marks(boxes, template.crop_marks)
             children.extend(marks)
-            children.append(_footer(template, footer_text(footer, sheet, total, side if duplex and has_back else None)))
+            blank = side == "back" and not boxes
+            children.append(footer_run(template, footer_text(footer, sheet, total, side if duplex else None, blank)))
             pages.append(Scene(paper.width_mm, paper.height_mm, tuple(children)))
             marks_per_page.append(marks)
             grids.append(grid)
 
     return ImposedSheets(tuple(pages), tuple(placements), tuple(marks_per_page), tuple(grids))
-
-
-# --------------------------------------------------------------------------- duplex test sheet
-def _target(x: float, y: float, radius: float, color: str) -> list[Primitive]:
-    weight = 0.15
-    return [
-        Circle(x, y, radius, stroke=color, stroke_width=weight),
-        Circle(x, y, radius / 2, stroke=color, stroke_width=weight),
-        Line(x - radius * 1.4, y, x + radius * 1.4, y, stroke=color, stroke_width=weight),
-        Line(x, y - radius * 1.4, x, y + radius * 1.4, stroke=color, stroke_width=weight),
-    ]
-
-
-def _scale(x: float, y: float, vertical: bool, color: str, span: int = 5) -> list[Primitive]:
-    """A millimetre scale centred on (x, y), ticks from -span to +span mm, labelled every 5."""
-    out: list[Primitive] = []
-    for mm in range(-span, span + 1):
-        tick = 3.0 if mm % 5 == 0 else 1.5
-        if vertical:
-            out.append(Line(x, y + mm, x + tick, y + mm, stroke=color, stroke_width=0.1))
-        else:
-            out.append(Line(x + mm, y, x + mm, y + tick, stroke=color, stroke_width=0.1))
-        if mm % 5 == 0:
-            label = f"{mm:+d}" if mm else "0"
-            if vertical:
-                out.append(Text(x + 3.5, y + mm + 0.8, label, DEFAULT_FONT, 6, color, "start"))
-            else:
-                out.append(Text(x + mm, y + 5.5, label, DEFAULT_FONT, 6, color, "middle"))
-    return out
-
-
-def duplex_test_sheet(template: SheetTemplate, footer: FooterInfo) -> ImposedSheets:
-    """A front page with registration targets and a back page with the same targets
-    where they should land after duplex printing, plus mm scales to read the offset.
-
-    Hold the printed sheet against light: each back target should sit on its
-    front target; the front's reference lines cross the back's scales at the
-    misregistration in mm.
-    """
-    paper, m = template.paper, template.margins_mm
-    w, h = paper.width_mm, paper.height_mm
-    inset = 25.0
-    points = [(inset, inset), (w - inset, inset), (w / 2, h / 2), (inset, h - inset - 10), (w - inset, h - inset - 10)]
-
-    def behind(x: float, y: float) -> tuple[float, float]:
-        return (w - x, y) if template.mirror_columns else (x, h - y)
-
-    front: list[Primitive] = [Rect(m.left, m.top, w - m.left - m.right, h - m.top - m.bottom, stroke="#000000", stroke_width=0.1)]
-    back: list[Primitive] = list(front)
-    for x, y in points:
-        front.extend(_target(x, y, 5.0, "#000000"))
-        bx, by = behind(x, y)
-        back.extend(_target(bx, by, 5.0, "#000000"))
-        # Reference lines on the front point towards the page centre; the back
-        # carries a mm scale exactly where each line shows through.
-        dx = 1.0 if x <= w / 2 else -1.0
-        dy = 1.0 if y <= h / 2 else -1.0
-        front.append(Line(x + dx * 8, y, x + dx * 20, y, stroke="#000000", stroke_width=0.1))
-        front.append(Line(x, y + dy * 8, x, y + dy * 20, stroke="#000000", stroke_width=0.1))
-        sx, sy = behind(x + dx * 14, y)
-        back.extend(_scale(sx, sy, vertical=True, color="#000000"))
-        sx, sy = behind(x, y + dy * 14)
-        back.extend(_scale(sx, sy, vertical=False, color="#000000"))
-    flip = template.duplex_flip.replace("_", " ")
-    front.append(Text(w / 2, inset + 10, f"DUPLEX TEST · FRONT · flip on {flip}", DEFAULT_FONT, 10, "#000000", "middle"))
-    bx, by = behind(w / 2, inset + 10)
-    back.append(Text(bx, by, f"DUPLEX TEST · BACK · flip on {flip}", DEFAULT_FONT, 10, "#000000", "middle"))
-
-    pages = (
-        Scene(w, h, tuple(front) + (_footer(template, footer_text(footer, 1, 1, "front")),)),
-        Scene(w, h, tuple(back) + (_footer(template, footer_text(footer, 1, 1, "back")),)),
-    )
-    return ImposedSheets(pages=pages, placements=(), crop_marks=((), ()), grids=(None, None))

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from cardgen.render.colour import ink_on, mix, motif_ink, shade
+from cardgen.render.extent import ink_box
+from cardgen.render.glyphs import draw_glyph
 from cardgen.render.fonts import FACES, string_width
 from cardgen.render.icons import IconRegistry
 from cardgen.render.motifs import GENERIC_ORDER, draw_motif, has_motif
@@ -121,16 +123,16 @@ class Resources:
 
     @classmethod
     def build(cls, spec: Spec, locale: str) -> "Resources":
-        """Palettes, effect names and icons (standard + one per palette entry)."""
-        palettes = {p.id: p for p in spec.palettes}
-        entries = {p.id: {e.id: e for e in p.entries} for p in spec.palettes}
+        """Palettes (their symbols in ``locale``), effect names and icons (standard + one per palette entry)."""
+        palettes = {p.id: p for p in localised_palettes(spec, locale)}
+        entries = {p.id: {e.id: e for e in p.entries} for p in palettes.values()}
         effect_names: dict[str, str] = {}
         for deck in spec.decks:
             for card in deck.cards:
                 if card.effect and card.effect not in effect_names:
                     effect_names[card.effect] = local(card.name, locale, spec.locales[0])
         icons = standard_icons()
-        for palette in spec.palettes:
+        for palette in palettes.values():
             for index, entry in enumerate(palette.entries):
                 icons.register(f"{palette.id}.{entry.id}", _entry_icon(entry, index))
         return cls(spec, locale, palettes, entries, effect_names, icons)
@@ -148,6 +150,17 @@ class Resources:
             return str(value) if value is not None else match.group(0)
 
         return REFERENCE.sub(sub, text)
+
+
+def localised_palettes(spec: Spec, locale: str) -> list[Palette]:
+    """The spec's palettes with every entry's ``symbol`` as printed in ``locale`` (so widgets need not ask)."""
+    out = []
+    for palette in spec.palettes:
+        if any(locale in entry.symbols for entry in palette.entries):
+            entries = [entry.model_copy(update={"symbol": entry.symbol_in(locale)}) for entry in palette.entries]
+            palette = palette.model_copy(update={"entries": entries})
+        out.append(palette)
+    return out
 
 
 def local(text: Mapping[str, str] | None, locale: str, fallback: str = "en") -> str:
@@ -199,6 +212,8 @@ class WidgetContext:
     piece: PieceInfo | None = None
     background: str = "#ffffff"
     field_defs: Mapping[str, FieldDef] = field(default_factory=dict)
+    face_widgets: frozenset[str] = frozenset()
+    """The widgets of every element drawn on this face (so one can avoid repeating another)."""
 
     # -- params ------------------------------------------------------------
     def param(self, name: str, default: Any = None) -> Any:
@@ -378,7 +393,7 @@ def swatch(
         cx, cy = box.x + box.w / 2, box.y + box.h / 2
         out.append(Circle(cx, cy, disc, fill="#ffffff", stroke=DEFAULT_INK, stroke_width=max(0.12, side * 0.02)))
         size_pt = side * symbol_scale / pt_to_mm(1.0) * 0.8
-        out.extend(_centred_text(entry.symbol, cx, cy, TITLE_FONT, size_pt, DEFAULT_INK))
+        out.extend(centred_symbol(entry.symbol, cx, cy, TITLE_FONT, size_pt, DEFAULT_INK))
     if stroke > 0:
         out.append(Rect(box.x, box.y, box.w, box.h, stroke=DEFAULT_INK, stroke_width=stroke, radius=radius))
     return out
@@ -388,6 +403,22 @@ def _centred_text(text: str, cx: float, cy: float, font: str, size_pt: float, in
     """One run centred on (cx, cy) by its cap height."""
     cap = pt_to_mm(size_pt) * 0.72
     return [Text(cx, cy + cap / 2, text, font, size_pt, ink, "middle")]
+
+
+SYMBOL_ROOM = 1.3
+"""A palette symbol may be this many times as wide as an "M" at its size before it is set smaller."""
+
+
+def symbol_size(symbol: str, font: str, size_pt: float) -> float:
+    """The size that fits ``symbol`` (one letter, or two or three in another card language) where one letter goes."""
+    room = string_width("M", font, size_pt) * SYMBOL_ROOM
+    width = string_width(symbol, font, size_pt)
+    return size_pt if width <= room else size_pt * room / width
+
+
+def centred_symbol(symbol: str, cx: float, cy: float, font: str, size_pt: float, ink: str) -> list[Primitive]:
+    """A palette symbol centred on (cx, cy), set smaller when it is wider than one letter's room."""
+    return _centred_text(symbol, cx, cy, font, symbol_size(symbol, font, size_pt), ink)
 
 
 def motif_for(ctx: WidgetContext, palette_id: str, entry: PaletteEntry) -> str | None:
@@ -758,25 +789,74 @@ def type_band(ctx: WidgetContext) -> list[Primitive]:
 
 @widget("credit_line")
 def credit_line(ctx: WidgetContext) -> list[Primitive]:
-    """The licence's credit line in the face's locale (small print)."""
+    """The licence's credit line in the face's locale: small print, but never below the layout's minimum size
+    (condensed type, wrapped onto as many lines as its box holds)."""
     text = ctx.local(ctx.spec.licence.attribution)
     if ctx.param("version", False):
         text = f"{text} · {ctx.spec.version}"
-    return ctx.text(text, what="credit", size=ctx.fparam("size", 5.0), align=ctx.param("align", "center"), valign=ctx.param("valign", "bottom"), min_size=min(ctx.fparam("min_size", 4.0), ctx.min_text_pt), colour=ctx.colour(ctx.param("colour"), mix(ink_on(ctx.background), ctx.background, 0.35)), source=("licence", "attribution"))
+    return ctx.text(text, what="credit", size=ctx.fparam("size", ctx.min_text_pt), font=str(ctx.param("font", "DejaVuSansCondensed")), line_height=ctx.fparam("line_height", 1.15), align=ctx.param("align", "center"), valign=ctx.param("valign", "bottom"), min_size=ctx.fparam("min_size", ctx.min_text_pt), colour=ctx.colour(ctx.param("colour"), mix(ink_on(ctx.background), ctx.background, 0.25)), source=("licence", "attribution"))
+
+
+def _on_plate(ctx: WidgetContext, text: list[Primitive]) -> list[Primitive]:
+    """Text on a plate, so it never sits on the ornament behind it.
+
+    Param ``plate``: a colour, ``none`` (the layout puts its own panel behind
+    the text), or by default the face's background; ``plate_padding`` in mm.
+    """
+    colour = str(ctx.param("plate", "background"))
+    if colour == "none" or not text:
+        return text
+    bounds = ink_box(text)
+    if bounds is None:
+        return text
+    pad = ctx.fparam("plate_padding", 1.6)
+    fill = ctx.background if colour == "background" else ctx.colour(colour, ctx.background)
+    plate = Rect(bounds.left - pad, bounds.top - pad, bounds.right - bounds.left + 2 * pad, bounds.bottom - bounds.top + 2 * pad, fill=fill, radius=pad)
+    return [plate, *text]
+
+
+@widget("effect_glyph")
+def effect_glyph(ctx: WidgetContext) -> list[Primitive]:
+    """The card's effect as a pictogram in a medallion: params ``glyphs`` (effect id -> glyph name, see
+    :mod:`cardgen.render.glyphs`) and ``colour`` (the medallion, default the card type's colour)."""
+    glyphs = ctx.param("glyphs") or {}
+    effect = ctx.card.effect if ctx.card is not None else None
+    if not isinstance(glyphs, dict) or effect not in glyphs:
+        return []
+    b = ctx.box
+    r = min(b.w, b.h) / 2
+    cx, cy = b.x + b.w / 2, b.y + b.h / 2
+    fill = ctx.colour(ctx.param("colour", "type"), "#555555")
+    ink = ink_on(fill)
+    return [
+        Circle(cx, cy, r, fill=fill, stroke=DEFAULT_INK, stroke_width=0.4),
+        Circle(cx, cy, r * 0.86, stroke=ink, stroke_width=0.25),
+        *draw_glyph(str(glyphs[effect]), cx, cy, r * 0.72, ink, fill),
+    ]
 
 
 @widget("game_title")
 def game_title(ctx: WidgetContext) -> list[Primitive]:
-    """The game's title (backs)."""
-    return ctx.text(ctx.local(ctx.spec.title), what="game_title", size=ctx.fparam("size", 18.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True, source=("title",))
+    """The game's title (backs), on a plate (param ``plate``)."""
+    text = ctx.text(ctx.local(ctx.spec.title), what="game_title", size=ctx.fparam("size", 18.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True, source=("title",))
+    return _on_plate(ctx, text)
 
 
 @widget("back_title")
 def back_title(ctx: WidgetContext) -> list[Primitive]:
-    """The deck's back title (``back:``), or the deck name."""
+    """The deck's back title (``back:``), or the deck name, on a plate (param ``plate``).
+
+    On a face that also prints ``game_title``, a ``back:`` that only repeats
+    the game's title gives way to the deck's name, so a back never reads the
+    title twice.
+    """
     deck = ctx.deck
     text = ctx.local(deck.back) if deck and deck.back else ctx.local(deck.name) if deck else ""
-    return ctx.text(text, what="back", size=ctx.fparam("size", 16.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True)
+    repeats = text.strip().casefold() == ctx.local(ctx.spec.title).strip().casefold()
+    if deck is not None and repeats and "game_title" in ctx.face_widgets:
+        text = ctx.local(deck.name)
+    drawn = ctx.text(text, what="back", size=ctx.fparam("size", 16.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True)
+    return _on_plate(ctx, drawn)
 
 
 @widget("ornament")
@@ -839,26 +919,28 @@ def piece(ctx: WidgetContext) -> list[Primitive]:
         cx, cy = b.x + b.w / 2, b.y + b.h / 2
         r = min(b.w, b.h) / 2
         out.append(Circle(cx, cy, r * 0.62, fill=ink_on(fill, "#1a1a1a", "#ffffff"), stroke=None))
-        out.extend(_centred_text(info.seat.symbol, cx, cy, TITLE_FONT, r * 0.9 / pt_to_mm(1.0), fill))
+        out.extend(centred_symbol(info.seat.symbol, cx, cy, TITLE_FONT, r * 0.9 / pt_to_mm(1.0), fill))
     return out
 
 
 @widget("seat_mark")
 def seat_mark(ctx: WidgetContext) -> list[Primitive]:
-    """The owner's mark: a corner triangle (corner = seat position: TL, TR, BR, BL) with the seat's symbol."""
+    """The owner's mark: a triangle in a corner of the element's box (corner = seat position: TL, TR, BR, BL)
+    with the seat's symbol. A box on the trim runs the triangle out into the bleed; a box on the safe zone
+    keeps all of it inside."""
     info = ctx.piece
     if info is None or info.seat is None:
         return []
-    t = ctx.trim
+    t = ctx.box
     size = min(t.w, t.h) * ctx.fparam("scale", 0.42)
     corner = info.seat_index % 4
     x = t.x if corner in (0, 3) else t.right
     y = t.y if corner in (0, 1) else t.bottom
     dx = 1 if corner in (0, 3) else -1
     dy = 1 if corner in (0, 1) else -1
-    e = t.x  # the face's bleed: the mark runs out into it so a slightly off cut keeps it
+    e = ctx.trim.x if t == ctx.trim else 0.0  # on the trim: the mark runs out into the bleed so a slightly off cut keeps it
     tri = Polygon(((x - dx * e, y - dy * e), (x + dx * size, y - dy * e), (x + dx * size, y), (x, y + dy * size), (x - dx * e, y + dy * size)), fill=DEFAULT_INK)
     inner = Polygon(((x + dx * size * 0.1, y + dy * size * 0.1), (x + dx * size * 0.78, y + dy * size * 0.1), (x + dx * size * 0.1, y + dy * size * 0.78)), fill=info.seat.colour)
     cx, cy = x + dx * size * 0.3, y + dy * size * 0.3
-    label = _centred_text(info.seat.symbol, cx, cy, TITLE_FONT, size * 0.36 / pt_to_mm(1.0), ink_on(info.seat.colour))
+    label = centred_symbol(info.seat.symbol, cx, cy, TITLE_FONT, size * 0.36 / pt_to_mm(1.0), ink_on(info.seat.colour))
     return [tri, inner, *label]

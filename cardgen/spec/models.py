@@ -92,7 +92,15 @@ class PaletteEntry(SpecModel):
     name: LocalText = Field(description="The name shown to players.")
     colour: Colour = Field(description="The printed colour.")
     symbol: str = Field(min_length=1, max_length=3, description="A letter or glyph printed beside the colour, so the entry can be told apart without colour.")
+    symbols: dict[LocaleCode, Annotated[str, Field(min_length=1, max_length=3)]] = Field(
+        default_factory=dict,
+        description="The symbol in other card languages where it differs from `symbol` (the colour's initial in that language), e.g. {pt_BR: Vm}; cards follow the card language.",
+    )
     motif: str | None = Field(default=None, description="The name of a drawn motif widget that also marks this entry (optional).")
+
+    def symbol_in(self, locale: str) -> str:
+        """The symbol printed on cards in ``locale``."""
+        return self.symbols.get(locale, self.symbol)
 
 
 class Palette(SpecModel):

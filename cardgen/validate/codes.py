@@ -12,6 +12,7 @@ CODE_MODULES = (
     "cardgen.rulebook.checks",
     "cardgen.engine.quick",
     "cardgen.export.ink",
+    "cardgen.export.profiles",
 )
 """Every module that declares finding codes with ``register_codes``."""
 

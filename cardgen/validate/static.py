@@ -553,6 +553,11 @@ def locales(loaded: LoadedSpec) -> Iterator[Finding]:
         extra = [loc for loc in text if loc not in declared]
         if extra:
             yield _finding(loaded, "CG121", path + (extra[0],), f"locale {extra[0]!r} is not one of the game's locales ({', '.join(declared)})")
+    for p_index, palette in enumerate(spec.palettes):
+        for e_index, entry in enumerate(palette.entries):
+            for loc in entry.symbols:
+                if loc not in declared:
+                    yield _finding(loaded, "CG121", ("palettes", p_index, "entries", e_index, "symbols", loc), f"symbol locale {loc!r} is not one of the game's locales ({', '.join(declared)})")
 
 
 @check("licence", "static")

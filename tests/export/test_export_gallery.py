@@ -114,3 +114,14 @@ def test_gallery_can_be_copied_and_still_opens(built: Path, tmp_path: Path) -> N
     parser = _Collector()
     parser.feed((moved / "index.html").read_text(encoding="utf-8"))
     assert all((moved / unquote(src)).is_file() for src in parser.images)
+
+
+def test_gallery_says_how_to_print(built: Path) -> None:
+    parser = _Collector()
+    parser.feed((built / "index.html").read_text(encoding="utf-8"))
+    parser.close()
+    text = " ".join("".join(parser.text).split()).replace("\xa0", " ")
+    assert "How to print" in text and "On A4 paper (mausoleum-guardians-print-a4.pdf)" in text
+    for words in ("Print at 100 %", "50 mm", "double-sided, flipping on the long edge", "mausoleum-guardians-duplex-test-a4.pdf", "back_offset_mm in templates/sheets/a4.yaml", "crop marks"):
+        assert words in text, words
+    assert "letter.yaml" not in text  # only the papers built

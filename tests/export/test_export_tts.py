@@ -108,3 +108,20 @@ def test_components_become_a_token_deck(exported: dict[str, TtsExport], ceramus:
     (custom,) = tiles[0]["CustomDeck"].values()
     assert custom["FaceURL"] == custom["BackURL"]  # a token shows its piece on both sides
     assert len(tiles[0]["ContainedObjects"]) == by_id["tile"]
+
+
+def test_base_url_names_hosted_sheets(tmp_path: Path, ceratopsians: LoadedSpec) -> None:
+    result = export_tts(ceratopsians, tmp_path / "tts", base_url="https://example.org/games/ceratopsians/tts/")
+    text = result.saved_object.read_text(encoding="utf-8")
+    save = json.loads(text)
+    urls = [url for obj in save["ObjectStates"] for deck in obj.get("CustomDeck", {}).values() for url in (deck["FaceURL"], deck["BackURL"])]
+    assert urls and "file://" not in text
+    assert all(url.startswith("https://example.org/games/ceratopsians/tts/") and "//" not in url.removeprefix("https://") for url in urls)
+    assert {url.rsplit("/", 1)[1] for url in urls} <= {path.name for path in result.images}
+
+
+@pytest.mark.parametrize("bad", ["ftp://example.org/x", "example.org/x", "https:///nohost", "https://example.org/x?y=1"])
+def test_base_url_must_be_a_web_folder(tmp_path: Path, ceratopsians: LoadedSpec, bad: str) -> None:
+    with pytest.raises(ValueError):
+        export_tts(ceratopsians, tmp_path / "tts", base_url=bad)
+    assert not (tmp_path / "tts").exists()

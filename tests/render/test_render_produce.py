@@ -59,8 +59,12 @@ def test_sidecar_trims_match_the_spec_and_every_copy_is_placed(built: Path, pape
     for card in cards:
         face = faces[card["face"]]
         x, y, w, h = card["trim_mm"]
+        if card["turn_deg"]:
+            w, h = h, w
         assert w == pytest.approx(face.size.width, abs=0.1) and h == pytest.approx(face.size.height, abs=0.1)
         bx, by, bw, bh = card["bleed_mm"]
+        if card["turn_deg"]:
+            bw, bh = bh, bw
         printed = record["sheet_bleed_mm"] if record["sheet_bleed_mm"] is not None else face.size.bleed
         assert bw - w == pytest.approx(2 * min(printed, face.size.bleed), abs=0.01)
     fronts = Counter(c["face"] for c in cards if c["side"] == "front")
@@ -68,7 +72,11 @@ def test_sidecar_trims_match_the_spec_and_every_copy_is_placed(built: Path, pape
         if face.kind == "back" or face.face_index == 1:
             continue
         assert fronts[key] == face.copies
-    assert all(page["crop_marks"] > 0 for page in record["pages"])
+    with_cards = {c["page"] for c in cards}
+    assert all(page["crop_marks"] > 0 for page in record["pages"] if page["page"] in with_cards)
+    empty = [page["page"] for page in record["pages"] if page["page"] not in with_cards]
+    assert empty[:2] == [1, 2] and len(empty) > 2  # the guide and its blank back; then the tiles' blank backs
+    assert all(page % 2 == 0 for page in empty[1:]) and len(record["pages"]) % 2 == 0  # so one duplex run prints it all
     reader = read_pdf((built / f"minimal-print-{paper}.pdf").read_bytes())
     assert len(reader.pages) == len(record["pages"])
 
@@ -106,7 +114,9 @@ def test_portuguese_cards_and_footer(tmp_path: Path) -> None:
     out = build(tmp_path / "pt", card_lang="pt_BR")
     svg = (out / "cards" / "shapes-domino.svg").read_text(encoding="utf-8")
     assert "Dominó" in svg
-    text = read_pdf((out / "minimal-print-a4.pdf").read_bytes()).pages[0].extract_text()
+    pages = read_pdf((out / "minimal-print-a4.pdf").read_bytes()).pages
+    guide, text = pages[0].extract_text(), pages[2].extract_text()
+    assert "Como imprimir: Mínimo" in guide and "Imprima em 100" in guide
     assert "folha 1 de" in text and "Mínimo, de Test Designer" in text
 
 

@@ -8,6 +8,7 @@ import pytest
 from pydantic import ValidationError
 from render_helpers import BLEED, TRIM_H, TRIM_W, make_face, page_content, read_pdf
 
+from cardgen.render.sheet_guide import duplex_test_sheet
 from cardgen.render.scene import Box, Circle, Group, Line, Scene, Text
 from cardgen.render.sheets import (
     CardPlacement,
@@ -16,7 +17,6 @@ from cardgen.render.sheets import (
     PrintItem,
     SheetTemplate,
     builtin_sheet_template,
-    duplex_test_sheet,
     impose,
     load_sheet_template,
     plan_grid,
@@ -45,7 +45,8 @@ def test_card_rectangles_are_exact_and_inside_page(name: str) -> None:
     result = impose(_items(), template, FOOTER)
     assert result.placements
     for p in result.placements:
-        assert p.trim.w == pytest.approx(63.0, abs=0.1) and p.trim.h == pytest.approx(88.0, abs=0.1)
+        w, h = (p.trim.h, p.trim.w) if p.turn else (p.trim.w, p.trim.h)
+        assert w == pytest.approx(63.0, abs=0.1) and h == pytest.approx(88.0, abs=0.1)
         assert p.bleed.inset(template.printed_bleed(BLEED)) == pytest.approx(p.trim)
         assert template.margins_mm.left <= p.bleed.x and p.bleed.right <= template.paper.width_mm - template.margins_mm.right
         assert p.bleed.bottom <= template.paper.height_mm - template.margins_mm.bottom - template.footer.height_mm
@@ -59,12 +60,15 @@ def test_nine_up_without_bleed_on_a4() -> None:
     assert (grid.cols, grid.rows) == (3, 3)
 
 
-@pytest.mark.parametrize("name", ["a4", "letter"])
-def test_nine_poker_cards_per_sheet_with_the_printed_bleed(name: str) -> None:
+@pytest.mark.parametrize(("name", "count"), [("a4", 8), ("letter", 6)])
+def test_poker_cards_keep_their_full_bleed_and_lie_sideways_where_more_fit(name: str, count: int) -> None:
     template = builtin_sheet_template(name)
-    grid = plan_grid(template, TRIM_W, TRIM_H, template.printed_bleed(BLEED))
-    assert (grid.cols, grid.rows) == (3, 3)
-    assert template.printed_bleed(BLEED) == {"a4": 1.5, "letter": 0.0}[name]
+    assert template.printed_bleed(BLEED) == BLEED == 3.0
+    grid = plan_grid(template, TRIM_W, TRIM_H, BLEED)
+    assert grid.capacity == count and grid.sideways
+    upright = plan_grid(template.model_copy(update={"card_rotation": "upright"}), TRIM_W, TRIM_H, BLEED)
+    assert not upright.sideways and upright.capacity < count
+    assert plan_grid(template.model_copy(update={"card_rotation": "sideways"}), TRIM_W, TRIM_H, BLEED) == grid
 
 
 def test_all_copies_are_placed_and_pages_alternate_front_back() -> None:
@@ -151,12 +155,13 @@ def test_crop_marks_are_in_the_pdf_content_stream() -> None:
 
 
 def test_cards_are_clipped_to_their_bleed() -> None:
-    result = impose(_items(1, backs=False), builtin_sheet_template("a4"), FOOTER)
+    template = builtin_sheet_template("a4").model_copy(update={"sheet_bleed_mm": 1.5, "card_rotation": "upright"})
+    result = impose(_items(1, backs=False), template, FOOTER)
     groups = [c for c in result.pages[0].children if hasattr(c, "clip")]
     placement = result.placements[0]
     first = groups[0]
     assert isinstance(first, Group) and first.transform is not None
-    cut = BLEED - builtin_sheet_template("a4").printed_bleed(BLEED)
+    cut = BLEED - template.printed_bleed(BLEED)
     assert cut == pytest.approx(1.5)
     assert first.clip == Box(cut, cut, placement.bleed.w, placement.bleed.h)
     assert first.transform.translate == pytest.approx((placement.bleed.x - cut, placement.bleed.y - cut))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from cardgen.render.colour import ink_on, mix
 from cardgen.render.scene import Box, Circle, ClosePath, CubicTo, LineTo, MoveTo, Path, Polygon, Primitive, Text
 from cardgen.render.units import pt_to_mm
-from cardgen.render.widgets import DEFAULT_INK, TITLE_FONT, WidgetContext, register_widget
+from cardgen.render.widgets import DEFAULT_INK, TITLE_FONT, WidgetContext, register_widget, symbol_size
 
 BONE = "#e8dcc0"
 BONE_INK = "#5a4a36"
@@ -20,7 +20,7 @@ EDGES = ("top", "right", "bottom", "left")
 
 
 def _marker(cx: float, cy: float, r: float, colour: str, symbol: str, filled: bool) -> list[Primitive]:
-    size_pt = r * 1.15 / pt_to_mm(1.0)
+    size_pt = symbol_size(symbol, TITLE_FONT, r * 1.15 / pt_to_mm(1.0))
     baseline = cy + r * 0.4
     if filled:
         return [Circle(cx, cy, r, fill=colour, stroke=DEFAULT_INK, stroke_width=r * 0.12), Text(cx, baseline, symbol, TITLE_FONT, size_pt, ink_on(colour), "middle")]
@@ -32,13 +32,17 @@ def _marker(cx: float, cy: float, r: float, colour: str, symbol: str, filled: bo
 
 
 def markers(ctx: WidgetContext) -> list[Primitive]:
-    """Filled and hollow markers on the four edges of the trim, read from the face's edge fields."""
+    """Filled and hollow markers along the four edges of the element's box, read from the face's edge fields.
+
+    ``inset`` is the distance from the box's edge to a marker's centre; with the
+    box on the safe zone and ``inset`` at least 1.2 x ``radius`` every ring stays inside it.
+    """
     palette_id = str(ctx.param("palette", "colours"))
     palette = ctx.res.palettes.get(palette_id)
     if palette is None:
         return []
     order = [e.id for e in palette.entries]
-    t = ctx.trim
+    t = ctx.box
     inset = ctx.fparam("inset", 5.0)
     r = ctx.fparam("radius", 3.2)
     span = ctx.fparam("span", 0.62)
@@ -132,7 +136,7 @@ def skull_colours(ctx: WidgetContext) -> list[Primitive]:
             continue
         cx, cy = x + s / 2, b.y + b.h / 2
         out.append(Polygon(((cx, cy - s / 2), (cx + s / 2, cy), (cx, cy + s / 2), (cx - s / 2, cy)), fill=entry.colour, stroke=DEFAULT_INK, stroke_width=0.3))
-        out.append(Text(cx, cy + s * 0.17, entry.symbol, TITLE_FONT, s * 0.45 / pt_to_mm(1.0), ink_on(entry.colour), "middle"))
+        out.append(Text(cx, cy + s * 0.17, entry.symbol, TITLE_FONT, symbol_size(entry.symbol, TITLE_FONT, s * 0.45 / pt_to_mm(1.0)), ink_on(entry.colour), "middle"))
         x += s * 1.3
     return out
 

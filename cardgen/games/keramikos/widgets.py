@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import product
 
 from cardgen.render.colour import ink_on, shade
+from cardgen.render.glyphs import draw_glyph
 from cardgen.render.scene import Box, Circle, ClosePath, CubicTo, Group, Line, LineTo, MoveTo, Path, Polygon, Primitive, Rect, Text, Transform
 from cardgen.render.units import pt_to_mm
 from cardgen.render.widgets import DEFAULT_INK, TITLE_FONT, WidgetContext, register_widget
@@ -179,11 +180,20 @@ def set_line(ctx: WidgetContext) -> list[Primitive]:
 
 
 def special_emblem(ctx: WidgetContext) -> list[Primitive]:
-    """A trowel-and-brush emblem for special cards, in a medallion."""
+    """A medallion for special cards holding the glyph of the card's effect (param ``glyphs``: effect id ->
+    glyph name, see :mod:`cardgen.render.glyphs`), or a trowel when the layout maps none."""
     b = ctx.box
     r = min(b.w, b.h) / 2
     cx, cy = b.x + b.w / 2, b.y + b.h / 2
     ink = ctx.colour(ctx.param("colour", "type"), "#5b2c6f")
+    glyphs = ctx.param("glyphs") or {}
+    effect = ctx.card.effect if ctx.card is not None else None
+    if isinstance(glyphs, dict) and effect in glyphs:
+        return [
+            Circle(cx, cy, r, fill=ink, stroke="#ffffff", stroke_width=0.6),
+            Circle(cx, cy, r * 0.82, stroke="#ffffff", stroke_width=0.3),
+            *draw_glyph(str(glyphs[effect]), cx, cy, r * 0.72, "#ffffff", ink),
+        ]
     trowel = Polygon(((cx - r * 0.1, cy - r * 0.65), (cx + r * 0.35, cy - r * 0.05), (cx - r * 0.05, cy + r * 0.15)), fill="#ffffff", stroke=GLAZE, stroke_width=0.4)
     handle = Line(cx - r * 0.02, cy + r * 0.08, cx - r * 0.45, cy + r * 0.6, stroke=GLAZE, stroke_width=r * 0.14)
     return [

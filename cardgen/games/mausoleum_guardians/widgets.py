@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from cardgen.render.colour import ink_on, mix
+from cardgen.render.glyphs import draw_glyph
 from cardgen.render.scene import Box, Circle, Line, Polygon, Primitive, Rect
 from cardgen.render.widgets import DEFAULT_INK, WidgetContext, register_widget
 
@@ -69,7 +70,9 @@ def monument(ctx: WidgetContext) -> list[Primitive]:
 
 
 def emblem(ctx: WidgetContext) -> list[Primitive]:
-    """A medallion for non-construction cards: laurel (character), lightning (event), shield (action)."""
+    """A medallion in the card type's colour holding the glyph of the card's effect (param ``glyphs``:
+    effect id -> glyph name, see :mod:`cardgen.render.glyphs`); without one, the type's sign: laurel
+    (character), lightning (event), shield (action)."""
     b = ctx.box
     r = min(b.w, b.h) / 2
     cx, cy = b.x + b.w / 2, b.y + b.h / 2
@@ -77,7 +80,11 @@ def emblem(ctx: WidgetContext) -> list[Primitive]:
     ink = ink_on(fill)
     out: list[Primitive] = [Circle(cx, cy, r, fill=fill, stroke=DEFAULT_INK, stroke_width=0.5), Circle(cx, cy, r * 0.86, stroke=ink, stroke_width=0.3)]
     kind = ctx.card.type if ctx.card else None
-    if kind == "character":
+    glyphs = ctx.param("glyphs") or {}
+    effect = ctx.card.effect if ctx.card is not None else None
+    if isinstance(glyphs, dict) and effect in glyphs:
+        out += draw_glyph(str(glyphs[effect]), cx, cy, r * 0.72, ink, fill)
+    elif kind == "character":
         for side in (-1, 1):
             for k in range(6):
                 a = math.radians(200 - k * 22) if side < 0 else math.radians(-20 + k * 22)
