@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -90,19 +89,17 @@ def test_colour_blind_simulation_merges_red_and_green() -> None:
     assert simulate("#808080", "protanopia")[1] == pytest.approx(0.0, abs=0.5)  # greys stay grey
 
 
-@pytest.mark.skipif(not (ROOT / "specs" / "ceramus" / "game.yaml").is_file(), reason="ceramus spec not present")
-def test_render_checks_are_fast_and_cached() -> None:
+def test_render_checks_reuse_the_faces_they_drew() -> None:
+    """A second check of an unchanged spec draws nothing again: the faces come from the cache (how fast that is
+    belongs to the bench, not to a test)."""
     loaded = load_spec(ROOT / "specs" / "ceramus")
-    if loaded.spec is None:
-        pytest.skip("ceramus spec does not load right now")
+    assert loaded.spec is not None, [f.render() for f in loaded.findings]
     from cardgen.render import faces
 
     faces._CACHE.clear()
-    start = time.perf_counter()
-    list(render_checks(loaded))
-    first = time.perf_counter() - start
-    start = time.perf_counter()
-    list(render_checks(loaded))
-    again = time.perf_counter() - start
-    assert first < 2.0
-    assert again < first / 3
+    first = list(render_checks(loaded))
+    cached = dict(faces._CACHE)
+    assert cached, "the first check keeps the faces it drew"
+    again = list(render_checks(loaded))
+    assert [f.render() for f in again] == [f.render() for f in first]
+    assert all(faces._CACHE[key] is value for key, value in cached.items())
