@@ -37,6 +37,9 @@ from cardgen.render.svg_backend import write_svg
 from cardgen.render.widgets import local
 from cardgen.spec.models import Spec
 
+CARD_ARTEFACTS = ("faces", "bleed", "print")
+"""What ``cardgen build --only`` can choose among this producer's files: the face SVGs, the
+one-card-per-page bleed PDF, the print sheets (with their layout sidecars and duplex tests)."""
 SHEET_WORDS: dict[str, tuple[str, str, str]] = {
     "en": ("sheet {n} of {m}", "front", "back"),
     "pt_BR": ("folha {n} de {m}", "frente", "verso"),
@@ -171,10 +174,11 @@ def produce_cards(context: BuildContext) -> list[Path]:
     faces = card_faces(context.loaded, locale)
     written: list[Path] = []
     cards_dir = context.staging / "cards"
-    cards_dir.mkdir(parents=True, exist_ok=True)
+    if context.options.wants("faces"):
+        cards_dir.mkdir(parents=True, exist_ok=True)
     cache = context.cache
     digests = {face.key: scene_digest(face.scene) for face in faces}
-    for face in faces:
+    for face in faces if context.options.wants("faces") else []:
         path = cards_dir / f"{face.key}.svg"
         scene = face.scene
         path.write_bytes(_cached(cache, ("svg", digests.get(face.key)), lambda: write_svg(scene).encode("utf-8")))
@@ -182,14 +186,15 @@ def produce_cards(context: BuildContext) -> list[Path]:
 
     items, pairs = print_items(faces, digests)
     title = local(spec.title, locale, spec.locales[0])
-    shop = context.staging / f"{spec.id}-cards-bleed.pdf"
-    shop_title = f"{title} – cards with bleed"
-    shop_key = ("shop-pdf", shop_title, [(digests.get(f.key), digests.get(r.key) if r else None) for f, r in pairs])
-    shop.write_bytes(_cached(cache, shop_key, lambda: write_pdf(shop_pages(pairs, digests), title=shop_title)))
-    written.append(shop)
+    if context.options.wants("bleed"):
+        shop = context.staging / f"{spec.id}-cards-bleed.pdf"
+        shop_title = f"{title} – cards with bleed"
+        shop_key = ("shop-pdf", shop_title, [(digests.get(f.key), digests.get(r.key) if r else None) for f, r in pairs])
+        shop.write_bytes(_cached(cache, shop_key, lambda: write_pdf(shop_pages(pairs, digests), title=shop_title)))
+        written.append(shop)
 
     footer = footer_for(spec, locale)
-    for paper in context.options.papers:
+    for paper in context.options.papers if context.options.wants("print") else ():
         template = builtin_sheet_template(paper)
         sheets = impose(items, template, footer)
         pdf = context.staging / f"{spec.id}-print-{paper}.pdf"
@@ -212,4 +217,4 @@ def produce_cards(context: BuildContext) -> list[Path]:
     return written
 
 
-register_producer("cards", produce_cards)
+register_producer("cards", produce_cards, artefacts=CARD_ARTEFACTS)
