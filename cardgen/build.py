@@ -46,6 +46,14 @@ the spec, the build renders each rulebook once, in the producer. With
 A build restricted with ``--only`` to artefacts that producer does not write
 (``--only print``) skips the check: no rulebook is wanted, so none is typeset.
 """
+CHECKS_ONLY_FOR_PRODUCERS: dict[str, str] = {"rulebook-catalogs": "rulebooks"}
+"""Validation checks about what only one producer uses: check name -> producer name.
+
+The catalog check reads the rulebook templates' translation catalogs, which
+only the rulebooks print; a build restricted with ``--only`` to artefacts
+that producer does not write skips it (``cardgen validate`` and every full
+build still run it).
+"""
 
 
 @dataclass(frozen=True)
@@ -427,7 +435,7 @@ def build_game(folder: Path, out: Path, options: BuildOptions) -> GameBuild:
     skip = [
         check for check, producer in CHECKS_DONE_BY_PRODUCERS.items()
         if producer in everything and (producer not in producers or not options.langs)
-    ]
+    ] + [check for check, producer in CHECKS_ONLY_FOR_PRODUCERS.items() if producer in everything and producer not in producers]
     cache = ArtefactCache.unbound(out / CACHE_DIR) if options.cache else None
     with parse_cache_scope(cache):
         return _build_game(folder, out, options, producers, skip, cache)

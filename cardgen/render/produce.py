@@ -33,7 +33,6 @@ from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Box, Group, Scene, scene_digest, shared_face
 from cardgen.render.sheets import FooterInfo, ImposedSheets, PrintItem, builtin_sheet_template, duplex_test_sheet, impose
-from cardgen.render.svg_backend import write_svg
 from cardgen.render.widgets import local
 from cardgen.spec.models import Spec
 
@@ -173,16 +172,18 @@ def produce_cards(context: BuildContext) -> list[Path]:
     locale = card_locale(spec, context.options.card_lang)
     faces = card_faces(context.loaded, locale)
     written: list[Path] = []
-    cards_dir = context.staging / "cards"
-    if context.options.wants("faces"):
-        cards_dir.mkdir(parents=True, exist_ok=True)
     cache = context.cache
     digests = {face.key: scene_digest(face.scene) for face in faces}
-    for face in faces if context.options.wants("faces") else []:
-        path = cards_dir / f"{face.key}.svg"
-        scene = face.scene
-        path.write_bytes(_cached(cache, ("svg", digests.get(face.key)), lambda: write_svg(scene).encode("utf-8")))
-        written.append(path)
+    if context.options.wants("faces"):
+        from cardgen.render.svg_backend import write_svg  # (svgwrite: only when SVGs are written)
+
+        cards_dir = context.staging / "cards"
+        cards_dir.mkdir(parents=True, exist_ok=True)
+        for face in faces:
+            path = cards_dir / f"{face.key}.svg"
+            scene = face.scene
+            path.write_bytes(_cached(cache, ("svg", digests.get(face.key)), lambda: write_svg(scene).encode("utf-8")))
+            written.append(path)
 
     items, pairs = print_items(faces, digests)
     title = local(spec.title, locale, spec.locales[0])

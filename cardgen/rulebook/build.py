@@ -27,14 +27,16 @@ from cardgen.rulebook.document import Document, DocumentError, parse_document
 from cardgen.rulebook.environment import MAIN_TEMPLATE, get_template, make_environment, template_dirs_for
 from cardgen.rulebook.i18n import N_, atomic_write_bytes, translations
 from cardgen.rulebook.markdown import to_markdown
-from cardgen.rulebook.pdf import PAPERS, TocEntry, TypesetPdf, typeset_pdf
-from cardgen.rulebook.pictures import card_pictures
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import Spec
 from cardgen.spec.source import ResultCache, open_entry, seal_entry
 
 if TYPE_CHECKING:
     from cardgen.build import ArtefactCache
+    from cardgen.rulebook.pdf import TocEntry, TypesetPdf
+
+# reportlab's page layout (platypus) and the card pictures drawn for it are imported where a rulebook
+# is typeset: `cardgen validate` renders each rulebook's text (the rulebook-render check) but typesets none.
 
 DEFAULT_PAPER = "a4"
 PAGE_LABEL = N_("Page %(page)s")
@@ -102,6 +104,8 @@ def typeset_rulebook(
     spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene] | None = None, toc_hint: tuple[TocEntry, ...] = ()
 ) -> TypesetPdf:
     """Typeset a rulebook on ``paper``; ``toc_hint`` (an earlier typesetting's contents) may save a layout pass, never changes the bytes."""
+    from cardgen.rulebook.pdf import typeset_pdf
+
     translation = translations(rulebook.locale)
     locale = rulebook.locale
 
@@ -190,6 +194,9 @@ def build_rulebooks(
     the contents it printed last time, which usually saves one of its two
     layout passes (see :mod:`cardgen.rulebook.pdf`).
     """
+    from cardgen.rulebook.pdf import PAPERS
+    from cardgen.rulebook.pictures import card_pictures
+
     folder = out_dir / spec.id
     written: list[Path] = []
     papers = list(papers)
