@@ -149,17 +149,21 @@ def test_pdf_bytes_same_run_to_run() -> None:
 
 
 def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
-    """bench/run.py --quick runs (rendering groups only, to stay fast) and writes valid JSON; times are not checked."""
+    """bench/run.py --quick runs (the whole-job and rendering groups, to stay fast) and writes valid JSON; times are not checked."""
     out = tmp_path / "results.json"
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--only", "svg,pdf", "--out", str(out)],
-        capture_output=True, text=True, timeout=300,
+        [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--only", "job,svg,pdf", "--out", str(out)],
+        capture_output=True, text=True, timeout=600,
     )
     assert done.returncode == 0, done.stderr
     record = json.loads(out.read_text(encoding="utf-8"))
     names = [f["figure"] for f in record["figures"]]
-    assert any("SVG writing vs" in n for n in names) and any("PDF sheet rendering vs" in n for n in names)
+    assert any(n.startswith("last step only: SVG writing") for n in names) and any(n.startswith("last step only: PDF writing") for n in names)
+    assert any("`cardgen build --only print --paper a4` vs bare reportlab floor" in n for n in names)
+    assert any("every artefact, vs bare reportlab floor printing the sheets only" in n for n in names)
     for figure in record["figures"]:
         assert not figure["error"], figure
         assert figure["median"] is not None and figure["median"] > 0
-    assert "median" in done.stdout and "target" in done.stdout
+        if figure["figure"].startswith("whole job"):  # whole processes: the load around each run is recorded and judged
+            assert figure["loads"] and figure["reliable"] in (True, False)
+    assert "median" in done.stdout and "target" in done.stdout and "load" in done.stdout
