@@ -71,7 +71,6 @@ class BuildOptions:
     """Reuse artefacts (face SVGs, PDFs) and intermediate results (YAML parses, the catalog check, compiled
     rulebook templates) from ``<out>/.cache/`` when their inputs are unchanged; False: compute everything afresh."""
 
-
     def wants(self, kind: str) -> bool:
         """Whether artefacts of ``kind`` are to be built."""
         return not self.only or kind in self.only
