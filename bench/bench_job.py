@@ -117,3 +117,30 @@ def measure_deck_sizes(settings: Settings, figures: list[Figure]) -> None:
     if len(sizes) >= 2:
         steps = [f"{a:,}->{b:,}: {(medians[b] - medians[a]) / (b - a) * 1000:.2f} ms/card" for a, b in zip(sizes, sizes[1:])]
         figures[-2].note += "; wall time per added card " + ", ".join(steps)
+
+
+def measure_startup(settings: Settings, figures: list[Figure]) -> None:
+    """``cardgen --help`` and ``cardgen validate bench/job`` (a small spec, no rules: nothing to simulate), whole processes.
+
+    No targets: the issue's start-up target is about what these import, which
+    ``tests/test_imports.py`` checks; the times are printed for information.
+    """
+    for name, args in (
+        ("start-up: `cardgen --help`, whole process (wall)", ["--help"]),
+        ("start-up: `cardgen validate bench/job` (54 cards, no rules), whole process (wall)", ["validate", str(JOB)]),
+    ):
+        figure = Figure(name, "s", None, "lower")
+        results: list[tuple[ProcessRun, Load]] = []
+        for index in range(settings.warmup + settings.reps):
+            run, load = measured(lambda: run_cardgen(args))
+            if run.code not in (0, 1):
+                figure.error = f"exit code {run.code}: {run.output[-300:]}"
+                break
+            if index >= settings.warmup:
+                results.append((run, load))
+        figure.samples = [r.wall for r, _ in results]
+        figure.cpu = [r.cpu for r, _ in results]
+        figure.loads = [load for _, load in results]
+        if results:
+            figure.note = f"peak memory {statistics.median(r.max_rss_mb for r, _ in results):.0f} MB; {figure.load_note()}"
+        figures.append(figure)

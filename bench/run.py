@@ -34,7 +34,7 @@ is marked BUSY (unreliable) in the table and ``"reliable": false`` in the JSON
 (rules in ``bench_common.py``). Comparisons between processes are interleaved
 and use wall time; in-process ratios use CPU time.
 
-Figure groups (for ``--only``): job, decks, build, memory (with build), svg,
+Figure groups (for ``--only``): job, decks, startup, build, memory (with build), svg,
 pdf, rebuild, validate, playouts, check, solve. Nothing here ever fails a
 test: the exit code is 0 whether or not targets are met (2 only for bad
 arguments).
@@ -60,7 +60,7 @@ for entry in (str(ROOT), str(BENCH)):
     if entry not in sys.path:
         sys.path.insert(0, entry)
 
-GROUPS = ("job", "decks", "build", "svg", "pdf", "rebuild", "validate", "playouts", "check", "solve")
+GROUPS = ("job", "decks", "startup", "build", "svg", "pdf", "rebuild", "validate", "playouts", "check", "solve")
 PLAYOUT_TARGETS: dict[str, tuple[float, int | None]] = {
     "ceratopsians": (5000.0, None),
     "mausoleum-guardians": (1000.0, None),
@@ -75,7 +75,7 @@ REBUILD_GAME = "keramikos"
 
 
 from bench_common import Figure, Load, ProcessRun, Settings, interleaved, measured, repeat, run_cardgen  # noqa: E402
-from bench_job import measure_deck_sizes, measure_job  # noqa: E402
+from bench_job import measure_deck_sizes, measure_job, measure_startup  # noqa: E402
 
 
 # --------------------------------------------------------------------------- whole-process runs
@@ -147,8 +147,8 @@ def measure_rebuild(settings: Settings, figures: list[Figure]) -> None:
     built the game before the edit, so modules, fonts, templates and catalogs
     are loaded, and only the build itself (validation included) is timed.
     """
-    whole = Figure(f"rebuild after editing one card's text ({REBUILD_GAME}, whole process, wall)", "s", 1.0, "lower")
-    warm = Figure(f"rebuild after editing one card's text ({REBUILD_GAME}, in a warm process like `watch`, wall)", "s", 1.0, "lower")
+    whole = Figure(f"rebuild after editing one card's text ({REBUILD_GAME}, whole process, wall)", "s", 0.6, "lower")
+    warm = Figure(f"rebuild after editing one card's text ({REBUILD_GAME}, in a warm process like `watch`, wall)", "s", 0.3, "lower")
     work = Path(tempfile.mkdtemp(prefix="cardgen-bench-rebuild-"))
     runs: list[ProcessRun] = []
     edit = ""
@@ -162,12 +162,13 @@ def measure_rebuild(settings: Settings, figures: list[Figure]) -> None:
                 whole.error = f"first build failed: {first.output[-300:]}"
                 break
             edit = edit_one_card(spec)
-            run = run_cardgen(["build", str(spec), "--out", str(out), "--quiet"])
+            run, load = measured(lambda: run_cardgen(["build", str(spec), "--out", str(out), "--quiet"]))
             if run.code:
                 whole.error = f"rebuild failed: {run.output[-300:]}"
                 break
             if index >= settings.warmup:
                 runs.append(run)
+                whole.loads.append(load)
         if not whole.error:
             _rebuild_in_process(settings, warm, work)
     finally:
@@ -176,7 +177,7 @@ def measure_rebuild(settings: Settings, figures: list[Figure]) -> None:
     whole.cpu = [r.cpu for r in runs]
     whole.note = edit
     if runs:
-        whole.note += f"; CPU median {statistics.median(whole.cpu):.2f} s"
+        whole.note += f"; CPU median {statistics.median(whole.cpu):.2f} s; {whole.load_note()}"
     figures += [whole, warm]
 
 
@@ -195,17 +196,21 @@ def _rebuild_in_process(settings: Settings, figure: Figure, work: Path) -> None:
             figure.error = "first in-process build failed"
             return
         edit_one_card(spec)
+        before = measured(lambda: None)[1]
         cpu, wall = time.process_time(), time.perf_counter()
         with build_lock(out):
             again = build_game(spec, out, options)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        after = measured(lambda: None)[1]
+        load = Load(before.before, after.after, before.others_before, after.others_after)
         if again.failed:
             figure.error = "in-process rebuild failed"
             return
         if index:
             figure.samples.append(wall)
             figure.cpu.append(cpu)
-    figure.note = f"CPU median {statistics.median(figure.cpu):.2f} s"
+            figure.loads.append(load)
+    figure.note = f"CPU median {statistics.median(figure.cpu):.2f} s; {figure.load_note()}"
 
 
 # --------------------------------------------------------------------------- rendering against the floors
@@ -510,6 +515,7 @@ def main(argv: list[str] | None = None) -> int:
 
     guarded("job", lambda: measure_job(settings, figures))
     guarded("decks", lambda: measure_deck_sizes(settings, figures))
+    guarded("startup", lambda: measure_startup(settings, figures))
     guarded("build", lambda: measure_cold_build(settings, figures))
     if "svg" in chosen or "pdf" in chosen:
         pages, faces = real_scenes()
