@@ -5,9 +5,10 @@ Run from the project root::
     python bench/bench_engine.py [--games ceramus,keramikos] [--seconds 2] [--deals 5] [--out bench/results.json]
 
 For every game under specs/ whose rules module is registered it measures, on
-one core, uniformly random playouts per second at each player count; the
+one core, uniformly random playouts per second at each player count, with the
+conservation check ``cardgen check`` runs after every playout; the
 wall time of ``run_checks`` (random playouts and a small skill ladder) with ``--jobs 1`` and
-``--jobs 2`` and the speed-up; and, for games with a registered exact solver,
+``--jobs 2`` and the speed-up (one run each; ``bench/run.py`` interleaves repeated runs); and, for games with a registered exact solver,
 the median time to solve one deal. It prints a table (and writes JSON with --out).
 
 Which clock: playout rates are given by CPU time (``time.process_time``) and by
@@ -54,8 +55,11 @@ class PlayoutRate:
     games: int
 
 
-def playout_rate(loaded: LoadedSpec, players: int, seconds: float, *, check_conservation: bool = False, first_seed: int = 0) -> PlayoutRate:
+def playout_rate(loaded: LoadedSpec, players: int, seconds: float, *, check_conservation: bool = True, first_seed: int = 0) -> PlayoutRate:
     """Play uniformly random games through ``play_game`` (the path ``cardgen check`` takes) for about ``seconds`` of CPU time.
+
+    The end-of-game conservation check runs after every playout, as in
+    ``cardgen check`` (``check_conservation=False`` leaves it out, for comparison).
 
     Seeds run from ``first_seed`` on, so memos a game keeps between playouts
     see new deals, as a check does.
@@ -87,14 +91,16 @@ def playouts_per_second(loaded: LoadedSpec, players: int, seconds: float, clock:
     return (rate.cpu if clock == "cpu" else rate.wall), rate.mean_length
 
 
+def check_seconds(loaded: LoadedSpec, playouts: int, skill_games: int, jobs: int) -> float:
+    """Wall seconds of ``run_checks`` (random playouts and a small skill ladder) with ``jobs`` worker processes."""
+    started = time.perf_counter()
+    run_checks(loaded, playouts=playouts, jobs=jobs, skill_games=skill_games, mcts_budget=16)
+    return time.perf_counter() - started
+
+
 def check_speedup(loaded: LoadedSpec, playouts: int, skill_games: int) -> tuple[float, float]:
-    """Wall seconds of ``run_checks`` (random playouts and a small skill ladder) with 1 and with 2 worker processes."""
-    times = []
-    for jobs in (1, 2):
-        started = time.perf_counter()
-        run_checks(loaded, playouts=playouts, jobs=jobs, skill_games=skill_games, mcts_budget=16)
-        times.append(time.perf_counter() - started)
-    return times[0], times[1]
+    """Wall seconds of ``run_checks`` with 1 and with 2 worker processes (one run each)."""
+    return check_seconds(loaded, playouts, skill_games, 1), check_seconds(loaded, playouts, skill_games, 2)
 
 
 def solve_times(loaded: LoadedSpec, deals: int) -> tuple[int, float, float, int] | None:
@@ -120,7 +126,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="", help="Comma-separated game ids (default: every registered game under specs/).")
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds of random play per game and player count.")
-    parser.add_argument("--conservation", action="store_true", help="Also run each game's conservation check after every playout, as `cardgen check` does.")
+    parser.add_argument("--no-conservation", action="store_true", help="Leave out the conservation check `cardgen check` runs after every playout (for comparison).")
     parser.add_argument("--check-playouts", type=int, default=381, help="Random playouts per player count in the speed-up run (0 skips it).")
     parser.add_argument("--check-skill", type=int, default=4, help="Skill-ladder games per rung in the speed-up run (planner budget 16).")
     parser.add_argument("--deals", type=int, default=5, help="Deals to solve per game with a solver.")
@@ -136,7 +142,7 @@ def main() -> None:
             continue
         row: dict[str, object] = {"game": spec.id, "playouts_per_second": {}, "playouts_per_wall_second": {}, "mean_length": {}}
         for players in range(spec.players.min, spec.players.max + 1):
-            rate = playout_rate(loaded, players, args.seconds, check_conservation=args.conservation)
+            rate = playout_rate(loaded, players, args.seconds, check_conservation=not args.no_conservation)
             row["playouts_per_second"][players] = round(rate.cpu, 1)  # type: ignore[index]
             row["playouts_per_wall_second"][players] = round(rate.wall, 1)  # type: ignore[index]
             row["mean_length"][players] = round(rate.mean_length, 1)  # type: ignore[index]

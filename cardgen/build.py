@@ -43,6 +43,16 @@ their card pictures) and reports a failure as CG310 too, failing the build
 before anything is published. So when that producer runs for every locale of
 the spec, the build renders each rulebook once, in the producer. With
 ``--lang`` the check still runs, as it covers the locales not being built.
+A build restricted with ``--only`` to artefacts that producer does not write
+(``--only print``) skips the check: no rulebook is wanted, so none is typeset.
+"""
+CHECKS_ONLY_FOR_PRODUCERS: dict[str, str] = {"rulebook-catalogs": "rulebooks"}
+"""Validation checks about what only one producer uses: check name -> producer name.
+
+The catalog check reads the rulebook templates' translation catalogs, which
+only the rulebooks print; a build restricted with ``--only`` to artefacts
+that producer does not write skips it (``cardgen validate`` and every full
+build still run it).
 """
 
 
@@ -55,9 +65,15 @@ class BuildOptions:
     """Locales to build; empty means every locale the spec declares."""
     card_lang: str | None = None
     """The locale printed on the cards; None means the spec's first locale."""
+    only: tuple[str, ...] = ()
+    """Artefact kinds to build (``cardgen build --only``, see :func:`artefact_kinds`); empty means every kind."""
     cache: bool = True
     """Reuse artefacts (face SVGs, PDFs) and intermediate results (YAML parses, the catalog check, compiled
     rulebook templates) from ``<out>/.cache/`` when their inputs are unchanged; False: compute everything afresh."""
+
+    def wants(self, kind: str) -> bool:
+        """Whether artefacts of ``kind`` are to be built."""
+        return not self.only or kind in self.only
 
 
 _CODE_FINGERPRINT: list[str] = []
@@ -278,11 +294,31 @@ class BuildContext:
 
 Producer = Callable[[BuildContext], list[Path]]
 _PRODUCERS: dict[str, Producer] = {}
+_ARTEFACTS: dict[str, tuple[str, ...]] = {}
+"""Producer name -> the artefact kinds it writes (what ``cardgen build --only`` chooses from)."""
 
 
-def register_producer(name: str, producer: Producer) -> None:
-    """Add an artefact producer; it writes under ``context.staging`` and returns the files it wrote."""
+def register_producer(name: str, producer: Producer, artefacts: tuple[str, ...] = ()) -> None:
+    """Add an artefact producer; it writes under ``context.staging`` and returns the files it wrote.
+
+    ``artefacts`` names the kinds of artefact it writes (default: one kind named
+    like the producer). A build with ``BuildOptions.only`` runs a producer only
+    when it writes one of the chosen kinds; a producer of several kinds asks
+    ``context.options.wants(kind)`` for each.
+    """
     _PRODUCERS[name] = producer
+    _ARTEFACTS[name] = artefacts or (name,)
+
+
+def artefact_kinds() -> dict[str, str]:
+    """Every artefact kind a build can be restricted to, with the producer that writes it (producers imported first)."""
+    registered_producers()
+    return {kind: name for name, kinds in sorted(_ARTEFACTS.items()) for kind in kinds}
+
+
+def _selected(producers: dict[str, Producer], options: BuildOptions) -> dict[str, Producer]:
+    """The producers that write at least one artefact kind the options ask for."""
+    return {name: p for name, p in producers.items() if any(options.wants(kind) for kind in _ARTEFACTS.get(name, (name,)))}
 
 
 def registered_producers() -> dict[str, Producer]:
@@ -391,8 +427,14 @@ def build_game(folder: Path, out: Path, options: BuildOptions) -> GameBuild:
     layout files' parses, the catalog check and the compiled rulebook
     templates of an earlier build are reused when their inputs are unchanged.
     """
-    producers = registered_producers()
-    skip = [check for check, producer in CHECKS_DONE_BY_PRODUCERS.items() if producer in producers and not options.langs]
+    everything = registered_producers()
+    producers = _selected(everything, options)
+    # A check whose work a producer does is skipped when that producer runs for every locale, or when the
+    # build was restricted (--only) to artefacts that producer does not write: then its work is not wanted.
+    skip = [
+        check for check, producer in CHECKS_DONE_BY_PRODUCERS.items()
+        if producer in everything and (producer not in producers or not options.langs)
+    ] + [check for check, producer in CHECKS_ONLY_FOR_PRODUCERS.items() if producer in everything and producer not in producers]
     cache = ArtefactCache.unbound(out / CACHE_DIR) if options.cache else None
     with parse_cache_scope(cache):
         return _build_game(folder, out, options, producers, skip, cache)
@@ -423,7 +465,7 @@ def _build_game(
         if build.failed:
             return build
         build.files = _publish(staging, out / game_id)
-        if cache is not None:
+        if cache is not None and not options.only:  # a partial build leaves the other artefacts' entries alone
             cache.prune()
     finally:
         shutil.rmtree(staging, ignore_errors=True)

@@ -141,11 +141,45 @@ def test_the_command_line_alone_loads_no_command_s_dependencies() -> None:
 
 def test_the_quick_simulation_does_not_load_the_worker_pool_or_replays() -> None:
     """`cardgen validate` plays its quick playouts in-process: multiprocessing and replay files are not needed."""
-    modules = _import_only("cardgen.engine.quick")
+    modules = _import_only("cardgen.engine.quick", "cardgen.engine.checks")
     assert "cardgen.engine.checks" in modules  # what the quick simulation does need
     assert _loaded_by("multiprocessing", modules) == []
     assert _loaded_by("cardgen.engine.replay", modules) == []
     assert _loaded_by("rich", modules) == []
+
+
+def test_registering_the_quick_simulation_loads_no_engine() -> None:
+    """The check and its finding codes are registered without the simulation, which a spec without rules never runs."""
+    modules = _import_only("cardgen.engine.quick")
+    assert "cardgen.engine.codes" in modules
+    assert [name for name in ("cardgen.engine.checks", "cardgen.engine.core", "cardgen.games") if _loaded_by(name, modules)] == []
+
+
+def test_help_loads_none_of_the_commands_machinery(tmp_path: Path) -> None:
+    code, modules = _run_cli(tmp_path, "--help")
+    assert code == 0
+    heavy = ("pydantic", "yaml", "reportlab", "svgwrite", "jinja2", "babel", "cardgen.spec", "cardgen.render", "cardgen.rulebook", "cardgen.engine")
+    assert {name: _loaded_by(name, modules) for name in heavy if _loaded_by(name, modules)} == {}
+
+
+def test_validating_a_small_spec_loads_no_page_layout_svg_writer_engine_or_game(tmp_path: Path) -> None:
+    """`cardgen validate` renders the rulebook's text (a check) but typesets no page, writes no SVG, and simulates a spec without rules not at all."""
+    code, modules = _run_cli(tmp_path, "validate", str(MINIMAL))
+    assert code in (0, 1)
+    assert "cardgen.rulebook.build" in modules and "cardgen.render.faces" in modules  # it did render text and faces
+    unused = ("reportlab.platypus", "svgwrite", "cardgen.rulebook.pdf", "cardgen.render.svg_backend", "cardgen.render.sheets", "cardgen.engine.checks", "cardgen.games", "multiprocessing")
+    assert {name: _loaded_by(name, modules) for name in unused if _loaded_by(name, modules)} == {}
+
+
+def test_a_print_only_build_loads_no_rulebook_or_svg_machinery(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    code, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(out), "--only", "print", "--quiet")
+    assert code == 0
+    assert sorted(p.name for p in (out / "minimal").iterdir()) == sorted(
+        f"minimal-{kind}-{paper}{suffix}" for paper in ("a4", "letter") for kind, suffix in (("print", ".pdf"), ("print", ".layout.json"), ("duplex-test", ".pdf"))
+    )
+    unused = ("reportlab.platypus", "jinja2", "babel", "svgwrite", "cardgen.rulebook.build", "cardgen.rulebook.pdf", "cardgen.render.svg_backend", "cardgen.games")
+    assert {name: _loaded_by(name, modules) for name in unused if _loaded_by(name, modules)} == {}
 
 
 class _Stream(io.StringIO):

@@ -16,7 +16,7 @@ BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "run.py"
 def bench(
     quick: bool = typer.Option(False, "--quick", help="One repetition, no warm-up, short engine runs."),
     reps: Optional[int] = typer.Option(None, "--reps", help="Repetitions per figure (default 3)."),
-    only: str = typer.Option("", "--only", help="Comma-separated groups: build, svg, pdf, rebuild, validate, playouts, check, solve."),
+    only: str = typer.Option("", "--only", help="Comma-separated groups: job, decks, startup, build, svg, pdf, rebuild, validate, playouts, check, solve."),
     out: Optional[Path] = typer.Option(None, "--out", help="Where to write the JSON results (default bench/results.json)."),
 ) -> None:
     """Measure build, rendering, engine and validation speed against their targets (never fails on a missed target)."""

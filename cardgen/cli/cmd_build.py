@@ -22,9 +22,10 @@ def build(
     out: Path = typer.Option(Path("output"), "--out", help="The output folder; each game gets a folder inside it."),
     quiet: bool = typer.Option(False, "--quiet", help="Print only findings and errors."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Build everything afresh, ignoring and not writing <out>/.cache/."),
+    only: Optional[str] = typer.Option(None, "--only", help="Build only these artefacts, comma-separated: faces (SVGs), print (sheets), bleed (one card per page), rulebooks, gallery."),
 ) -> None:
     """Validate, then write card faces (SVG), print sheets (PDF) and rulebooks under the output folder."""
-    from cardgen.build import BuildOptions, Paper, build_game, build_lock
+    from cardgen.build import BuildOptions, Paper, artefact_kinds, build_game, build_lock
     from cardgen.cli.common import resolve_games
     from cardgen.progress import TerminalProgress
 
@@ -33,7 +34,14 @@ def build(
         raise typer.BadParameter("choose a4, letter or all", param_hint="--paper")
     if card_lang is None and lang != "all":
         card_lang = lang  # `--lang pt_BR` gives Portuguese cards as well as the Portuguese rulebook
-    options = BuildOptions(papers=papers, langs=() if lang == "all" else (lang,), card_lang=card_lang, cache=not no_cache)
+    chosen: tuple[str, ...] = ()
+    if only is not None:
+        kinds = artefact_kinds()
+        chosen = tuple(dict.fromkeys(k.strip() for k in only.split(",") if k.strip()))
+        unknown = [k for k in chosen if k not in kinds]
+        if unknown or not chosen:
+            raise typer.BadParameter(f"unknown artefact {', '.join(unknown) or '(none given)'}; choose from {', '.join(sorted(kinds))}", param_hint="--only")
+    options = BuildOptions(papers=papers, langs=() if lang == "all" else (lang,), card_lang=card_lang, cache=not no_cache, only=chosen)
     folders = resolve_games(games)
     failed = False
     unreadable = False

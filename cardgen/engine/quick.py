@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from cardgen.engine.checks import CHECK_CODES, quick_checks
+from cardgen.engine.codes import CHECK_CODES
 from cardgen.findings import Finding
 from cardgen.spec.load import LoadedSpec
 from cardgen.validate.registry import register_check, register_codes
@@ -17,7 +17,9 @@ from cardgen.validate.registry import register_check, register_codes
 def quick_simulation(loaded: LoadedSpec) -> Iterable[Finding]:
     """The findings of :func:`cardgen.engine.checks.quick_checks` (no finding when nothing is simulated)."""
     if loaded.spec is None or loaded.spec.rules is None:
-        return []
+        return []  # nothing to simulate: the engine is not even imported
+    from cardgen.engine.checks import quick_checks
+
     return quick_checks(loaded).findings
 
 

@@ -190,4 +190,4 @@ def produce_gallery(context: BuildContext) -> list[Path]:
     return [page]
 
 
-register_producer(PRODUCER_NAME, produce_gallery)
+register_producer(PRODUCER_NAME, produce_gallery, artefacts=("gallery",))

@@ -136,6 +136,8 @@ def sanitize_text(text: str) -> str:
     Removes control characters (category Cc, including tab and newline, which
     layout handles before drawing), surrogates and the non-characters U+FFFE/U+FFFF.
     """
+    if text.isprintable():  # none of those is printable: the common case has nothing to drop
+        return text
     return "".join(
         ch
         for ch in text

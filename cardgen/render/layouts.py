@@ -108,21 +108,29 @@ def _layout_candidates(folder: Path, game_id: str, name: str, explicit: str | No
     return candidates
 
 
-_FILE_CACHE: dict[tuple[str, int, int, str], ResolvedLayout] = {}
+_FILE_CACHE: dict[tuple[str, int, int, str, object], ResolvedLayout] = {}
 
 
 def resolve_layout(folder: Path, game_id: str, name: str, explicit: str | None, default: DeckLayout) -> ResolvedLayout:
     """The layout for deck/component ``name``: the spec's own file, the bundled one, or ``default``.
 
-    Files are read once per content version (path, size and modification time).
+    Files are read once per content version (path, size and modification time)
+    and build: the active build cache is part of the memo's key, so each build
+    of a long-running process (``cardgen watch``) looks the file's parse up in
+    its own cache once, and that entry counts as used by the build (it is not
+    pruned, and the next fresh process finds it). Memos of earlier builds are
+    dropped when a new build first reads a layout.
     """
+    build_cache = active_parse_cache()
     for path in _layout_candidates(folder, game_id, name, explicit):
         if not path.is_file():
             continue
         stat = path.stat()
-        key = (str(path), stat.st_size, stat.st_mtime_ns, default.model_dump_json())
+        key = (str(path), stat.st_size, stat.st_mtime_ns, default.model_dump_json(), build_cache)
         cached = _FILE_CACHE.get(key)
         if cached is None:
+            for stale in [k for k in _FILE_CACHE if k[4] is not build_cache]:
+                del _FILE_CACHE[stale]
             cached = _load_layout(path, default)
             _FILE_CACHE[key] = cached
         return cached

@@ -35,11 +35,14 @@ from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Box, Group, Scene, scene_digest, shared_face
 from cardgen.render.sheet_guide import duplex_test_sheet, print_advice, with_guide
-from cardgen.render.sheets import FooterInfo, ImposedSheets, PrintItem, builtin_sheet_template, impose
-from cardgen.render.svg_backend import write_svg
+from cardgen.render.sheets import CardPlacement, FooterInfo, ImposedSheets, PrintItem, builtin_sheet_template, impose
 from cardgen.render.widgets import local
 from cardgen.spec.models import Spec
+from cardgen.spec.source import open_entry, seal_entry
 
+CARD_ARTEFACTS = ("faces", "bleed", "print")
+"""What ``cardgen build --only`` can choose among this producer's files: the face SVGs, the
+one-card-per-page bleed PDF, the print sheets (with their layout sidecars and duplex tests)."""
 SHEET_WORDS: dict[str, tuple[str, str, str]] = {
     "en": ("sheet {n} of {m}", "front", "back"),
     "pt_BR": ("folha {n} de {m}", "frente", "verso"),
@@ -117,14 +120,17 @@ def _box(box: Box) -> list[float]:
 
 def layout_sidecar(game: str, paper: str, sheets: ImposedSheets, pairs: list[tuple[Face, Face | None]], sheet_bleed: float | None, locale: str, advice: list[str] | None = None) -> dict[str, object]:
     """The JSON record of where every card landed (pages and sheets 1-based), and how to print the sheets."""
+    first_on: dict[int, CardPlacement] = {}  # (one walk over the placements, not one per page)
+    for placement in sheets.placements:
+        first_on.setdefault(placement.page_index, placement)
     pages = []
     for index, page in enumerate(sheets.pages):
-        on_page = sheets.placements_on(index)
+        first = first_on.get(index)
         pages.append(
             {
                 "page": index + 1,
-                "sheet": on_page[0].sheet_number if on_page else None,
-                "side": on_page[0].side if on_page else None,
+                "sheet": first.sheet_number if first else None,
+                "side": first.side if first else None,
                 "size_mm": [round(page.width_mm, 4), round(page.height_mm, 4)],
                 "crop_marks": len(sheets.crop_marks[index]),
             }
@@ -170,6 +176,51 @@ def _cached(cache: ArtefactCache | None, parts: tuple[object, ...], make: Callab
     return cache.fetch(cache.key(*parts), make)
 
 
+SVG_PACK = "svg-pack-1"
+"""The cache entry holding a game's face SVGs (and its format version)."""
+
+
+def _read_pack(payload: bytes | None) -> dict[str, str]:
+    """The SVGs of a pack by scene digest; {} for anything missing or malformed (a bad entry only costs a rewrite)."""
+    if payload is None:
+        return {}
+    try:
+        stored = json.loads(payload.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return {}
+    if not isinstance(stored, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in stored.items()):
+        return {}
+    return stored
+
+
+def card_svgs(faces: list[Face], digests: Mapping[str, str], cache: ArtefactCache | None, locale: str) -> dict[str, bytes]:
+    """Every face's SVG bytes by face key, written afresh or taken from the cache's pack of this game's SVGs.
+
+    The SVGs of a game are kept in one cache entry (by scene digest) rather
+    than one entry per face: a build of N faces then reads and writes one
+    cache file instead of N, which is what a large deck's cold build and
+    rebuild spend their time on otherwise. The pack is rewritten, with this
+    build's faces only, when a face was drawn afresh or one was dropped.
+    """
+    key = cache.key(SVG_PACK, locale) if cache is not None else ""
+    known = _read_pack(open_entry(SVG_PACK, cache.get(key))) if cache is not None else {}
+    texts: dict[str, str] = {}
+    drawn = 0
+    for face in faces:
+        digest = digests[face.key]
+        text = known.get(digest)
+        if text is None:
+            from cardgen.render.svg_backend import write_svg  # (svgwrite: only when an SVG is drawn)
+
+            text = write_svg(face.scene)
+            drawn += 1
+        texts[digest] = text
+    if cache is not None and (drawn or set(known) != set(texts)):
+        pack = json.dumps(texts, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+        cache.put(key, seal_entry(SVG_PACK, pack))
+    return {face.key: texts[digests[face.key]].encode("utf-8") for face in faces}
+
+
 def produce_cards(context: BuildContext) -> list[Path]:
     """Write the card SVGs, the print-shop PDF, and per paper the print sheets, sidecar and duplex test."""
     spec = context.loaded.spec
@@ -182,26 +233,27 @@ def produce_cards(context: BuildContext) -> list[Path]:
     locale = card_locale(spec, context.options.card_lang)
     faces = card_faces(context.loaded, locale)
     written: list[Path] = []
-    cards_dir = context.staging / "cards"
-    cards_dir.mkdir(parents=True, exist_ok=True)
     cache = context.cache
     digests = {face.key: scene_digest(face.scene) for face in faces}
-    for face in faces:
-        path = cards_dir / f"{face.key}.svg"
-        scene = face.scene
-        path.write_bytes(_cached(cache, ("svg", digests.get(face.key)), lambda: write_svg(scene).encode("utf-8")))
-        written.append(path)
+    if context.options.wants("faces"):
+        cards_dir = context.staging / "cards"
+        cards_dir.mkdir(parents=True, exist_ok=True)
+        for name, data in card_svgs(faces, digests, cache, locale).items():
+            path = cards_dir / f"{name}.svg"
+            path.write_bytes(data)
+            written.append(path)
 
     items, pairs = print_items(faces, digests)
     title = local(spec.title, locale, spec.locales[0])
-    shop = context.staging / f"{spec.id}-cards-bleed.pdf"
-    shop_title = f"{title} – cards with bleed"
-    shop_key = ("shop-pdf", shop_title, [(digests.get(f.key), digests.get(r.key) if r else None) for f, r in pairs])
-    shop.write_bytes(_cached(cache, shop_key, lambda: write_pdf(shop_pages(pairs, digests), title=shop_title)))
-    written.append(shop)
+    if context.options.wants("bleed"):
+        shop = context.staging / f"{spec.id}-cards-bleed.pdf"
+        shop_title = f"{title} – cards with bleed"
+        shop_key = ("shop-pdf", shop_title, [(digests.get(f.key), digests.get(r.key) if r else None) for f, r in pairs])
+        shop.write_bytes(_cached(cache, shop_key, lambda: write_pdf(shop_pages(pairs, digests), title=shop_title)))
+        written.append(shop)
 
     footer = footer_for(spec, locale)
-    for paper in context.options.papers:
+    for paper in context.options.papers if context.options.wants("print") else ():
         template = builtin_sheet_template(paper)
         test_name = f"{spec.id}-duplex-test-{paper}.pdf"
         bleeds = {index: item.bleed for index, item in enumerate(items)}
@@ -228,4 +280,4 @@ def produce_cards(context: BuildContext) -> list[Path]:
     return written
 
 
-register_producer("cards", produce_cards)
+register_producer("cards", produce_cards, artefacts=CARD_ARTEFACTS)

@@ -36,7 +36,7 @@ def _check_paint(fill: Color, stroke: Color, stroke_width: float) -> None:
         raise ValueError(f"stroke_width must be >= 0, got {stroke_width}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Box:
     """An axis-aligned rectangle (geometry only, no paint), in mm."""
 
@@ -64,7 +64,7 @@ class Box:
         return Box(self.x + dx, self.y + dy, self.w, self.h)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rect:
     """A filled and/or stroked rectangle, optionally with rounded corners."""
 
@@ -81,7 +81,7 @@ class Rect:
         _check_paint(self.fill, self.stroke, self.stroke_width)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Line:
     """A straight stroked segment from (x1, y1) to (x2, y2)."""
 
@@ -96,7 +96,7 @@ class Line:
         _check_paint(None, self.stroke, self.stroke_width)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Polygon:
     """A closed polygon through ``points``."""
 
@@ -110,7 +110,7 @@ class Polygon:
         _check_paint(self.fill, self.stroke, self.stroke_width)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Circle:
     """A circle centred on (cx, cy) with radius r."""
 
@@ -125,7 +125,7 @@ class Circle:
         _check_paint(self.fill, self.stroke, self.stroke_width)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MoveTo:
     """Path command: start a new sub-path at (x, y)."""
 
@@ -133,7 +133,7 @@ class MoveTo:
     y: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LineTo:
     """Path command: straight line to (x, y)."""
 
@@ -141,7 +141,7 @@ class LineTo:
     y: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CubicTo:
     """Path command: cubic Bezier through control points (x1,y1), (x2,y2) to (x, y)."""
 
@@ -153,7 +153,7 @@ class CubicTo:
     y: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class QuadTo:
     """Path command: quadratic Bezier with control point (x1, y1) to (x, y)."""
 
@@ -163,7 +163,7 @@ class QuadTo:
     y: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClosePath:
     """Path command: close the current sub-path."""
 
@@ -171,7 +171,7 @@ class ClosePath:
 PathCommand: TypeAlias = MoveTo | LineTo | CubicTo | QuadTo | ClosePath
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Path:
     """A general path made of move/line/curve/close commands."""
 
@@ -188,7 +188,7 @@ class Path:
             raise ValueError("a Path must start with MoveTo")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Text:
     """A single run of text on one baseline.
 
@@ -211,7 +211,7 @@ class Text:
             raise ValueError(f"size_pt must be > 0, got {self.size_pt}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Image:
     """A raster image file (PNG/JPEG) stretched into the box (x, y, w, h)."""
 
@@ -222,7 +222,7 @@ class Image:
     h: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Transform:
     """Group transform, applied as translate, then rotate, then scale.
 
@@ -240,7 +240,7 @@ class Transform:
         return self.translate == (0.0, 0.0) and self.rotate == 0.0 and self.scale == (1.0, 1.0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SharedContent:
     """Names a group's children as content that recurs within one document.
 
@@ -263,7 +263,7 @@ class SharedContent:
             raise ValueError(f"shared content bounds must have a positive size, got {self.bounds}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Group:
     """A list of children sharing a transform and an optional clip rectangle.
 
@@ -285,7 +285,7 @@ Primitive: TypeAlias = Union[Rect, Line, Polygon, Path, Circle, Text, Image, Gro
 """Anything a scene or group can contain."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Scene:
     """One page or card face: a size in mm and the primitives on it.
 

@@ -9,7 +9,8 @@ not fit.
 
 Generic widgets are registered here. Game packages add their own in
 ``cardgen/games/<pkg>/widgets.py``; :func:`load_game_widgets` imports every such
-module without naming any game.
+module without naming any game, the first time a layout names a widget the
+generic ones do not have (a spec using only generic widgets imports no game).
 """
 
 from __future__ import annotations
@@ -62,9 +63,17 @@ def widget(name: str) -> Callable[[WidgetFn], WidgetFn]:
 
 
 def get_widget(name: str) -> WidgetFn | None:
-    """The widget registered under ``name`` (after loading game widgets), or None."""
-    load_game_widgets()
-    return _WIDGETS.get(name)
+    """The widget registered under ``name``, or None.
+
+    The generic widgets are found without importing any game package; only a
+    name they do not have loads the game widgets (a game's widget names carry
+    its prefix, ``keramikos_vessel``, so none shadows a generic one).
+    """
+    found = _WIDGETS.get(name)
+    if found is None and not _loaded_games:
+        load_game_widgets()
+        found = _WIDGETS.get(name)
+    return found
 
 
 def widget_names() -> list[str]:

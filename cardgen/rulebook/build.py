@@ -12,7 +12,6 @@ Every file is written through a temporary file in the same folder and
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Iterable
@@ -27,14 +26,16 @@ from cardgen.rulebook.document import Document, DocumentError, parse_document
 from cardgen.rulebook.environment import MAIN_TEMPLATE, get_template, make_environment, template_dirs_for
 from cardgen.rulebook.i18n import N_, atomic_write_bytes, translations
 from cardgen.rulebook.markdown import to_markdown
-from cardgen.rulebook.pdf import PAPERS, TocEntry, TypesetPdf, typeset_pdf
-from cardgen.rulebook.pictures import card_pictures
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import Spec
-from cardgen.spec.source import ResultCache, open_entry, seal_entry
+from cardgen.spec.source import ResultCache
 
 if TYPE_CHECKING:
     from cardgen.build import ArtefactCache
+    from cardgen.rulebook.pdf import TypesetPdf
+
+# reportlab's page layout (platypus) and the card pictures drawn for it are imported where a rulebook
+# is typeset: `cardgen validate` renders each rulebook's text (the rulebook-render check) but typesets none.
 
 DEFAULT_PAPER = "a4"
 PAGE_LABEL = N_("Page %(page)s")
@@ -98,10 +99,10 @@ def rulebook_pdf(spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str,
     return typeset_rulebook(spec, rulebook, paper, pictures).data
 
 
-def typeset_rulebook(
-    spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene] | None = None, toc_hint: tuple[TocEntry, ...] = ()
-) -> TypesetPdf:
-    """Typeset a rulebook on ``paper``; ``toc_hint`` (an earlier typesetting's contents) may save a layout pass, never changes the bytes."""
+def typeset_rulebook(spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene] | None = None) -> TypesetPdf:
+    """Typeset a rulebook on ``paper`` (one layout pass: see :mod:`cardgen.rulebook.pdf`)."""
+    from cardgen.rulebook.pdf import typeset_pdf
+
     translation = translations(rulebook.locale)
     locale = rulebook.locale
 
@@ -119,40 +120,7 @@ def typeset_rulebook(
         title=title,
         author=", ".join(spec.credits.designers),
         pictures=pictures,
-        toc_hint=toc_hint,
     )
-
-
-TOC_HINT_ENTRY = "rulebook-toc-1"
-"""The kind (and format version) of the contents a rulebook printed last time, kept as the next build's hint."""
-
-
-def _decode_toc(payload: bytes | None) -> tuple[TocEntry, ...]:
-    """Contents stored by :func:`_typeset_with_hint`; () for anything missing or malformed (a hint is never trusted for more)."""
-    if payload is None:
-        return ()
-    try:
-        stored = json.loads(payload.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return ()
-    entries: list[TocEntry] = []
-    for item in stored if isinstance(stored, list) else []:
-        if not (isinstance(item, list) and len(item) == 4):
-            return ()
-        level, text, page, key = item
-        if type(level) is not int or not isinstance(text, str) or type(page) is not int or not (key is None or isinstance(key, str)):
-            return ()
-        entries.append((level, text, page, key))
-    return tuple(entries)
-
-
-def _typeset_with_hint(cache: ArtefactCache, hint_key: str, spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene]) -> bytes:
-    """Typeset with the contents this rulebook printed in the last build (under ``hint_key``) as the hint, and keep this build's for the next."""
-    hint = _decode_toc(open_entry(TOC_HINT_ENTRY, cache.get(hint_key)))
-    typeset = typeset_rulebook(spec, rulebook, paper, pictures, hint)
-    if typeset.toc != hint:
-        cache.put(hint_key, seal_entry(TOC_HINT_ENTRY, json.dumps(typeset.toc, ensure_ascii=False).encode("utf-8")))
-    return typeset.data
 
 
 def _pdf_inputs(spec: Spec, rulebook: Rulebook, pictures: dict[str, Scene]) -> tuple[object, ...]:
@@ -186,10 +154,11 @@ def build_rulebooks(
     show card pictures drawn by the face renderer; without it there are none.
     With a ``cache``, a PDF whose inputs (document, paper, footer, title,
     author, pictures) are unchanged since an earlier build is reused, and so
-    is the compiled code of the templates; a PDF typeset afresh starts from
-    the contents it printed last time, which usually saves one of its two
-    layout passes (see :mod:`cardgen.rulebook.pdf`).
+    is the compiled code of the templates.
     """
+    from cardgen.rulebook.pdf import PAPERS
+    from cardgen.rulebook.pictures import card_pictures
+
     folder = out_dir / spec.id
     written: list[Path] = []
     papers = list(papers)
@@ -207,9 +176,7 @@ def build_rulebooks(
                 data = rulebook_pdf(spec, rulebook, paper, pictures)
             else:
                 key = cache.key("rulebook-pdf", paper, *_pdf_inputs(spec, rulebook, pictures))
-                hint_key = cache.key(TOC_HINT_ENTRY, spec.id, locale, paper)
-                cache.used.add(hint_key)  # kept past prune also when the PDF is reused and the hint is not read
-                data = cache.fetch(key, lambda: _typeset_with_hint(cache, hint_key, spec, rulebook, paper, pictures))
+                data = cache.fetch(key, lambda: rulebook_pdf(spec, rulebook, paper, pictures))
             atomic_write_bytes(pdf_path, data)
             written.append(pdf_path)
     return written

@@ -29,17 +29,16 @@ from pathlib import Path
 from collections.abc import Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING, cast
 
-from babel.support import NullTranslations, Translations
-
 from cardgen import __version__
 from cardgen.spec.source import ResultCache, active_parse_cache, open_entry, seal_entry
 
 if TYPE_CHECKING:
+    from babel.support import NullTranslations, Translations
     from babel.messages.catalog import Catalog, Message
 
-# Babel's catalog machinery (PO parsing and writing, message extraction) is
-# imported by the functions that use it: a build whose compiled catalogs and
-# catalog-check findings come from its cache needs none of it.
+# Babel (its translations, and the catalog machinery: PO parsing and writing, message extraction) is
+# imported by the functions that use it: a build whose compiled catalogs and catalog-check findings
+# come from its cache needs none of the catalog machinery, and one that prints no rulebook none of Babel.
 
 PROJECT_ROOT: Path = Path(__file__).resolve().parents[2]
 """The repository root (templates/ and locales/ live there)."""
@@ -226,6 +225,8 @@ def _translations_cached(path: str, mtime_ns: int, locale: str, build_cache: Has
     long-running process (``cardgen watch``) looks each build's cache up once
     and the entry counts as used by that build.
     """
+    from babel.support import Translations  # (Babel is loaded when a catalog is)
+
     cache = cast("ResultCache | None", build_cache)
     key = ""
     if cache is not None:
@@ -251,6 +252,8 @@ def translations(locale: str, root: Path = LOCALES_DIR) -> NullTranslations:
     kept in the build's cache, keyed by the PO file's bytes, so a later process
     skips parsing it.
     """
+    from babel.support import NullTranslations
+
     if locale == SOURCE_LOCALE:
         return NullTranslations()
     path = po_path(locale, root)

@@ -9,17 +9,19 @@ list bullets, the canvas's initial font), so every font in the file is an
 embedded TrueType subset and no base-14 font is referenced. ``invariant=1``
 makes two builds of the same input byte-identical.
 
-A table of contents needs the page numbers of a finished layout, so the book
-is laid out until the entries it prints equal the ones the layout measures:
-usually twice, once to learn where each heading falls and once to print those
-numbers. Every pass lays out freshly built flowables. Platypus paragraphs keep
-state from an earlier layout (one broken at a hyphen in the first pass lost
-that hyphen in the second), so reusing them, as ``multiBuild`` does, could
-print words that are not in the source. :func:`typeset_pdf` also accepts the
-entries of an earlier typesetting as a hint, as LaTeX reads the ``.toc`` file
-of its last run: the first pass prints them, and when every heading lands on
-the page the hint says, that pass is the last. A stale hint costs only the
-passes the layout would have taken anyway.
+A table of contents needs the page numbers of a finished layout. Its lines
+(level, heading, link) are known from the document before any layout, and
+nothing in the layout depends on the numbers: platypus draws each line's dot
+leader and page number after the line's text, in space the text does not take.
+So each number is drawn as a PDF form XObject referenced where the line ends
+and defined once the layout is done and every heading's page is known (PDF
+allows a form to be defined after the pages that use it). The book is laid
+out once. Should the lines printed and the headings met ever differ, it is
+laid out again with the headings met, until they agree. Every pass lays out
+freshly built flowables. Platypus paragraphs keep state from an earlier layout
+(one broken at a hyphen in the first pass lost that hyphen in the second), so
+reusing them, as ``multiBuild`` does, could print words that are not in the
+source.
 
 Body text is justified. Portuguese paragraphs are hyphenated with the
 syllable-based hyphenator of :mod:`cardgen.rulebook.hyphenate`, handed to
@@ -40,7 +42,7 @@ from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import registerFontFamily
+from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
 from reportlab.platypus import (
     BaseDocTemplate,
     Flowable,
@@ -158,6 +160,49 @@ def markup(runs: Inline) -> str:
     return "".join(out)
 
 
+class _LateNumberedToc(TableOfContents):
+    """A table of contents whose dot leaders and page numbers are forms, defined after the layout (see the module doc)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.late: list[tuple[str, float, float, float, int]] = []
+        """(form name, x, y, available width, level) of each line's end, in drawing order."""
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (platypus's names)
+        """Lay out the lines as platypus does, drawing their ends through :meth:`define_numbers`'s forms."""
+        size = super().wrap(availWidth, availHeight)
+
+        def line_end(canvas: Any, kind: str, label: str) -> None:
+            level = int(label.split(",")[1])
+            name = f"TocPage{len(self.late) + 1}"
+            self.late.append((name, canvas._curr_tx_info["cur_x"], canvas._curr_tx_info["cur_y"], availWidth, level))
+            canvas.doForm(name)
+
+        self.canv.setNamedCB("drawTOCEntryEnd", line_end)
+        return size
+
+    def define_numbers(self, canvas: Any, pages: list[int]) -> None:
+        """Define each line's form: dots and the page number ``pages[i]``, right-aligned as platypus draws them."""
+        for index, (name, x, y, available, level) in enumerate(self.late):
+            style = self.getLevelStyle(level)
+            text = str(pages[index]) if index < len(pages) else ""
+            size = style.fontSize
+            width = stringWidth(text, style.fontName, size)
+            while width > available - x and size >= 1.0:  # (platypus's own rule for a number that does not fit)
+                size *= 0.9
+                width = stringWidth(text, style.fontName, size)
+            dot = " . " if self.dotsMinLevel >= 0 and level >= self.dotsMinLevel else ""
+            dot_width = stringWidth(dot, style.fontName, size) if dot else 0.0
+            dots = int((available - x - width) / dot_width) if dot else 0
+            canvas.beginForm(name, lowerx=-available, lowery=-available, upperx=2 * available, uppery=2 * available)
+            line = canvas.beginText(available - dots * dot_width - width, y)
+            line.setFont(style.fontName, size)
+            line.setFillColor(style.textColor)
+            line.textLine(dots * dot + text)
+            canvas.drawText(line)
+            canvas.endForm()
+
+
 class _HeadingParagraph(Paragraph):
     """A heading that registers itself in the table of contents and the PDF outline."""
 
@@ -195,7 +240,24 @@ class _RulebookDoc(BaseDocTemplate):
             self.notify("TOCEntry", (flowable.toc_level, flowable.toc_text, self.page, flowable.toc_key))
 
 
-def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_hint: tuple[TocEntry, ...] = ()) -> list[Flowable]:
+def _heading_entry(block: Heading) -> tuple[int, str, str] | None:
+    """(TOC level, text, bookmark key) of a heading, or None when the contents leave it out; as :class:`_RulebookDoc` announces it."""
+    level = max(1, min(block.level, 3)) - 1
+    return (level, block.text, f"h-{block.anchor}") if level <= 1 else None
+
+
+def _headings(doc: Document) -> tuple[TocEntry, ...]:
+    """The contents' lines known before any layout: every heading the contents list, page numbers not yet known (0)."""
+    entries = (_heading_entry(block) for block in doc.blocks if isinstance(block, Heading))
+    return tuple((level, text, 0, key) for level, text, key in (e for e in entries if e is not None))
+
+
+def _lines(entries: tuple[TocEntry, ...]) -> list[tuple[int, str, Any]]:
+    """What a contents line's layout depends on: level, text and link, not the page number (drawn later, as a form)."""
+    return [(level, text, key) for level, text, _, key in entries]
+
+
+def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines: tuple[TocEntry, ...] = ()) -> list[Flowable]:
     story: list[Flowable] = []
     para_styles = {
         "": styles.body,
@@ -266,8 +328,8 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_hint: 
                     ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ]
             )
-            toc = TableOfContents(levelStyles=list(styles.toc_levels), dotsMinLevel=0, tableStyle=toc_table)
-            toc._entries = list(toc_hint)  # beforeBuild makes these the entries this pass prints
+            toc = _LateNumberedToc(levelStyles=list(styles.toc_levels), dotsMinLevel=0, tableStyle=toc_table)
+            toc._entries = list(toc_lines)  # beforeBuild makes these the lines this pass prints
             story.append(toc)
         elif isinstance(block, Picture):
             pending_pictures.append(block)
@@ -342,7 +404,7 @@ class _SizedTable(Flowable):
 
 
 MAX_LAYOUT_PASSES = 10
-"""Layout passes allowed for the table of contents to settle (two suffice unless a heading moves across a page)."""
+"""Layout passes allowed for the table of contents to settle (one suffices: its lines are known before the layout)."""
 
 TocEntry = tuple[int, str, int, Any]
 """One table-of-contents line as platypus records it: (level, text, page number, bookmark key)."""
@@ -365,15 +427,14 @@ def typeset_pdf(
     title: str,
     author: str,
     pictures: dict[str, Scene] | None = None,
-    toc_hint: tuple[TocEntry, ...] = (),
 ) -> TypesetPdf:
     """Typeset ``doc`` on ``paper`` (a4 or letter).
 
     ``footer_credit`` is printed at the foot of every page after the title page,
-    beside ``page_label(page_number)``. ``toc_hint`` is the ``toc`` of an
-    earlier typesetting of a similar document: it changes how many passes the
-    layout takes, never the bytes it ends with. Raises RuntimeError when the
-    table of contents does not settle in :data:`MAX_LAYOUT_PASSES` passes.
+    beside ``page_label(page_number)``. The layout takes one pass unless the
+    headings met differ from the contents' lines printed (see the module doc).
+    Raises RuntimeError when the table of contents does not settle in
+    :data:`MAX_LAYOUT_PASSES` passes.
     """
     register_fonts()
     locale = doc.lang.replace("-", "_")
@@ -420,17 +481,21 @@ def typeset_pdf(
             displayDocTitle=1,
         )
         story = _story(doc, styles, pictures or {}, printed)
-        contents = [flowable for flowable in story if isinstance(flowable, TableOfContents)]
+        contents = [flowable for flowable in story if isinstance(flowable, _LateNumberedToc)]
         template._indexingFlowables = contents  # where the document announces each heading (afterFlowable -> notify)
         for toc in contents:
             toc.beforeBuild()
+        template._doSave = 0  # (as multiBuild does: the file is finished below, once the page numbers are known)
         template.build(story)
+        for toc in contents:
+            toc.define_numbers(template.canv, [page for _, _, page, _ in toc._entries])
+        template.canv.save()
         return buffer.getvalue(), tuple(entry for toc in contents for entry in toc._entries)
 
-    printed = tuple(toc_hint)
+    printed = _headings(doc)
     for passes in range(1, MAX_LAYOUT_PASSES + 1):
         data, measured = one_pass(printed)
-        if measured == printed:
+        if _lines(measured) == _lines(printed):
             return TypesetPdf(data, measured, passes)
         printed = measured
     raise RuntimeError(f"the table of contents did not settle after {MAX_LAYOUT_PASSES} layout passes")

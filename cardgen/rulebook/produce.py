@@ -7,11 +7,15 @@ from pathlib import Path
 
 from cardgen.build import BuildContext, register_producer
 from cardgen.findings import Finding, Severity
-from cardgen.rulebook.build import RulebookError, build_rulebooks
+
+# The rulebook pipeline (Jinja2, reportlab's page layout) is imported when a rulebook is built,
+# so a build restricted to other artefacts (`cardgen build --only print`) does not load it.
 
 
 def produce_rulebooks(context: BuildContext) -> list[Path]:
     """Write the rulebooks of ``context``'s game into its staging folder."""
+    from cardgen.rulebook.build import RulebookError, build_rulebooks
+
     spec = context.loaded.spec
     assert spec is not None
     locales = [loc for loc in spec.locales if not context.options.langs or loc in context.options.langs]

@@ -48,7 +48,7 @@ MAX_CARDS_PER_DECK = 2000
 class SpecModel(BaseModel):
     """Base of every spec model: strict, closed to unknown keys, immutable."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 # --- metadata -----------------------------------------------------------------

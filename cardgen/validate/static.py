@@ -627,10 +627,12 @@ def clarification_numbers(loaded: LoadedSpec) -> Iterator[Finding]:
 @check("rules-module", "static")
 def rules_module(loaded: LoadedSpec) -> Iterator[Finding]:
     """A spec that names a rules module names a registered one."""
+    spec = _spec(loaded)
+    if spec.rules is None:
+        return  # nothing to look up: the engine and the game packages stay unloaded
     from cardgen.engine.core import registered_rules
 
-    spec = _spec(loaded)
-    if spec.rules is not None and spec.rules not in registered_rules():
+    if spec.rules not in registered_rules():
         from cardgen.games import package_errors
 
         broken = "; ".join(f"game package {name} failed to import: {error}" for name, error in sorted(package_errors().items()))

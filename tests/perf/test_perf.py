@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cardgen.build import CACHE_DIR, BuildOptions, build_game
 from cardgen.render.scene import Circle, Group, Polygon, Rect, Scene, Text, Transform, scene_digest
 from cardgen.render.svg_backend import write_svg
@@ -149,17 +151,58 @@ def test_pdf_bytes_same_run_to_run() -> None:
 
 
 def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
-    """bench/run.py --quick runs (rendering groups only, to stay fast) and writes valid JSON; times are not checked."""
+    """bench/run.py --quick runs (the whole-job and rendering groups, to stay fast) and writes valid JSON; times are not checked."""
     out = tmp_path / "results.json"
     done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--only", "svg,pdf", "--out", str(out)],
-        capture_output=True, text=True, timeout=300,
+        [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--only", "job,svg,pdf", "--out", str(out)],
+        capture_output=True, text=True, timeout=600,
     )
     assert done.returncode == 0, done.stderr
     record = json.loads(out.read_text(encoding="utf-8"))
     names = [f["figure"] for f in record["figures"]]
-    assert any("SVG writing vs" in n for n in names) and any("PDF sheet rendering vs" in n for n in names)
+    assert any(n.startswith("last step only: SVG writing") for n in names) and any(n.startswith("last step only: PDF writing") for n in names)
+    assert any("`cardgen build --only print --paper a4` vs bare reportlab floor" in n for n in names)
+    assert any("every artefact, vs bare reportlab floor printing the sheets only" in n for n in names)
     for figure in record["figures"]:
         assert not figure["error"], figure
         assert figure["median"] is not None and figure["median"] > 0
-    assert "median" in done.stdout and "target" in done.stdout
+        if figure["figure"].startswith("whole job"):  # whole processes: the load around each run is recorded and judged
+            assert figure["loads"] and figure["reliable"] in (True, False)
+    assert "median" in done.stdout and "target" in done.stdout and "load" in done.stdout
+
+
+def test_a_rebuild_draws_only_the_edited_face_s_svg_and_keeps_one_cache_entry_for_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The face SVGs live in one cache entry: a cold build draws every face, a rebuild after one edit draws that face only."""
+    import shutil
+
+    from cardgen.render import svg_backend
+    from cardgen.spec.load import load_spec
+
+    drawn: list[int] = []
+    real = svg_backend.write_svg
+
+    def counted(scene: Scene) -> str:
+        drawn.append(1)
+        return real(scene)
+
+    monkeypatch.setattr(svg_backend, "write_svg", counted)
+    spec = tmp_path / "spec"
+    shutil.copytree(find_spec_folder("mausoleum-guardians"), spec)
+    options = BuildOptions(papers=("a4",), only=("faces",))
+    first = build_game(spec, tmp_path / "out", options)
+    assert not first.failed
+    faces = len(list((tmp_path / "out" / first.game / "cards").glob("*.svg")))
+    assert len(drawn) == faces > 10
+    drawn.clear()
+    assert not build_game(spec, tmp_path / "out", options).failed
+    assert drawn == []  # nothing changed: every SVG came from the pack
+    loaded = load_spec(spec)
+    assert loaded.spec is not None
+    name = loaded.spec.decks[0].cards[0].name["en"]
+    game_yaml = spec / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace(name, name + " II", 1), encoding="utf-8")
+    assert not build_game(spec, tmp_path / "out", options).failed
+    assert len(drawn) == 1
+    fresh = build_game(spec, tmp_path / "fresh", BuildOptions(papers=("a4",), only=("faces",), cache=False))
+    assert not fresh.failed
+    assert _files(tmp_path / "fresh") == _files(tmp_path / "out")

@@ -1,0 +1,146 @@
+"""The whole job a user waits for: the bench job built as a process, against a bare reportlab script.
+
+* Whole-job rows: ``bench/job`` (54 distinct poker cards, coloured frame, title,
+  wrapped body text) built cold (fresh process, empty output folder, so no
+  cache) with ``cardgen build --paper a4`` (every artefact: SVG faces, print
+  sheets with sidecar and duplex test, the one-card-per-page bleed PDF, the
+  rulebook, the gallery) and with ``cardgen build --only print --paper a4``
+  (the print sheets alone), each against ``bench/job_floor.py``, a bare
+  reportlab script printing the same cards 3x3 on A4 with crop marks from the
+  same files (its docstring lists what it does not do). The three run
+  interleaved, whole processes, interpreter start and imports included; each
+  round gives a wall-time ratio and the figure is their median.
+* Deck-size rows: the same job scaled to 54, 540 and 5,400 distinct cards
+  (``bench/job_spec.py``; decks of at most 1,800 cards), each built cold with
+  every artefact on A4: wall time and peak memory (max RSS).
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from bench_common import ROOT, Figure, Load, ProcessRun, Settings, interleaved, measured, run_cardgen, run_process
+from job_spec import JOB, write_job
+
+FLOOR = ROOT / "bench" / "job_floor.py"
+WHOLE_JOB_TARGET = 3.0
+"""Every artefact, cold, at most this many times the floor's wall time."""
+PRINT_ONLY_TARGET = 2.0
+"""The print sheets alone, cold, at most this many times the floor's wall time."""
+DECK_TARGET_S, DECK_TARGET_MB, DECK_TARGET_CARDS = 4.0, 150.0, 5400
+
+
+def _check(run: ProcessRun, what: str) -> ProcessRun:
+    if run.code:
+        raise RuntimeError(f"{what} exited {run.code}: {run.output[-400:]}")
+    return run
+
+
+def measure_job(settings: Settings, figures: list[Figure]) -> None:
+    """The whole-job and print-only ratios against the floor, interleaved whole processes."""
+    work = Path(tempfile.mkdtemp(prefix="cardgen-bench-job-"))
+    try:
+
+        def floor() -> ProcessRun:
+            return _check(run_process([sys.executable, str(FLOOR), str(JOB), str(work / "floor.pdf")]), "the floor")
+
+        def build(*extra: str) -> ProcessRun:
+            out = work / "out"
+            shutil.rmtree(out, ignore_errors=True)  # cold: no cache
+            return _check(run_cardgen(["build", str(JOB), "--out", str(out), "--paper", "a4", "--quiet", *extra]), "cardgen build")
+
+        kept = interleaved(settings, {"floor": floor, "all": build, "print": lambda: build("--only", "print")})
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    floors: list[tuple[ProcessRun, Load]] = kept["floor"]
+    for key, name, target in (
+        ("all", "whole job, 54 cards: cold `cardgen build --paper a4`, every artefact, vs bare reportlab floor printing the sheets only (wall ratio)", WHOLE_JOB_TARGET),
+        ("print", "whole job, 54 cards: cold `cardgen build --only print --paper a4` vs bare reportlab floor (wall ratio)", PRINT_ONLY_TARGET),
+    ):
+        runs = kept[key]
+        figure = Figure(name, "x", target, "lower")
+        figure.samples = [run.wall / base.wall for (run, _), (base, _) in zip(runs, floors)]
+        figure.cpu = [run.cpu for run, _ in runs]
+        figure.loads = [load for _, load in runs] + [load for _, load in floors]
+        cpu_ratio = statistics.median(run.cpu / base.cpu for (run, _), (base, _) in zip(runs, floors))
+        figure.note = (
+            f"cardgen wall median {statistics.median(r.wall for r, _ in runs):.3f} s, floor {statistics.median(b.wall for b, _ in floors):.3f} s;"
+            f" CPU ratio {cpu_ratio:.2f}x; peak memory {statistics.median(r.max_rss_mb for r, _ in runs):.0f} MB"
+            f" (floor {statistics.median(b.max_rss_mb for b, _ in floors):.0f} MB); {figure.load_note()}"
+        )
+        figures.append(figure)
+    floor_figure = Figure("whole job, 54 cards: bare reportlab floor, whole process (wall)", "s", None, "lower")
+    floor_figure.samples = [b.wall for b, _ in floors]
+    floor_figure.cpu = [b.cpu for b, _ in floors]
+    floor_figure.loads = [load for _, load in floors]
+    floor_figure.note = floor_figure.load_note()
+    figures.append(floor_figure)
+
+
+def measure_deck_sizes(settings: Settings, figures: list[Figure]) -> None:
+    """Cold builds of the job at each deck size: wall time and peak memory, and the cost per added card."""
+    work = Path(tempfile.mkdtemp(prefix="cardgen-bench-decks-"))
+    medians: dict[int, float] = {}
+    try:
+        for size in settings.deck_sizes:
+            folder = write_job(work / f"spec{size}", size)
+            out = work / f"out{size}"
+
+            def once() -> tuple[ProcessRun, Load]:
+                shutil.rmtree(out, ignore_errors=True)
+                run, load = measured(lambda: run_cardgen(["build", str(folder), "--out", str(out), "--paper", "a4", "--quiet"]))
+                return _check(run, f"cardgen build of {size} cards"), load
+
+            for _ in range(settings.warmup if size < 1000 else 0):  # the big decks take seconds: no warm-up run
+                once()
+            results = [once() for _ in range(settings.reps)]
+            target = size == DECK_TARGET_CARDS
+            wall = Figure(f"deck size: {size:,} distinct cards, cold `cardgen build --paper a4`, every artefact (wall)", "s", DECK_TARGET_S if target else None, "lower")
+            memory = Figure(f"deck size: {size:,} distinct cards, peak memory (max RSS)", "MB", DECK_TARGET_MB if target else None, "lower")
+            wall.samples = [r.wall for r, _ in results]
+            wall.cpu = [r.cpu for r, _ in results]
+            wall.loads = memory.loads = [load for _, load in results]
+            memory.samples = [r.max_rss_mb for r, _ in results]
+            medians[size] = statistics.median(wall.samples)
+            wall.note = wall.load_note()
+            decks = (size + 1799) // 1800
+            if decks > 1:
+                wall.note += f"; {decks} decks of at most 1,800 cards (a deck holds at most 2,000)"
+            figures += [wall, memory]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    sizes = sorted(medians)
+    if len(sizes) >= 2:
+        steps = [f"{a:,}->{b:,}: {(medians[b] - medians[a]) / (b - a) * 1000:.2f} ms/card" for a, b in zip(sizes, sizes[1:])]
+        figures[-2].note += "; wall time per added card " + ", ".join(steps)
+
+
+def measure_startup(settings: Settings, figures: list[Figure]) -> None:
+    """``cardgen --help`` and ``cardgen validate bench/job`` (a small spec, no rules: nothing to simulate), whole processes.
+
+    No targets: the issue's start-up target is about what these import, which
+    ``tests/test_imports.py`` checks; the times are printed for information.
+    """
+    for name, args in (
+        ("start-up: `cardgen --help`, whole process (wall)", ["--help"]),
+        ("start-up: `cardgen validate bench/job` (54 cards, no rules), whole process (wall)", ["validate", str(JOB)]),
+    ):
+        figure = Figure(name, "s", None, "lower")
+        results: list[tuple[ProcessRun, Load]] = []
+        for index in range(settings.warmup + settings.reps):
+            run, load = measured(lambda: run_cardgen(args))
+            if run.code not in (0, 1):
+                figure.error = f"exit code {run.code}: {run.output[-300:]}"
+                break
+            if index >= settings.warmup:
+                results.append((run, load))
+        figure.samples = [r.wall for r, _ in results]
+        figure.cpu = [r.cpu for r, _ in results]
+        figure.loads = [load for _, load in results]
+        if results:
+            figure.note = f"peak memory {statistics.median(r.max_rss_mb for r, _ in results):.0f} MB; {figure.load_note()}"
+        figures.append(figure)
