@@ -25,7 +25,7 @@ DECK_LIMIT = 1800
 """Cards per deck in the scaled copies (the spec language allows at most 2,000 per deck)."""
 SUITS = ("ember", "tide", "grove", "stone")
 WORDS = (
-    "draw discard swap reveal steal keep pass trade score lose gain shuffle the a your each other one two three cards "
+    "draw discard swap reveal steal keep pass trade score lose gain shuffle the a your each other one two those cards "
     "card hand deck pile row opponent player turn round point points token tokens from into onto and then until if "
     "when every any choose face-up face-down top bottom next previous its their another left right"
 ).split()
