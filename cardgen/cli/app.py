@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import pkgutil
 import sys
 from typing import NoReturn
 
 import typer
 
-from cardgen.findings import InputError
+from cardgen.findings import InputError, printable
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -91,7 +92,15 @@ def _run() -> None:
     """Run the app, mapping errors to one line and an exit code."""
     debug = "--debug" in sys.argv[1:]
     try:
-        app()
+        code = app(standalone_mode=False)
+    except typer.TyperException as error:  # click's usage errors: one line, not a framed box
+        if debug:
+            raise
+        typer.echo(usage_line(error), err=True)
+        sys.exit(getattr(error, "exit_code", EXIT_INPUT))
+    except typer.Abort:
+        typer.echo(INTERRUPTED, err=True)
+        sys.exit(130)
     except SystemExit as stop:
         if stop.code == 130:  # typer turns Ctrl-C into a silent exit 130; say what happened
             typer.echo(INTERRUPTED, err=True)
@@ -104,8 +113,41 @@ def _run() -> None:
     except KeyboardInterrupt:
         typer.echo(INTERRUPTED, err=True)
         sys.exit(130)
+    except OSError as error:  # the file system refused (a full or read-only disk, a file where a folder goes): the user's to fix
+        if debug:
+            raise
+        typer.echo(os_error_line(error), err=True)
+        sys.exit(EXIT_INPUT)
     except Exception as error:  # a bug in cardgen, not the user's mistake
         if debug:
             raise
         typer.echo(f"internal error: {type(error).__name__}: {error} (run with --debug for the traceback)", err=True)
         sys.exit(3)
+    if isinstance(code, int) and code:  # typer.Exit(code) comes back as the return value outside standalone mode
+        if code == 130:
+            typer.echo(INTERRUPTED, err=True)
+        sys.exit(code)
+
+
+def usage_line(error: typer.TyperException) -> str:
+    """A usage error as one line: ``cardgen build: error: Invalid value for --paper: ...``.
+
+    A command given no arguments at all (click's "no args is help") prints its help instead.
+    """
+    context = getattr(error, "ctx", None)
+    format_message = getattr(error, "format_message", None)
+    message = " ".join(str(format_message() if format_message else error).split())
+    if not message and context is not None:
+        return str(context.get_help())
+    where = f"{context.command_path}: " if context is not None else ""
+    return printable(f"{where}error: {message}")
+
+
+def os_error_line(error: OSError) -> str:
+    """An operating-system error as one line naming the file: ``output/x: error: Read-only file system``."""
+    reason = error.strerror or type(error).__name__
+    if error.filename is not None and error.filename2 is not None:
+        return printable(f"{os.fsdecode(error.filename)}: error: {reason} (moving it to {os.fsdecode(error.filename2)})")
+    if error.filename is not None:
+        return printable(f"{os.fsdecode(error.filename)}: error: {reason}")
+    return printable(f"error: {reason} (while writing or reading a file)")
