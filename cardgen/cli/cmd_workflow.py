@@ -10,7 +10,7 @@ import typer
 
 from cardgen.cli.outputs import output_folder
 
-from cardgen.cli.app import EXIT_CLEAN, EXIT_INPUT, debug_enabled, fail
+from cardgen.cli.app import EXIT_CLEAN, EXIT_INPUT, debug_enabled, fail, os_error_line
 from cardgen.findings import InputError, display_path, format_findings
 
 if TYPE_CHECKING:
@@ -53,6 +53,12 @@ def build_once(folder: Path, out: Path, options: BuildOptions) -> str | None:
     except InputError as error:
         typer.echo(error.render())
         typer.echo(f"[{_stamp()}] not built: fix the file and save again")
+        return None
+    except OSError as error:  # a full disk, a file where a folder goes: the user's to fix; keep watching
+        if debug_enabled():
+            raise
+        typer.echo(os_error_line(error))
+        typer.echo(f"[{_stamp()}] not built: fix the output folder and save again")
         return None
     except Exception as error:  # keep watching: the next save may fix it
         if debug_enabled():

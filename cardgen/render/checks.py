@@ -47,7 +47,6 @@ register_codes(
         "CG208": "A layout element names a widget that is not registered.",
         "CG210": "Two palette colours are hard to tell apart for some viewers (colour-blind or greyscale), though symbols tell them apart.",
         "CG211": "Palette entries cannot be told apart without colour: their symbols and motifs do not differ.",
-        "CG290": "The requested card language is not a locale of the game.",
     }
 )
 

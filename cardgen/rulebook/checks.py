@@ -41,6 +41,7 @@ from cardgen.rulebook.i18n import (
     read_catalog,
 )
 from cardgen.spec.load import LoadedSpec
+from cardgen.spec.strings import has_control_characters
 from cardgen.spec.source import ResultCache, open_entry, seal_entry
 from cardgen.validate.registry import register_check, register_codes
 
@@ -290,8 +291,8 @@ def spec_rulebook_findings(loaded: LoadedSpec) -> Iterable[Finding]:
     from cardgen.rulebook.build import RulebookError, make_rulebook
 
     spec = loaded.spec
-    if spec is None:
-        return []
+    if spec is None or has_control_characters(spec):
+        return []  # CG122 names the character and its place; XHTML cannot hold it, so a render would only fail elsewhere
     findings = []
     for locale in spec.locales:
         try:

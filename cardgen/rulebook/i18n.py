@@ -287,8 +287,12 @@ COMPILED_CATALOG_ENTRY = "gettext-mo-2"
 
 
 @lru_cache(maxsize=16)
-def _translations_cached(path: str, mtime_ns: int, locale: str, build_cache: Hashable | None) -> Translations:
+def _translations_cached(path: str, mtime_ns: int, locale: str, build_cache: Hashable | None) -> NullTranslations:
     """The catalog at ``path`` compiled: from the build's cache when it holds this very PO file compiled, else with Babel (and kept there).
+
+    A catalog Babel cannot read gives the identity translations (the English
+    msgids); ``cardgen validate``, ``build`` and ``rulebook`` report it as
+    CG307 at the PO file.
 
     ``build_cache`` (a :class:`ResultCache`) is part of the memo's key, so a
     long-running process (``cardgen watch``) looks each build's cache up once
@@ -304,7 +308,11 @@ def _translations_cached(path: str, mtime_ns: int, locale: str, build_cache: Has
                 return Translations(io.BytesIO(stored), domain=DOMAIN)
             except (OSError, ValueError, IndexError, KeyError):  # not a readable .mo: compile afresh
                 pass
-    compiled = mo_bytes(usable_catalog(read_catalog(Path(path), locale)))
+    try:
+        catalog = read_catalog(Path(path), locale)
+    except Exception:  # the same failures the catalog check reports as CG307, at the PO file: render in English
+        return NullTranslations()
+    compiled = mo_bytes(usable_catalog(catalog))
     if cache is not None:
         cache.put(key, seal_entry(COMPILED_CATALOG_ENTRY, compiled))
     return Translations(io.BytesIO(compiled), domain=DOMAIN)

@@ -14,6 +14,8 @@ def produce_rulebooks(context: BuildContext) -> list[Path]:
     """Write the rulebooks of ``context``'s game into its staging folder."""
     spec = context.loaded.spec
     assert spec is not None
+    for lang in context.options.langs:
+        context.loaded.require_locale(lang, "--lang")
     locales = [loc for loc in spec.locales if not context.options.langs or loc in context.options.langs]
     scratch = context.staging / ".rulebooks"
     try:
@@ -26,9 +28,10 @@ def produce_rulebooks(context: BuildContext) -> list[Path]:
         target = context.staging / path.name
         os.replace(path, target)
         placed.append(target)
-    for folder in sorted((p for p in scratch.rglob("*") if p.is_dir()), reverse=True):
-        folder.rmdir()
-    scratch.rmdir()
+    if scratch.is_dir():
+        for folder in sorted((p for p in scratch.rglob("*") if p.is_dir()), reverse=True):
+            folder.rmdir()
+        scratch.rmdir()
     return placed
 
 

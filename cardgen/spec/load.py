@@ -34,6 +34,12 @@ class LoadedSpec:
     cache: ResultCache | None = field(default=None, compare=False, repr=False)
     """The cache the spec was loaded with (a build's); checks keep their own results there too. None: none."""
 
+    def require_locale(self, locale: str, option: str) -> None:
+        """Raise :class:`InputError` (exit 2) unless ``locale``, asked for by the command-line ``option``, is one the spec declares."""
+        if self.spec is not None and locale not in self.spec.locales:
+            declared = ", ".join(self.spec.locales)
+            raise InputError(f"{option} {locale}: {self.spec.id} declares the locales {declared}; choose one of them", self.file)
+
     def place_finding(
         self, code: str, severity: Severity, path: PathKey, message: str, hint: str = ""
     ) -> Finding:
