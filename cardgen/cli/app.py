@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import gc
 import importlib
-import os
 import pkgutil
 import sys
 from typing import NoReturn
 
 import typer
 
-from cardgen.findings import InputError, printable
+from cardgen.cli.errors import os_error_line, usage_line
+from cardgen.findings import InputError
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -128,26 +128,3 @@ def _run() -> None:
             typer.echo(INTERRUPTED, err=True)
         sys.exit(code)
 
-
-def usage_line(error: typer.TyperException) -> str:
-    """A usage error as one line: ``cardgen build: error: Invalid value for --paper: ...``.
-
-    A command given no arguments at all (click's "no args is help") prints its help instead.
-    """
-    context = getattr(error, "ctx", None)
-    format_message = getattr(error, "format_message", None)
-    message = " ".join(str(format_message() if format_message else error).split())
-    if not message and context is not None:
-        return str(context.get_help())
-    where = f"{context.command_path}: " if context is not None else ""
-    return printable(f"{where}error: {message}")
-
-
-def os_error_line(error: OSError) -> str:
-    """An operating-system error as one line naming the file: ``output/x: error: Read-only file system``."""
-    reason = error.strerror or type(error).__name__
-    if error.filename is not None and error.filename2 is not None:
-        return printable(f"{os.fsdecode(error.filename)}: error: {reason} (moving it to {os.fsdecode(error.filename2)})")
-    if error.filename is not None:
-        return printable(f"{os.fsdecode(error.filename)}: error: {reason}")
-    return printable(f"error: {reason} (while writing or reading a file)")

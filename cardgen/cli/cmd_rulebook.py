@@ -52,7 +52,8 @@ def rulebook(
     try:
         written = build_rulebooks(spec, out, locales, papers, spec_folder=folder, loaded=result.loaded)
     except RulebookError as error:
-        typer.echo(f"error: {error}", err=True)
+        place = f"{error.file}:{error.line}: " if error.file and error.line else f"{error.file}: " if error.file else ""
+        typer.echo(f"{place}error: {error}", err=True)
         raise typer.Exit(EXIT_FINDINGS) from None
     for path in written:
         typer.echo(f"wrote {path}")

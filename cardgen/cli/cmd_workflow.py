@@ -10,7 +10,8 @@ import typer
 
 from cardgen.cli.outputs import output_folder
 
-from cardgen.cli.app import EXIT_CLEAN, EXIT_INPUT, debug_enabled, fail, os_error_line
+from cardgen.cli.app import EXIT_CLEAN, EXIT_INPUT, debug_enabled, fail
+from cardgen.cli.errors import os_error_line
 from cardgen.findings import InputError, display_path, format_findings
 
 if TYPE_CHECKING:

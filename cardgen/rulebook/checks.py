@@ -298,7 +298,10 @@ def spec_rulebook_findings(loaded: LoadedSpec) -> Iterable[Finding]:
         try:
             make_rulebook(spec, locale, loaded.folder, cache=loaded.cache)
         except RulebookError as error:
-            findings.append(loaded.place_finding("CG310", Severity.ERROR, ("rules_text",), str(error), "fix the template or the text it names"))
+            if error.file:  # a template line failed: point at it
+                findings.append(Finding(error.file, error.line, 1 if error.line else 0, "CG310", Severity.ERROR, "", str(error), "fix the template"))
+            else:
+                findings.append(loaded.place_finding("CG310", Severity.ERROR, ("rules_text",), str(error), "fix the template or the text it names"))
     return findings
 
 

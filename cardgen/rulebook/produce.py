@@ -21,7 +21,8 @@ def produce_rulebooks(context: BuildContext) -> list[Path]:
     try:
         written = build_rulebooks(spec, scratch, locales, context.options.papers, context.loaded.folder, context.loaded, cache=context.cache)
     except RulebookError as error:
-        context.findings.append(Finding(context.loaded.file, 0, 0, "CG310", Severity.ERROR, "rules_text", str(error)))
+        where = (error.file, error.line, 1 if error.line else 0, "") if error.file else (context.loaded.file, 0, 0, "rules_text")
+        context.findings.append(Finding(where[0], where[1], where[2], "CG310", Severity.ERROR, where[3], str(error)))
         return []
     placed = []
     for path in written:
