@@ -80,8 +80,12 @@ def i18n_update(
     locale: Optional[list[str]] = typer.Option(None, "--locale", help="Locales to update; default: every catalog under locales/."),
 ) -> None:
     """Merge the current messages into each locales/<locale>/LC_MESSAGES/cardgen.po."""
-    from cardgen.rulebook.i18n import catalog_locales, update_locale
+    from cardgen.rulebook.i18n import catalog_locales, locale_problem, update_locale
 
+    for name in locale or []:
+        problem = locale_problem(name)
+        if problem:
+            raise typer.BadParameter(problem, param_hint="--locale")
     for name in locale or catalog_locales():
         path, changed = update_locale(name)
         typer.echo(f"{'updated' if changed else 'unchanged'} {path}")

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Mapping
 
 from cardgen.render.colour import mix
 from cardgen.render.layouts import (
+    LAYOUTS_DIR,
     Element,
     FaceLayout,
     ResolvedLayout,
@@ -266,7 +268,18 @@ def _draw(
             source=source, reports=reports, min_text_pt=resolved.layout.min_text_pt, piece=piece,
             background=background or "#ffffff", field_defs=field_defs,
         )
-        primitives = fn(ctx)
+        try:
+            primitives = fn(ctx)
+        except Exception as error:  # a designer's layout file gave the widget parameters it cannot draw (size 0, valign: sideways)
+            if not _designers_file(resolved):
+                raise  # cardgen's own layouts failing is a bug
+            path = (side, "elements", index, "params")
+            place = resolved.source.place(path) if resolved.source else None
+            message = f"{where}: the widget cannot draw with these parameters ({type(error).__name__}: {error})"
+            problem = LayoutProblem(resolved.file, "CG207", path, message, place.line if place else 0, place.column if place else 0)
+            if problem not in result.problems:
+                result.problems.append(problem)
+            continue
         if primitives:
             children.append(Group(children=tuple(primitives)))
     if layout.frame is not None:
@@ -277,6 +290,11 @@ def _draw(
         box = trim.inset(frame.inset_mm)
         children.append(Rect(box.x, box.y, box.w, box.h, stroke=colour, stroke_width=frame.width_mm, radius=frame.radius_mm))
     return card_scene(size.width, size.height, bleed, children), tuple(reports)
+
+
+def _designers_file(resolved: ResolvedLayout) -> bool:
+    """Whether the layout was read from a file of the spec's own (not cardgen's bundled layouts or generic default)."""
+    return bool(resolved.file) and not Path(resolved.file).resolve().is_relative_to(LAYOUTS_DIR.resolve())
 
 
 def print_order(faces: list[Face]) -> list[tuple[Face, Face | None]]:

@@ -83,6 +83,23 @@ def po_path(locale: str, root: Path = LOCALES_DIR) -> Path:
     return root / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+LOCALE_NAME = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
+"""A locale as catalogs are named: ``pt_BR``, ``en``, ``fr`` (matched whole)."""
+
+
+def locale_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a catalog (one sentence), or None when Babel knows it as a locale."""
+    from babel import Locale, UnknownLocaleError
+
+    if not LOCALE_NAME.fullmatch(name):
+        return f"{name!r} is not a locale name such as pt_BR or fr"
+    try:
+        Locale.parse(name)
+    except (UnknownLocaleError, ValueError):
+        return f"{name!r} is not a locale Babel knows"
+    return None
+
+
 def catalog_locales(root: Path = LOCALES_DIR) -> list[str]:
     """Every locale that has a catalog under ``root``, sorted."""
     if not root.is_dir():

@@ -358,3 +358,42 @@ def test_malformed_replays_are_exit_2(tmp_path: Path) -> None:
         path = tmp_path / f"{name.replace(' ', '-')}.jsonl"
         path.write_bytes("\n".join([lines[0], middle, lines[-1]]).encode("utf-8", "surrogateescape") + b"\n")
         assert_one_line_exit_2(run_cli(["replay", str(path)]), path.name)
+
+
+# --- a spec's own layout files -------------------------------------------------------------
+
+LAYOUT_PARAMS = {
+    "text size zero": ("params: {size: 7}", "params: {size: 0}"),
+    "text size negative": ("params: {size: 7}", "params: {size: -3}"),
+    "text size too large": ("params: {size: 7}", "params: {size: 1e308}"),
+    "text size not a number": ("params: {size: 7}", "params: {size: .nan}"),
+    "box infinite": ("box: [4, 4, 55, 5]", "box: [4, 4, .inf, 5]"),
+    "box negative": ("box: [4, 4, 55, 5]", "box: [4, 4, -55, 5]"),
+    "unknown vertical alignment": ("valign: middle", "valign: sideways"),
+}
+
+
+@pytest.fixture(scope="module")
+def scaffolded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    parent = tmp_path_factory.mktemp("scaffold")
+    code, stdout, stderr = run_cli(["new", "gem-game", "--dir", str(parent)])
+    assert code == 0, (stdout, stderr)
+    return parent / "gem-game"
+
+
+@pytest.mark.parametrize("case", sorted(LAYOUT_PARAMS))
+def test_layout_parameters_no_widget_can_draw_are_findings_in_the_layout(scaffolded: Path, tmp_path: Path, case: str) -> None:
+    old, new = LAYOUT_PARAMS[case]
+    spec = copy_spec(scaffolded, tmp_path / "gem-game")
+    layout = spec / "layouts" / "cards.yaml"
+    text = layout.read_text(encoding="utf-8")
+    assert old in text
+    layout.write_text(text.replace(old, new, 1), encoding="utf-8")
+    changed = text[: text.index(old)].count("\n") + 1
+    code, stdout, stderr = run_cli(["validate", "--no-sim", str(spec)])
+    assert code == 1, (code, stdout, stderr)
+    assert "internal error" not in stdout + stderr
+    errors = [row for row in stdout.splitlines() if " error: " in row]
+    assert errors and all("layouts/cards.yaml:" in row for row in errors), stdout
+    lines = {int(row.split("cards.yaml:")[1].split(":")[0]) for row in errors}
+    assert all(abs(line - changed) <= 1 for line in lines), (lines, changed, stdout)
