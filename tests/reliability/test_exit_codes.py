@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import signal
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -26,6 +27,27 @@ from cardgen.build import BuildContext
 
 from .conftest import MINIMAL, copy_spec, one_line
 from .test_build_safety import leftovers, run_cli
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _alarm(_signum: int, _frame: Any) -> None:
+    raise _Timeout
+
+
+def run_cli_within(args: list[str], seconds: int) -> tuple[int, str, str]:
+    """:func:`run_cli`, failing the test instead of hanging when the command does not return in time."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(seconds)
+    try:
+        return run_cli(args)
+    except _Timeout:
+        pytest.fail(f"`cardgen {' '.join(args)}` did not return within {seconds} s")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def error_lines(stderr: str) -> list[str]:
@@ -390,7 +412,7 @@ def test_layout_parameters_no_widget_can_draw_are_findings_in_the_layout(scaffol
     assert old in text
     layout.write_text(text.replace(old, new, 1), encoding="utf-8")
     changed = text[: text.index(old)].count("\n") + 1
-    code, stdout, stderr = run_cli(["validate", "--no-sim", str(spec)])
+    code, stdout, stderr = run_cli_within(["validate", "--no-sim", str(spec)], 120)  # a NaN size once looped for ever
     assert code == 1, (code, stdout, stderr)
     assert "internal error" not in stdout + stderr
     errors = [row for row in stdout.splitlines() if " error: " in row]
