@@ -20,7 +20,10 @@ def output_folder(value: Path | None) -> Path | None:
         raise typer.BadParameter(f"{value} is a symbolic link to nothing; point --out at a folder", param_hint="--out")
     if value.exists() and not value.is_dir():
         raise typer.BadParameter(f"{value} is a file, not a folder; point --out at a folder", param_hint="--out")
-    resolved = value.resolve()
+    try:
+        resolved = value.resolve()
+    except (RuntimeError, OSError):  # a symbolic link loop (RuntimeError before Python 3.13)
+        raise typer.BadParameter(f"{value} goes through a symbolic link that loops back on itself", param_hint="--out") from None
     if resolved == Path(resolved.anchor):
         raise typer.BadParameter(f"{value} is the root of the file system; point --out at a folder of its own, e.g. output/", param_hint="--out")
     return value

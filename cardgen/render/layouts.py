@@ -192,7 +192,7 @@ def _load_layout(path: Path, default: DeckLayout) -> ResolvedLayout:
 def _shown(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):  # outside the working folder; a symbolic link loop
         return str(path)
 
 

@@ -77,7 +77,10 @@ def confined_path(folder: Path, relative: str) -> Path | None:
         return None
     if any(part == ".." for part in Path(relative).parts):
         return None
-    target = (folder / relative).resolve()
+    try:
+        target = (folder / relative).resolve()
+    except (RuntimeError, OSError) as error:  # a symbolic link loop (RuntimeError before Python 3.13, then OSError ELOOP)
+        raise InputError(f"{relative!r} is a symbolic link that loops back on itself", display_path(folder / relative)) from error
     try:
         target.relative_to(folder.resolve())
     except ValueError:

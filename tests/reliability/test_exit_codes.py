@@ -419,3 +419,19 @@ def test_layout_parameters_no_widget_can_draw_are_findings_in_the_layout(scaffol
     assert errors and all("layouts/cards.yaml:" in row for row in errors), stdout
     lines = {int(row.split("cards.yaml:")[1].split(":")[0]) for row in errors}
     assert all(abs(line - changed) <= 1 for line in lines), (lines, changed, stdout)
+
+
+def test_a_card_sheet_that_is_a_symbolic_link_loop_is_exit_2(scaffolded: Path, tmp_path: Path) -> None:
+    spec = copy_spec(scaffolded, tmp_path / "gem-game")
+    (spec / "cards.csv").unlink()
+    (spec / "cards.csv").symlink_to("cards.csv")
+    code, stdout, stderr = run_cli(["validate", "--no-sim", str(spec)])
+    assert code == 2 and "internal error" not in stdout + stderr, (code, stdout, stderr)
+    assert any("cards.csv" in row and "loops" in row for row in stdout.splitlines()), stdout
+
+
+def test_out_through_a_symbolic_link_loop_is_a_usage_error(spec: Path, tmp_path: Path) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to("loop")
+    for out in (loop, loop / "sub"):
+        assert_one_line_exit_2(run_cli(["build", str(spec), "--out", str(out)]), str(out))
