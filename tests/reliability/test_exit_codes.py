@@ -435,3 +435,17 @@ def test_out_through_a_symbolic_link_loop_is_a_usage_error(spec: Path, tmp_path:
     loop.symlink_to("loop")
     for out in (loop, loop / "sub"):
         assert_one_line_exit_2(run_cli(["build", str(spec), "--out", str(out)]), str(out))
+
+
+def test_watch_reports_a_full_disk_in_one_line_and_keeps_watching(spec: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+
+    def full_disk(context: BuildContext) -> list[Path]:
+        raise OSError(errno.ENOSPC, "No space left on device", str(context.staging / "decks.txt"))
+
+    monkeypatch.setattr(build_module, "_PRODUCERS", {"decks": full_disk})
+    monkeypatch.setattr(build_module, "PRODUCER_MODULES", ())
+    code, stdout, stderr = run_cli_within(["watch", str(spec), "--out", str(out), "--interval", "0.1", "--max-cycles", "1"], 120)
+    assert code == 0, (stdout, stderr)
+    assert "internal error" not in stdout + stderr
+    assert any("decks.txt: error: No space left on device" in row for row in stdout.splitlines()), stdout
