@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Literal
 
 from cardgen.findings import Finding, InputError, Severity
+from cardgen.fsmove import move_file
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.source import parse_cache_scope
 from cardgen.validate.runner import validate_folder
@@ -414,7 +415,7 @@ def _publish(staging: Path, target: Path) -> list[Path]:
     for source in sorted(p for p in staging.rglob("*") if p.is_file()):
         destination = target / source.relative_to(staging)
         destination.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(source, destination)
+        move_file(source, destination)  # a rename; a copy and rename when the game folder is on another disk
         moved.append(destination)
     return moved
 

@@ -136,7 +136,7 @@ def display_path(path: Path, base: Path | None = None) -> str:
     base = base or Path.cwd()
     try:
         return str(path.resolve().relative_to(base.resolve()))
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):  # outside base; a symbolic link loop (RuntimeError before Python 3.13)
         return str(path)
 
 

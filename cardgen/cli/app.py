@@ -16,6 +16,7 @@ from typing import NoReturn
 
 import typer
 
+from cardgen.cli.errors import os_error_line, usage_line
 from cardgen.findings import InputError
 
 EXIT_CLEAN = 0
@@ -91,7 +92,15 @@ def _run() -> None:
     """Run the app, mapping errors to one line and an exit code."""
     debug = "--debug" in sys.argv[1:]
     try:
-        app()
+        code = app(standalone_mode=False)
+    except typer.TyperException as error:  # click's usage errors: one line, not a framed box
+        if debug:
+            raise
+        typer.echo(usage_line(error), err=True)
+        sys.exit(getattr(error, "exit_code", EXIT_INPUT))
+    except typer.Abort:
+        typer.echo(INTERRUPTED, err=True)
+        sys.exit(130)
     except SystemExit as stop:
         if stop.code == 130:  # typer turns Ctrl-C into a silent exit 130; say what happened
             typer.echo(INTERRUPTED, err=True)
@@ -104,8 +113,18 @@ def _run() -> None:
     except KeyboardInterrupt:
         typer.echo(INTERRUPTED, err=True)
         sys.exit(130)
+    except OSError as error:  # the file system refused (a full or read-only disk, a file where a folder goes): the user's to fix
+        if debug:
+            raise
+        typer.echo(os_error_line(error), err=True)
+        sys.exit(EXIT_INPUT)
     except Exception as error:  # a bug in cardgen, not the user's mistake
         if debug:
             raise
         typer.echo(f"internal error: {type(error).__name__}: {error} (run with --debug for the traceback)", err=True)
         sys.exit(3)
+    if isinstance(code, int) and code:  # typer.Exit(code) comes back as the return value outside standalone mode
+        if code == 130:
+            typer.echo(INTERRUPTED, err=True)
+        sys.exit(code)
+

@@ -7,6 +7,8 @@ from typing import Optional
 
 import typer
 
+from cardgen.cli.outputs import output_folder
+
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
 from cardgen.findings import InputError, format_findings
 
@@ -19,7 +21,7 @@ def build(
     paper: str = typer.Option("all", "--paper", help="Paper for print sheets and rulebooks: a4, letter or all."),
     lang: str = typer.Option("all", "--lang", help="Rulebook language: a locale (en, pt_BR) or all."),
     card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language printed on the cards (default: the --lang given, or the spec's first locale with --lang all)."),
-    out: Path = typer.Option(Path("output"), "--out", help="The output folder; each game gets a folder inside it."),
+    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help="The output folder; each game gets a folder inside it."),
     quiet: bool = typer.Option(False, "--quiet", help="Print only findings and errors."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Build everything afresh, ignoring and not writing <out>/.cache/."),
     only: Optional[str] = typer.Option(None, "--only", help="Build only these artefacts, comma-separated: faces (SVGs), print (sheets), bleed (one card per page), rulebooks, gallery."),

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from cardgen.findings import InputError, Severity, format_findings
+from cardgen.findings import InputError, Severity, display_path, format_findings
 
 if TYPE_CHECKING:
     from cardgen.engine.core import Game
@@ -143,7 +143,10 @@ def replay(
     """Play a replay back through the engine, checking every action, and print it turn by turn."""
     from cardgen.engine.replay import ReplayMismatch, read_replay, replay_lines
 
-    log = read_replay(file)
+    try:
+        log = read_replay(file)
+    except (ValueError, RecursionError) as error:  # JSON nested too deep, a number too long to read: the file's fault
+        raise InputError(f"cannot read the replay: {type(error).__name__}: {error}", display_path(file)) from None
     loaded = load_checked(spec or log.game)
     built = _build(loaded, log.players)
     try:

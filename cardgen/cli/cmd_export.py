@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
+from cardgen.cli.outputs import output_folder
+
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS
 from cardgen.findings import Severity, format_findings
 
@@ -62,7 +64,7 @@ def _load(game: str, card_lang: str | None) -> tuple[LoadedSpec, str]:
 def preview(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
     dpi: int = typer.Option(100, "--dpi", min=10, max=1200, help="Resolution of the PNGs."),
-    out: Path = typer.Option(Path("output"), "--out", help=OUT_HELP),
+    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help=OUT_HELP),
     card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
@@ -80,7 +82,7 @@ def preview(
 @export_app.command("tts")
 def export_tts_command(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    out: Path = typer.Option(Path("output"), "--out", help=OUT_HELP),
+    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help=OUT_HELP),
     card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="Where the tts/ images will be hosted (http or https folder); the save names them there instead of by file:/// path."),
@@ -111,7 +113,7 @@ def export_tts_command(
 def export_profile_command(
     name: str = typer.Argument(..., help="The print-shop profile (see 'cardgen export profiles')."),
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    out: Path = typer.Option(Path("output"), "--out", help=OUT_HELP),
+    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help=OUT_HELP),
     profiles_dir: Optional[Path] = typer.Option(None, "--profiles-dir", help="Read <NAME>.yaml from this folder instead of templates/profiles/."),
     card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),

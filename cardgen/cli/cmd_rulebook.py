@@ -7,6 +7,8 @@ from typing import Optional
 
 import typer
 
+from cardgen.cli.outputs import output_folder
+
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
 from cardgen.findings import Finding, InputError, Severity, format_findings
 
@@ -20,7 +22,7 @@ def rulebook(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
     lang: str = typer.Option("all", "--lang", help=LANG_HELP),
     paper: str = typer.Option("a4", "--paper", help=PAPER_HELP),
-    out: Path = typer.Option(Path("output"), "--out", help="The output folder; files go to <out>/<game>/."),
+    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help="The output folder; files go to <out>/<game>/."),
 ) -> None:
     """Write a game's rulebooks: <game>-rules-<lang>.pdf (and -letter.pdf) and <game>-rules-<lang>.md."""
     from cardgen.rulebook.build import RulebookError, build_rulebooks
@@ -31,7 +33,9 @@ def rulebook(
     if paper != "all" and paper not in PAPERS:
         raise typer.BadParameter(f"choose {', '.join(PAPERS)} or all", param_hint="--paper")
     folder = find_spec_folder(game)
-    result = validate_folder(folder, ["static"])
+    # The catalogs are checked as `validate` and `build` check them (CG3xx): a translation the
+    # rulebook cannot use is reported the same way everywhere. Rendering is left to the writing below.
+    result = validate_folder(folder, ["static", "i18n"], skip=["rulebook-render"])
     errors = [f for f in result.findings if f.severity is Severity.ERROR]
     if errors or result.loaded is None or result.loaded.spec is None:
         typer.echo(format_findings(errors, "text"), err=True)
@@ -48,7 +52,8 @@ def rulebook(
     try:
         written = build_rulebooks(spec, out, locales, papers, spec_folder=folder, loaded=result.loaded)
     except RulebookError as error:
-        typer.echo(f"error: {error}", err=True)
+        place = f"{error.file}:{error.line}: " if error.file and error.line else f"{error.file}: " if error.file else ""
+        typer.echo(f"{place}error: {error}", err=True)
         raise typer.Exit(EXIT_FINDINGS) from None
     for path in written:
         typer.echo(f"wrote {path}")
@@ -75,8 +80,12 @@ def i18n_update(
     locale: Optional[list[str]] = typer.Option(None, "--locale", help="Locales to update; default: every catalog under locales/."),
 ) -> None:
     """Merge the current messages into each locales/<locale>/LC_MESSAGES/cardgen.po."""
-    from cardgen.rulebook.i18n import catalog_locales, update_locale
+    from cardgen.rulebook.i18n import catalog_locales, locale_problem, update_locale
 
+    for name in locale or []:
+        problem = locale_problem(name)
+        if problem:
+            raise typer.BadParameter(problem, param_hint="--locale")
     for name in locale or catalog_locales():
         path, changed = update_locale(name)
         typer.echo(f"{'updated' if changed else 'unchanged'} {path}")
@@ -84,7 +93,7 @@ def i18n_update(
 
 @i18n_app.command("compile")
 def i18n_compile(
-    out: Optional[Path] = typer.Option(None, "--out", help="Where to write <locale>/LC_MESSAGES/cardgen.mo; default build/locales."),
+    out: Optional[Path] = typer.Option(None, "--out", callback=output_folder, help="Where to write <locale>/LC_MESSAGES/cardgen.mo; default build/locales."),
 ) -> None:
     """Compile every catalog to .mo (cardgen itself compiles in memory; this is for other tools)."""
     from cardgen.rulebook.i18n import MO_BUILD_DIR, catalog_locales, compile_locale

@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
+from cardgen.cli.outputs import output_folder
+
 from cardgen.cli.app import EXIT_CLEAN, EXIT_INPUT, debug_enabled, fail
+from cardgen.cli.errors import os_error_line
 from cardgen.findings import InputError, display_path, format_findings
 
 if TYPE_CHECKING:
@@ -52,6 +55,12 @@ def build_once(folder: Path, out: Path, options: BuildOptions) -> str | None:
         typer.echo(error.render())
         typer.echo(f"[{_stamp()}] not built: fix the file and save again")
         return None
+    except OSError as error:  # a full disk, a file where a folder goes: the user's to fix; keep watching
+        if debug_enabled():
+            raise
+        typer.echo(os_error_line(error))
+        typer.echo(f"[{_stamp()}] not built: fix the output folder and save again")
+        return None
     except Exception as error:  # keep watching: the next save may fix it
         if debug_enabled():
             raise
@@ -71,7 +80,7 @@ def build_once(folder: Path, out: Path, options: BuildOptions) -> str | None:
 
 def watch(
     game: str = typer.Argument(..., help="A game id or spec folder."),
-    out: Path = typer.Option(Path("output"), "--out", help="The output folder; the game gets a folder inside it."),
+    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help="The output folder; the game gets a folder inside it."),
     interval: float = typer.Option(0.5, "--interval", min=0.1, max=60.0, help="Seconds between two looks at the files."),
     paper: str = typer.Option("a4", "--paper", help="Paper for print sheets and rulebooks: a4, letter or all."),
     lang: str = typer.Option("all", "--lang", help="Rulebook language: a locale (en, pt_BR) or all."),

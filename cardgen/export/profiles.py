@@ -25,6 +25,7 @@ not make is reported (CG602).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -81,18 +82,24 @@ class Profile(BaseModel):
         return None
 
 
+PROFILE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+"""A profile's name (matched whole): also its file's stem and its output folder's name."""
+
+
 def load_profile(name: str, profiles_dir: Path | None = None) -> Profile:
     """Read ``<name>.yaml`` from ``profiles_dir`` (default: the bundled folder); InputError when unusable."""
     folder = profiles_dir or PROFILES_DIR
     path = folder / f"{name}.yaml"
-    if not path.is_file():
+    if not PROFILE_NAME.fullmatch(name) or not path.is_file():
         known = ", ".join(available_profiles(folder)) or "none"
         raise InputError(f"no print-shop profile named {name!r} (known: {known})", str(path))
     data, _ = load_yaml(path, str(path))  # an InputError names the file, line and column
     try:
         profile = Profile.model_validate(data)
     except ValidationError as error:
-        raise InputError(f"the profile file is not valid: {error}", str(path)) from error
+        problems = "; ".join(f"{'.'.join(str(p) for p in item['loc']) or 'the file'}: {item['msg']}" for item in error.errors(include_url=False)[:3])
+        more = f" (and {error.error_count() - 3} more)" if error.error_count() > 3 else ""
+        raise InputError(f"the profile file is not valid: {problems}{more}", str(path)) from error
     if profile.name != name:
         raise InputError(f"the profile says name: {profile.name!r} but its file is {name}.yaml", str(path))
     return profile

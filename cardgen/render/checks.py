@@ -51,13 +51,12 @@ register_codes(
         "CG204": "A layout element lies outside the card's safe zone.",
         "CG205": "A face's background does not reach the bleed edge (a white rim may show after cutting).",
         "CG206": "Text names an {icon} that is not registered.",
-        "CG207": "A layout file cannot be read or does not match the layout schema.",
+        "CG207": "A layout file cannot be read, does not match the layout schema, or gives a widget parameters it cannot draw.",
         "CG208": "A layout element names a widget that is not registered.",
         "CG212": "Cards with different effects look alike but for their words: give each effect its own glyph.",
         "CG209": "On a printed face, an element that carries play (or the text of an art element) reaches outside the safe zone.",
         "CG210": "Two palette colours are hard to tell apart for some viewers (colour-blind or greyscale), though symbols tell them apart.",
         "CG211": "Palette entries cannot be told apart without colour: their symbols and motifs do not differ.",
-        "CG290": "The requested card language is not a locale of the game.",
     }
 )
 

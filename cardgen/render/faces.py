@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Mapping, Sequence
 
 from cardgen.render.colour import mix
 from cardgen.render.extent import Bounds, ink_box, text_ink, text_sizes
 from cardgen.render.layouts import (
+    LAYOUTS_DIR,
     Element,
     FaceLayout,
     ResolvedLayout,
@@ -291,7 +293,18 @@ def _draw(
             source=source, reports=reports, min_text_pt=resolved.layout.min_text_pt, piece=piece,
             background=background or "#ffffff", field_defs=field_defs, face_widgets=face_widgets,
         )
-        primitives = fn(ctx)
+        try:
+            primitives = fn(ctx)
+        except Exception as error:  # a designer's layout file gave the widget parameters it cannot draw (size 0, valign: sideways)
+            if not _designers_file(resolved):
+                raise  # cardgen's own layouts failing is a bug
+            path = (side, "elements", index, "params")
+            place = resolved.source.place(path) if resolved.source else None
+            message = f"{where}: the widget cannot draw with these parameters ({type(error).__name__}: {error})"
+            problem = LayoutProblem(resolved.file, "CG207", path, message, place.line if place else 0, place.column if place else 0)
+            if problem not in result.problems:
+                result.problems.append(problem)
+            continue
         if primitives:
             children.append(Group(children=tuple(primitives)))
             sizes = [size for _, size in text_sizes(primitives)]
@@ -321,6 +334,11 @@ def _without_text(primitives: Sequence[Primitive]) -> tuple[Primitive, ...]:
 def _look(primitives: Sequence[Primitive]) -> str:
     """A digest of the drawing apart from its text."""
     return hashlib.sha256(repr(_without_text(primitives)).encode()).hexdigest()[:16]
+
+
+def _designers_file(resolved: ResolvedLayout) -> bool:
+    """Whether the layout was read from a file of the spec's own (not cardgen's bundled layouts or generic default)."""
+    return bool(resolved.file) and not Path(resolved.file).resolve().is_relative_to(LAYOUTS_DIR.resolve())
 
 
 def print_order(faces: list[Face]) -> list[tuple[Face, Face | None]]:

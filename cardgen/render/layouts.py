@@ -14,11 +14,12 @@ game renders without any layout work.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from cardgen.findings import InputError
 from cardgen.spec.load import confined_path
@@ -31,6 +32,29 @@ SPEC_LAYOUTS = "layouts"
 """The folder inside a spec folder whose files override the bundled layouts."""
 
 _COLOUR_OR_KEYWORD = r"^(#[0-9a-fA-F]{6}|type|seat|entry)$"
+
+
+MAX_LAYOUT_NUMBER = 1000.0
+"""The largest number a layout may hold: more millimetres, points or counts than any card needs (NaN and infinity are refused too)."""
+
+
+def _unusable_number(value: Any, path: str = "") -> tuple[str, float] | None:
+    """The first number inside ``value`` (a parameter tree) that is not finite or too large, with its dotted path."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return None if math.isfinite(value) and abs(value) <= MAX_LAYOUT_NUMBER else (path or "value", value)
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, (list, tuple)):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        found = _unusable_number(item, f"{path}.{key}" if path else str(key))
+        if found is not None:
+            return found
+    return None
 
 
 class _Strict(BaseModel):
@@ -57,6 +81,23 @@ class Element(_Strict):
     unless_field: str | None = Field(default=None, description="Draw only on faces that lack this data field.")
     art: bool = Field(default=False, description="Art may leave the safe zone and run into the bleed (no safe-zone check).")
     name: str | None = Field(default=None, description="A label used in findings.")
+
+    @field_validator("box")
+    @classmethod
+    def _box_is_drawable(cls, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        if not all(math.isfinite(v) and abs(v) <= MAX_LAYOUT_NUMBER for v in box):
+            raise ValueError(f"every number of a box must be finite and within ±{MAX_LAYOUT_NUMBER:g} mm")
+        if box[2] < 0 or box[3] < 0:
+            raise ValueError("a box's width and height cannot be negative")
+        return box
+
+    @field_validator("params")
+    @classmethod
+    def _params_are_drawable(cls, params: dict[str, Any]) -> dict[str, Any]:
+        bad = _unusable_number(params)
+        if bad is not None:
+            raise ValueError(f"parameter {bad[0]} is {bad[1]!r}: numbers must be finite and within ±{MAX_LAYOUT_NUMBER:g}")
+        return params
 
 
 class FaceLayout(_Strict):
@@ -159,7 +200,7 @@ def _load_layout(path: Path, default: DeckLayout) -> ResolvedLayout:
 def _shown(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, RuntimeError, OSError):  # outside the working folder; a symbolic link loop
         return str(path)
 
 

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from cardgen.build import ArtefactCache, BuildContext, register_producer
-from cardgen.findings import Finding, Severity
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Box, Group, Scene, scene_digest, shared_face
@@ -225,11 +224,10 @@ def produce_cards(context: BuildContext) -> list[Path]:
     """Write the card SVGs, the print-shop PDF, and per paper the print sheets, sidecar and duplex test."""
     spec = context.loaded.spec
     assert spec is not None
-    if context.options.card_lang and context.options.card_lang not in spec.locales:
-        context.findings.append(
-            Finding(context.loaded.file, 0, 0, "CG290", Severity.ERROR, "locales", f"--card-lang {context.options.card_lang} is not a locale of this game", f"choose one of: {', '.join(spec.locales)}")
-        )
-        return []
+    for lang in context.options.langs:  # --card-lang defaults to --lang: name the option the user gave
+        context.loaded.require_locale(lang, "--lang")
+    if context.options.card_lang:
+        context.loaded.require_locale(context.options.card_lang, "--card-lang")
     locale = card_locale(spec, context.options.card_lang)
     faces = card_faces(context.loaded, locale)
     written: list[Path] = []

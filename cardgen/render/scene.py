@@ -25,7 +25,7 @@ _COLOR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def _check_color(value: Color, what: str) -> None:
-    if value is not None and not _COLOR_RE.match(value):
+    if value is not None and not _COLOR_RE.fullmatch(value):
         raise ValueError(f"{what} must be '#rrggbb' or None, got {value!r}")
 
 

@@ -12,19 +12,23 @@ Every file is written through a temporary file in the same folder and
 
 from __future__ import annotations
 
+import json
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from babel.numbers import format_decimal
-from jinja2 import TemplateError
+from jinja2 import TemplateError, TemplateSyntaxError
+
+from cardgen.findings import display_path
 
 from cardgen.render.scene import Scene, scene_digest
 from cardgen.rulebook.context import build_context
 from cardgen.rulebook.document import Document, DocumentError, parse_document
 from cardgen.rulebook.environment import MAIN_TEMPLATE, get_template, make_environment, template_dirs_for
-from cardgen.rulebook.i18n import N_, atomic_write_bytes, translations
+from cardgen.rulebook.i18n import N_, TEMPLATE_SUFFIX, TEMPLATES_DIR, atomic_write_bytes, translations
 from cardgen.rulebook.markdown import to_markdown
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import Spec
@@ -43,7 +47,27 @@ PAGE_LABEL = N_("Page %(page)s")
 
 
 class RulebookError(Exception):
-    """A rulebook could not be made (a template error, a malformed document)."""
+    """A rulebook could not be made (a template error, a malformed document).
+
+    ``file`` and ``line`` name the template line that failed, when known.
+    """
+
+    def __init__(self, message: str, file: str = "", line: int = 0) -> None:
+        super().__init__(message)
+        self.file = file
+        self.line = line
+
+
+def _template_place(error: BaseException) -> tuple[str, int]:
+    """The template file and line an error in rendering comes from ("", 0 when no template line is on its traceback)."""
+    if isinstance(error, TemplateSyntaxError) and error.filename:
+        return error.filename, error.lineno or 0
+    place = ("", 0)
+    for frame, line in traceback.walk_tb(error.__traceback__):
+        name = frame.f_code.co_filename
+        if name.endswith(TEMPLATE_SUFFIX):  # Jinja maps a template's frames back to its file and line
+            place = (name, line)
+    return place
 
 
 @dataclass
@@ -78,8 +102,14 @@ def render_xhtml(
     context = build_context(spec, locale, set(pictures), translation.gettext)
     try:
         return get_template(env, MAIN_TEMPLATE).render(context)
-    except TemplateError as error:
-        raise RulebookError(f"the rulebook template failed for {spec.id} ({locale}): {type(error).__name__}: {error}") from error
+    except Exception as error:  # a spec's own template may raise anything (1/0, '%s' % ()): its designer's to fix
+        file, line = _template_place(error)
+        bundled = bool(file) and Path(file).resolve().is_relative_to(TEMPLATES_DIR.resolve())
+        if not isinstance(error, TemplateError) and not (file and not bundled):
+            raise  # an error in cardgen's own templates or code is a bug, not the designer's
+        raise RulebookError(
+            f"the rulebook template failed for {spec.id} ({locale}): {type(error).__name__}: {error}", display_path(Path(file)) if file else "", line
+        ) from error
 
 
 def make_rulebook(

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
@@ -35,13 +34,18 @@ from cardgen.rulebook.i18n import (
     extract_catalog,
     message_sources,
     msgid_set,
+    placeholder_problems,
+    placeholders,
     po_path,
     pot_path,
     read_catalog,
 )
 from cardgen.spec.load import LoadedSpec
+from cardgen.spec.strings import has_control_characters
 from cardgen.spec.source import ResultCache, open_entry, seal_entry
 from cardgen.validate.registry import register_check, register_codes
+
+__all__ = ["placeholders", "catalog_findings", "check_all_catalogs", "spec_catalog_findings", "spec_rulebook_findings"]
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog, Message
@@ -60,25 +64,6 @@ register_codes(
     }
 )
 
-_PYTHON_FORMAT = re.compile(r"%(?:\((?P<name>[^)]*)\))?[#0\- +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa%]")
-_BRACE = re.compile(r"\{\{|\}\}|\{[^{}\s]*\}")
-
-
-def placeholders(text: str) -> Counter[str]:
-    """The placeholders in a message: ``%(name)s``, ``%s`` and ``{name}``, with their counts (``%%`` and ``{{`` are not)."""
-    found: Counter[str] = Counter()
-    for match in _PYTHON_FORMAT.finditer(text):
-        token = match.group(0)
-        if token == "%%":
-            continue
-        found[f"%({match.group('name')})" if match.group("name") is not None else "%" + token[-1]] += 1
-    for match in _BRACE.finditer(text):
-        token = match.group(0)
-        if token not in ("{{", "}}"):
-            found[token] += 1
-    return found
-
-
 def _label(message: Message) -> str:
     key = message.id if isinstance(message.id, str) else message.id[0]
     short = key if len(key) <= 50 else key[:47] + "..."
@@ -96,30 +81,22 @@ def _format(counter: Counter[str]) -> str:
 
 
 def _message_findings(file: str, message: Message) -> Iterator[Finding]:
-    ids = [message.id] if isinstance(message.id, str) else list(message.id)
     strings = [message.string] if isinstance(message.string, str) else list(message.string or ())
     if message.fuzzy:
         yield _finding(file, message, "CG303", Severity.ERROR, "the entry is marked fuzzy", "check the translation, then remove the 'fuzzy' flag")
     if not strings or any(not s for s in strings):
         yield _finding(file, message, "CG302", Severity.ERROR, "the message is not translated", "write the translation in msgstr")
         return
-    allowed = [placeholders(i) for i in ids]
-    for index, string in enumerate(strings):
-        got = placeholders(string)
-        if len(ids) == 1:
-            expected = [allowed[0]]
-        else:
-            expected = [allowed[min(index, 1)]] + [a for a in allowed if a != allowed[min(index, 1)]]
-        if got not in expected:
-            form = f" (plural form {index})" if len(strings) > 1 else ""
-            yield _finding(
-                file,
-                message,
-                "CG304",
-                Severity.ERROR,
-                f"the translation{form} has {_format(got)} but the msgid has {_format(expected[0])}",
-                "keep every placeholder of the msgid, spelled exactly the same",
-            )
+    for index, got, expected in placeholder_problems(message):
+        form = f" (plural form {index})" if len(strings) > 1 else ""
+        yield _finding(
+            file,
+            message,
+            "CG304",
+            Severity.ERROR,
+            f"the translation{form} has {_format(got)} but the msgid has {_format(expected)}",
+            "keep every placeholder of the msgid, spelled exactly the same; write a literal % as %%",
+        )
 
 
 def catalog_findings(path: Path, locale: str, expected: Catalog | None = None) -> list[Finding]:
@@ -314,14 +291,17 @@ def spec_rulebook_findings(loaded: LoadedSpec) -> Iterable[Finding]:
     from cardgen.rulebook.build import RulebookError, make_rulebook
 
     spec = loaded.spec
-    if spec is None:
-        return []
+    if spec is None or has_control_characters(spec):
+        return []  # CG122 names the character and its place; XHTML cannot hold it, so a render would only fail elsewhere
     findings = []
     for locale in spec.locales:
         try:
             make_rulebook(spec, locale, loaded.folder, cache=loaded.cache)
         except RulebookError as error:
-            findings.append(loaded.place_finding("CG310", Severity.ERROR, ("rules_text",), str(error), "fix the template or the text it names"))
+            if error.file:  # a template line failed: point at it
+                findings.append(Finding(error.file, error.line, 1 if error.line else 0, "CG310", Severity.ERROR, "", str(error), "fix the template"))
+            else:
+                findings.append(loaded.place_finding("CG310", Severity.ERROR, ("rules_text",), str(error), "fix the template or the text it names"))
     return findings
 
 

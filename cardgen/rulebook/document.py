@@ -16,6 +16,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Union
 
+from cardgen.links import safe_link
+
 
 class DocumentError(ValueError):
     """The rendered template is not a well-formed rulebook document."""
@@ -156,7 +158,7 @@ def _inline(element: ET.Element, bold: bool = False, italic: bool = False, href:
                 child,
                 bold or child.tag == "b",
                 italic or child.tag == "i",
-                child.get("href", href) if child.tag == "a" else href,
+                (safe_link(child.get("href", "")) or href) if child.tag == "a" else href,
             )
         )
         if child.tail:

@@ -14,7 +14,8 @@ Templates may one day come with a spec, so they are treated as untrusted:
 * autoescape is on: the templates write XHTML, spec text is escaped.
 
 Translation goes through Jinja2's i18n extension with Babel ``Translations``
-(new-style gettext: ``{{ _("%(num)s cards", num=n) }}`` and ``{% trans %}``).
+(new-style gettext: ``{{ _("%(num)s cards", num=n) }}`` and ``{% trans %}``);
+a translation is escaped like any other text (see :func:`cardgen.rulebook.i18n.text_callables`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from jinja2 import BytecodeCache, ChoiceLoader, FileSystemLoader, StrictUndefine
 from jinja2.bccache import Bucket
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from cardgen.rulebook.i18n import TEMPLATES_DIR, translations
+from cardgen.rulebook.i18n import TEMPLATES_DIR, text_callables, translations
 from cardgen.spec.source import ResultCache, open_entry, seal_entry
 
 MAIN_TEMPLATE = "rulebook.xhtml.j2"
@@ -181,7 +182,7 @@ def make_environment(
         bytecode_cache=_COMPILED if cache is None else _stored_templates(cache),
     )
     env.policies["ext.i18n.trimmed"] = True
-    env.install_gettext_translations(translation or translations(locale), newstyle=True)  # type: ignore[attr-defined]
+    env.install_gettext_callables(**text_callables(translation or translations(locale)), newstyle=True)  # type: ignore[attr-defined]
     env.filters["number"] = _number_filter(locale)
     env.globals["locale"] = locale
     return env

@@ -24,10 +24,15 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
+from collections import Counter
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING, cast
+
+from babel.support import NullTranslations, Translations
+from markupsafe import escape
 
 from cardgen import __version__
 from cardgen.spec.source import ResultCache, active_parse_cache, open_entry, seal_entry
@@ -77,6 +82,23 @@ def pot_path(root: Path = LOCALES_DIR) -> Path:
 def po_path(locale: str, root: Path = LOCALES_DIR) -> Path:
     """The catalog of ``locale``."""
     return root / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+LOCALE_NAME = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
+"""A locale as catalogs are named: ``pt_BR``, ``en``, ``fr`` (matched whole)."""
+
+
+def locale_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a catalog (one sentence), or None when Babel knows it as a locale."""
+    from babel import Locale, UnknownLocaleError
+
+    if not LOCALE_NAME.fullmatch(name):
+        return f"{name!r} is not a locale name such as pt_BR or fr"
+    try:
+        Locale.parse(name)
+    except (UnknownLocaleError, ValueError):
+        return f"{name!r} is not a locale Babel knows"
+    return None
 
 
 def catalog_locales(root: Path = LOCALES_DIR) -> list[str]:
@@ -213,13 +235,82 @@ def mo_bytes(catalog: Catalog) -> bytes:
     return buffer.getvalue()
 
 
-COMPILED_CATALOG_ENTRY = "gettext-mo-1"
+_PYTHON_FORMAT = re.compile(r"%(?:\((?P<name>[^)]*)\))?[#0\- +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[diouxXeEfFgGcrsa%]")
+_BRACE = re.compile(r"\{\{|\}\}|\{[^{}\s]*\}")
+LONE_PERCENT = "% (a lone %; write %% for a percent sign)"
+"""How a ``%`` that starts no placeholder is counted: the rulebook formats every message with ``%``, where it fails."""
+
+
+def placeholders(text: str) -> Counter[str]:
+    """The placeholders in a message: ``%(name)s``, ``%s`` and ``{name}``, with their counts (``%%`` and ``{{`` are not).
+
+    A ``%`` that starts no placeholder counts as :data:`LONE_PERCENT`, so a
+    translation with one differs from its msgid (which never has one).
+    """
+    found: Counter[str] = Counter()
+    covered = 0
+    for match in _PYTHON_FORMAT.finditer(text):
+        covered += match.group(0).count("%")
+        token = match.group(0)
+        if token == "%%":
+            continue
+        found[f"%({match.group('name')})" if match.group("name") is not None else "%" + token[-1]] += 1
+    lone = text.count("%") - covered
+    if lone:
+        found[LONE_PERCENT] += lone
+    for match in _BRACE.finditer(text):
+        token = match.group(0)
+        if token not in ("{{", "}}"):
+            found[token] += 1
+    return found
+
+
+def placeholder_problems(message: Message) -> Iterator[tuple[int, Counter[str], Counter[str]]]:
+    """(plural form, its placeholders, the msgid's) for every translated form whose placeholders the msgid does not have.
+
+    A plural form may use the singular's or the plural's placeholders (a
+    language's form for one may leave out the number). An empty form is not
+    checked here (it is untranslated, and gettext falls back to the msgid).
+    """
+    ids = [message.id] if isinstance(message.id, str) else list(message.id)
+    strings = [message.string] if isinstance(message.string, str) else list(message.string or ())
+    allowed = [placeholders(i) for i in ids]
+    for index, string in enumerate(strings):
+        if not string:
+            continue
+        got = placeholders(string)
+        if len(ids) == 1:
+            expected = [allowed[0]]
+        else:
+            expected = [allowed[min(index, 1)]] + [a for a in allowed if a != allowed[min(index, 1)]]
+        if got not in expected:
+            yield index, got, expected[0]
+
+
+def usable_catalog(catalog: Catalog) -> Catalog:
+    """``catalog`` without the translations the rulebook cannot format (their placeholders differ from the msgid's).
+
+    Those messages fall back to the English msgid, so a renamed placeholder or
+    a lone ``%`` in a translation never stops a rulebook; ``cardgen validate``
+    and ``cardgen i18n check`` report each as CG304.
+    """
+    for message in list(catalog):
+        if message.id and any(placeholder_problems(message)):
+            catalog.delete(message.id, context=message.context)
+    return catalog
+
+
+COMPILED_CATALOG_ENTRY = "gettext-mo-2"
 """The kind (and format version) of a compiled catalog kept in a build's cache."""
 
 
 @lru_cache(maxsize=16)
-def _translations_cached(path: str, mtime_ns: int, locale: str, build_cache: Hashable | None) -> Translations:
+def _translations_cached(path: str, mtime_ns: int, locale: str, build_cache: Hashable | None) -> NullTranslations:
     """The catalog at ``path`` compiled: from the build's cache when it holds this very PO file compiled, else with Babel (and kept there).
+
+    A catalog Babel cannot read gives the identity translations (the English
+    msgids); ``cardgen validate``, ``build`` and ``rulebook`` report it as
+    CG307 at the PO file.
 
     ``build_cache`` (a :class:`ResultCache`) is part of the memo's key, so a
     long-running process (``cardgen watch``) looks each build's cache up once
@@ -237,7 +328,11 @@ def _translations_cached(path: str, mtime_ns: int, locale: str, build_cache: Has
                 return Translations(io.BytesIO(stored), domain=DOMAIN)
             except (OSError, ValueError, IndexError, KeyError):  # not a readable .mo: compile afresh
                 pass
-    compiled = mo_bytes(read_catalog(Path(path), locale))
+    try:
+        catalog = read_catalog(Path(path), locale)
+    except Exception:  # the same failures the catalog check reports as CG307, at the PO file: render in English
+        return NullTranslations()
+    compiled = mo_bytes(usable_catalog(catalog))
     if cache is not None:
         cache.put(key, seal_entry(COMPILED_CATALOG_ENTRY, compiled))
     return Translations(io.BytesIO(compiled), domain=DOMAIN)
@@ -260,6 +355,30 @@ def translations(locale: str, root: Path = LOCALES_DIR) -> NullTranslations:
     if not path.is_file():
         return NullTranslations()
     return _translations_cached(str(path), path.stat().st_mtime_ns, locale, cast("Hashable | None", active_parse_cache()))
+
+
+def text_callables(translation: NullTranslations) -> dict[str, Callable[..., str]]:
+    """gettext, ngettext, pgettext and npgettext of ``translation`` for Jinja2's i18n extension, returning escaped text.
+
+    Jinja2 marks a translation as safe markup (``Markup(msgstr)``) and escapes
+    only the values put into it, so a ``<`` or ``&`` in a catalog's msgstr
+    would reach the rulebook's XHTML as markup. A translation is text like any
+    other: these callables escape it first (the msgids hold no markup).
+    """
+
+    def gettext(message: str) -> str:
+        return escape(translation.gettext(message))
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return escape(translation.ngettext(singular, plural, n))
+
+    def pgettext(context: str, message: str) -> str:
+        return escape(translation.pgettext(context, message))
+
+    def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+        return escape(translation.npgettext(context, singular, plural, n))
+
+    return {"gettext": gettext, "ngettext": ngettext, "pgettext": pgettext, "npgettext": npgettext}
 
 
 def entries(catalog: Catalog) -> Iterator[Message]:

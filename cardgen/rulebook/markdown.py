@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import re
 
+from cardgen.links import markdown_destination, safe_link
 from cardgen.rulebook.document import Document, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
 _LINE_START = re.compile(r"^(#|[-+]\s|\d+[.)]\s|>)")
+_ENTITY = re.compile(r"&(?=#?\w+;)")
+"""An ``&`` that would start a character reference (``&lt;`` shows as ``<``): escaped, so the text shows as written."""
 
 
 def escape(text: str, in_table: bool = False) -> str:
     """Escape the characters Markdown would read as markup."""
-    out = _SPECIAL.sub(r"\\\1", text)
+    out = _ENTITY.sub(r"\\&", _SPECIAL.sub(r"\\\1", text))
     if not in_table:
         out = _LINE_START.sub(lambda m: "\\" + m.group(0), out)
     return out
@@ -29,8 +32,9 @@ def inline(runs: Inline, in_table: bool = False) -> str:
             continue
         lead = text[: len(text) - len(text.lstrip(" "))]
         trail = text[len(text.rstrip(" ")) :]
-        if run.href:
-            core = f"[{core}](<{run.href}>)" if core != escape(run.href, in_table) else f"<{run.href}>"
+        href = markdown_destination(safe_link(run.href))
+        if href:
+            core = f"[{core}](<{href}>)" if core != escape(run.href, in_table) or href != run.href else f"<{href}>"
         if run.italic:
             core = f"*{core}*"
         if run.bold:

@@ -57,6 +57,7 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from cardgen.links import safe_link
 from cardgen.render.fonts import ensure_registered
 from cardgen.render.scene import Scene
 from cardgen.rulebook.document import Document, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
@@ -150,8 +151,9 @@ def markup(runs: Inline) -> str:
     out = []
     for run in runs:
         text = escape(run.text)
-        if run.href:
-            text = f"<a href={quoteattr(run.href)} color=\"#7a3b12\">{text}</a>"
+        href = safe_link(run.href)
+        if href:
+            text = f"<a href={quoteattr(href)} color=\"#7a3b12\">{text}</a>"
         if run.italic:
             text = f"<i>{text}</i>"
         if run.bold:

@@ -18,21 +18,25 @@ def produce_rulebooks(context: BuildContext) -> list[Path]:
 
     spec = context.loaded.spec
     assert spec is not None
+    for lang in context.options.langs:
+        context.loaded.require_locale(lang, "--lang")
     locales = [loc for loc in spec.locales if not context.options.langs or loc in context.options.langs]
     scratch = context.staging / ".rulebooks"
     try:
         written = build_rulebooks(spec, scratch, locales, context.options.papers, context.loaded.folder, context.loaded, cache=context.cache)
     except RulebookError as error:
-        context.findings.append(Finding(context.loaded.file, 0, 0, "CG310", Severity.ERROR, "rules_text", str(error)))
+        where = (error.file, error.line, 1 if error.line else 0, "") if error.file else (context.loaded.file, 0, 0, "rules_text")
+        context.findings.append(Finding(where[0], where[1], where[2], "CG310", Severity.ERROR, where[3], str(error)))
         return []
     placed = []
     for path in written:
         target = context.staging / path.name
         os.replace(path, target)
         placed.append(target)
-    for folder in sorted((p for p in scratch.rglob("*") if p.is_dir()), reverse=True):
-        folder.rmdir()
-    scratch.rmdir()
+    if scratch.is_dir():
+        for folder in sorted((p for p in scratch.rglob("*") if p.is_dir()), reverse=True):
+            folder.rmdir()
+        scratch.rmdir()
     return placed
 
 

@@ -30,8 +30,9 @@ SCHEMA_FILE = REPO_ROOT / "schema" / "cardgen-spec.schema.json"
 """The JSON Schema the new game.yaml points editors at."""
 DECK_ID = "cards"
 """The id of the scaffold's one deck (its layout file is ``layouts/cards.yaml``)."""
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_\-]*$")
-"""The spec language's identifier rule (see ``Identifier`` in cardgen.spec.models)."""
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_\-]*")
+"""The spec language's identifier rule (see ``Identifier`` in cardgen.spec.models); matched whole, with ``fullmatch``
+(a ``$`` would let a trailing newline through)."""
 MAX_ID_LENGTH = 64
 
 
@@ -53,7 +54,7 @@ SCAFFOLD_FILES: tuple[ScaffoldFile, ...] = (
 
 def check_game_id(name: str) -> None:
     """Raise :class:`InputError` unless ``name`` is a valid spec id (lower-case letters, digits, '-' and '_')."""
-    if not ID_PATTERN.match(name) or len(name) > MAX_ID_LENGTH:
+    if not ID_PATTERN.fullmatch(name) or len(name) > MAX_ID_LENGTH:
         raise InputError(
             f"{name!r} is not a valid game id: use lower-case letters, digits, '-' and '_' "
             f"(starting with a letter or digit, at most {MAX_ID_LENGTH} characters), e.g. 'my-game'"
@@ -93,6 +94,13 @@ def render_files(game_id: str, folder: Path) -> dict[str, str]:
     return out
 
 
+def _give_folder_mode(folder: Path) -> None:
+    """Give a folder made by :func:`tempfile.mkdtemp` (mode 0700) the mode a plain ``mkdir`` gives: 0777 less the umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    folder.chmod(0o777 & ~umask)
+
+
 def create_game(game_id: str, parent: Path) -> Path:
     """Write a new game folder ``parent/game_id`` and return it.
 
@@ -104,10 +112,13 @@ def create_game(game_id: str, parent: Path) -> Path:
     target = parent / game_id
     if target.exists() or target.is_symlink():
         raise InputError("the folder already exists; cardgen new never overwrites anything (pick another name or --dir)", display_path(target))
+    if parent.exists() and not parent.is_dir():
+        raise InputError("--dir names a file, not a folder; cardgen new makes the game folder inside --dir", display_path(parent))
     parent.mkdir(parents=True, exist_ok=True)
     files = render_files(game_id, target)
     staging = Path(tempfile.mkdtemp(prefix=f".new-{game_id}-", dir=parent))
     try:
+        _give_folder_mode(staging)
         for relative, text in files.items():
             path = staging / relative
             path.parent.mkdir(parents=True, exist_ok=True)

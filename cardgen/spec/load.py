@@ -34,6 +34,12 @@ class LoadedSpec:
     cache: ResultCache | None = field(default=None, compare=False, repr=False)
     """The cache the spec was loaded with (a build's); checks keep their own results there too. None: none."""
 
+    def require_locale(self, locale: str, option: str) -> None:
+        """Raise :class:`InputError` (exit 2) unless ``locale``, asked for by the command-line ``option``, is one the spec declares."""
+        if self.spec is not None and locale not in self.spec.locales:
+            declared = ", ".join(self.spec.locales)
+            raise InputError(f"{option} {locale}: {self.spec.id} declares the locales {declared}; choose one of them", self.file)
+
     def place_finding(
         self, code: str, severity: Severity, path: PathKey, message: str, hint: str = ""
     ) -> Finding:
@@ -71,7 +77,10 @@ def confined_path(folder: Path, relative: str) -> Path | None:
         return None
     if any(part == ".." for part in Path(relative).parts):
         return None
-    target = (folder / relative).resolve()
+    try:
+        target = (folder / relative).resolve()
+    except (RuntimeError, OSError) as error:  # a symbolic link loop (RuntimeError before Python 3.13, then OSError ELOOP)
+        raise InputError(f"{relative!r} is a symbolic link that loops back on itself", display_path(folder / relative)) from error
     try:
         target.relative_to(folder.resolve())
     except ValueError:

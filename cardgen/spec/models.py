@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from cardgen.links import link_problem
 
 # Domain words, named once.
 Identifier = Annotated[
@@ -37,6 +39,17 @@ LocalText = Annotated[
     LOCAL_TEXT,
 ]
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="A colour as #rrggbb.")]
+
+
+def _checked_link(url: str) -> str:
+    problem = link_problem(url)
+    if problem is not None:
+        raise ValueError(problem)
+    return url
+
+
+Link = Annotated[str, AfterValidator(_checked_link)]
+"""A URL printed as a link in rulebooks and on sheets: http, https or mailto only (see cardgen.links)."""
 Mm = Annotated[float, Field(gt=0, le=1000, description="A length in millimetres.")]
 
 MAX_COPIES = 500
@@ -58,7 +71,7 @@ class Licence(SpecModel):
     """The licence the original authors published the game under, and how to credit them."""
 
     name: str = Field(description="The licence as the authors state it, e.g. 'CC BY 4.0' or 'All rights reserved'.")
-    url: str | None = Field(default=None, description="Where the licence text can be read.")
+    url: Link | None = Field(default=None, description="Where the licence text can be read: an http, https or mailto URL.")
     redistribution: Literal["allowed", "non-commercial", "not-allowed", "unknown"] = Field(
         description="Whether the licence lets others redistribute printed copies: 'allowed', 'non-commercial' "
         "(allowed but not for sale), 'not-allowed' or 'unknown' (no licence stated). Anything but 'allowed' "
@@ -74,7 +87,7 @@ class Credits(SpecModel):
     designers: list[str] = Field(min_length=1, description="The original designers, as credited by the source.")
     publisher: str | None = Field(default=None, description="The original publisher or studio.")
     source: str = Field(description="The document the facts were taken from, with its version.")
-    source_url: str | None = Field(default=None, description="Where the original can be found.")
+    source_url: Link | None = Field(default=None, description="Where the original can be found: an http, https or mailto URL.")
     adaptation: LocalText | None = Field(default=None, description="What this spec adds or designs beyond the source.")
 
 

@@ -924,15 +924,21 @@ SheetRows = list[list[Any]]
 
 
 def read_csv_rows(path: Path, shown: str) -> SheetRows:
-    """The rows of a CSV card sheet (the delimiter is sniffed: comma, semicolon, tab or bar)."""
+    """The rows of a CSV card sheet, read by RFC 4180 with the delimiter its header uses (comma, semicolon, tab or bar).
+
+    Only the delimiter is taken from the header; the quoting is RFC 4180's
+    (``"`` quotes a cell, ``""`` inside one is a quote), whatever the
+    sniffer guesses: on a header without quotes it would turn doubled quotes
+    off, so ``"A ""deep"" cup"`` lost its quotes or the row was refused.
+    """
     text = read_text(path, shown)
     if not text.strip():
         raise InputError("card sheet is empty; it needs a header row and one row per card", shown, 1, 1)
     try:
-        dialect: Any = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t|")
+        delimiter = csv.Sniffer().sniff(text.splitlines()[0], delimiters=",;\t|").delimiter
     except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
+        delimiter = ","
+    reader = csv.reader(io.StringIO(text), csv.excel, delimiter=delimiter, strict=True)
     previous_limit = csv.field_size_limit(MAX_CSV_CELL)
     try:
         return [list(row) for row in reader]

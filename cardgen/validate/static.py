@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec, size_of
+from cardgen.spec.strings import all_strings, control_character
 from cardgen.spec.models import LOCAL_TEXT, MAX_PLAYERS, Card, Deck, FieldDef, Spec
 from cardgen.spec.references import REFERENCE, REFERENCE_KINDS, component_pieces, effect_names, resolve_reference
 from cardgen.spec.source import PathKey
@@ -50,7 +51,7 @@ register_codes(
         "CG118": "A field does not follow the field it must grow or shrink with (monotone).",
         "CG120": "A text is missing a locale the game declares.",
         "CG121": "A text gives a locale the game does not declare.",
-        "CG122": "A text holds a control character (other than line breaks and tabs), which no card or rulebook can print.",
+        "CG122": "A string of the spec (a text, a name, a version, a URL) holds a control character other than a line break or tab, which no card or rulebook can print.",
         "CG130": "The licence does not allow redistribution (or none is stated): check before publishing.",
         "CG131": "The credit line is empty.",
         "CG140": "Text refers to a number the spec does not define (or one that changes with the player count).",
@@ -647,15 +648,15 @@ def sizes_of_spec(spec: Spec) -> Iterable[tuple[str, float, float]]:
         yield deck.id, size.width, size.height
 
 
-CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-
-
 @check("text-characters", "static")
 def text_characters(loaded: LoadedSpec) -> Iterator[Finding]:
-    """No localised text holds a control character (they break SVG, PDF and the rulebook's markup)."""
+    """No string of the spec holds a control character (they break SVG, PDF and the rulebook's markup).
+
+    Every string is checked, not only the texts printed on cards: a version,
+    a designer's name or a URL reaches the rulebook and the PDF metadata too.
+    """
     spec = _spec(loaded)
-    for path, text in all_texts(spec):
-        for locale, value in text.items():
-            found = CONTROL_CHARACTERS.search(value)
-            if found:
-                yield _finding(loaded, "CG122", path + (locale,), f"text holds the control character U+{ord(found.group()):04X} at position {found.start()}", "delete it; use a plain line break or space")
+    for path, value in all_strings(spec):
+        found = control_character(value)
+        if found:
+            yield _finding(loaded, "CG122", path, f"text holds the control character U+{ord(found.group()):04X} at position {found.start()}", "delete it; use a plain line break or space")
