@@ -22,6 +22,7 @@ from babel.numbers import format_decimal
 from jinja2 import TemplateError
 
 from cardgen.render.scene import Scene, scene_digest
+from cardgen.rulebook.bounded import render_bounded
 from cardgen.rulebook.context import build_context
 from cardgen.rulebook.document import Document, DocumentError, parse_document
 from cardgen.rulebook.environment import MAIN_TEMPLATE, get_template, make_environment, template_dirs_for
@@ -73,10 +74,11 @@ def render_xhtml(
     ``cache`` (a build's) keeps the compiled templates for later processes.
     """
     translation = translations(locale)
-    env = make_environment(locale, template_dirs_for(spec_folder), translation, cache=cache)
+    env = make_environment(locale, template_dirs_for(spec_folder), translation, cache=cache, spec_folder=spec_folder)
     context = build_context(spec, locale, set(pictures), translation.gettext)
     try:
-        return get_template(env, MAIN_TEMPLATE).render(context)
+        template = get_template(env, MAIN_TEMPLATE)
+        return render_bounded(lambda: template.render(context), env)
     except TemplateError as error:
         raise RulebookError(f"the rulebook template failed for {spec.id} ({locale}): {type(error).__name__}: {error}") from error
 
