@@ -199,7 +199,7 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
     cache rides along on the result for the checks.
     """
     spec_path = folder / SPEC_FILE
-    shown = display_path(spec_path)
+    shown = display_path(spec_path) if not spec_path.is_symlink() else str(Path(display_path(folder)) / SPEC_FILE)  # (a link: name the link)
     check_spec_file(folder, spec_path, shown)
     data, smap = load_yaml(spec_path, shown, cache=cache)
     loaded = LoadedSpec(folder=folder, file=shown, spec=None, source=smap, cache=cache)
