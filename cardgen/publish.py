@@ -251,21 +251,22 @@ def _signals_held() -> Iterator[None]:
         caught.append(signum)
 
     previous: dict[int, Any] = {}
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    held: int
+    for held in (signal.SIGINT, signal.SIGTERM):
         try:
-            previous[signum] = signal.signal(signum, hold)
+            previous[held] = signal.signal(held, hold)
         except (ValueError, OSError):
             continue
     try:
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        for held, handler in previous.items():
+            signal.signal(held, handler)
         if caught:
-            signum = caught[0]
-            if signum == signal.SIGINT and previous.get(signum) is signal.default_int_handler:
+            first = caught[0]
+            if first == signal.SIGINT and previous.get(first) is signal.default_int_handler:
                 raise KeyboardInterrupt
-            os.kill(os.getpid(), signum)  # the handler that was there before now runs
+            os.kill(os.getpid(), first)  # the handler that was there before now runs
 
 
 def publish(staging: Path, target: Path) -> list[Path]:

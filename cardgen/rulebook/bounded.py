@@ -236,7 +236,7 @@ class _Meter(NodeTransformer):
     def visit_For(self, node: nodes.For) -> nodes.Node:
         """Count each item a loop runs over."""
         visited = self.generic_visit(node)
-        assert isinstance(visited, nodes.For)
+        assert isinstance(visited, nodes.For) and isinstance(visited.iter, nodes.Expr)
         visited.iter = _filter(visited.iter, METER_ITERATION)
         return visited
 
