@@ -306,11 +306,7 @@ def finish_interrupted_publishes(out: Path) -> list[str]:
         names_ok = staging.name.startswith(STAGING_PREFIX) and staging.parent == out and target.parent == out
         names_ok = names_ok and all(".." not in name.split("/") and not name.startswith("/") for name in files)
         if names_ok and _kind(staging) == "folder":
-            remaining = [name for name in files if _kind(staging / name) == "file"]
-            try:
-                check_destinations(remaining, target)
-            except InputError:
-                remaining = []  # something now stands in the way: leave it and the game's folder as they are
+            remaining = [name for name in files if _kind(staging / name) == "file" and _unobstructed(name, target)]
             with _signals_held():
                 _move_all(staging, target, remaining)
             if remaining:
@@ -321,6 +317,15 @@ def finish_interrupted_publishes(out: Path) -> list[str]:
             shutil.rmtree(staging, ignore_errors=True)
         journal.unlink(missing_ok=True)
     return repaired
+
+
+def _unobstructed(name: str, target: Path) -> bool:
+    """Whether the file ``name`` can be published into ``target`` (what stands in the way is the user's: left as it is)."""
+    try:
+        check_destinations([name], target)
+    except InputError:
+        return False
+    return True
 
 
 def repair_notes(game: str) -> list[str]:

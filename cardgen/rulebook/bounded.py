@@ -221,6 +221,8 @@ def _meter_value(context: Context, value: Any) -> Any:
     return Budget.value(value)
 
 
+GETTEXT_NAMES = ("_", "gettext", "ngettext", "pgettext", "npgettext")
+"""The translation functions Jinja's i18n extension installs: each %-formats the text it returns."""
 METER_ITERATION = "cardgen_meter_iteration"
 METER_OUTPUT = "cardgen_meter_output"
 METER_VALUE = "cardgen_meter_value"
@@ -332,6 +334,10 @@ class BoundedSandbox(ImmutableSandboxedEnvironment):
         owner = getattr(__obj, "__self__", None)
         if isinstance(owner, str):
             _check_str_method(owner, getattr(__obj, "__name__", ""), args, kwargs)
+        elif any(__obj is __self.globals.get(name) for name in GETTEXT_NAMES):
+            for argument in args:  # new-style gettext formats the message it is given with `%`
+                if isinstance(argument, str):
+                    _check_format(argument)
         return Budget.value(super().call(__context, __obj, *args, **kwargs))
 
 
