@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Literal
 
 from cardgen.findings import Finding, Severity
-from cardgen.publish import LOCK_NAME as LOCK_NAME, STAGING_PREFIX, publish, repair_notes
+from cardgen.publish import LOCK_NAME as LOCK_NAME, STAGING_PREFIX, publish, publish_pending, repair_notes
 from cardgen.publish import build_lock as build_lock
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.source import parse_cache_scope
@@ -387,5 +387,6 @@ def _build_game(
         if cache is not None:
             cache.prune()
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if not publish_pending(staging):  # (a publish stopped halfway keeps its files for the next build to finish)
+            shutil.rmtree(staging, ignore_errors=True)
     return build

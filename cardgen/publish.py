@@ -115,7 +115,10 @@ def build_lock(out: Path) -> Iterator[None]:
     (:func:`finish_interrupted_publishes`) and staging folders of builds that
     no longer run are removed.
     """
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot use this as the output folder ({error.strerror or error})", str(out)) from error
     lock = out / LOCK_NAME
     handle = _open_locked(lock)
     try:
@@ -279,12 +282,33 @@ def publish(staging: Path, target: Path) -> list[Path]:
     check_destinations(files, target)
     out = staging.parent
     journal = journal_path(out, target.name)
+    if _kind(journal) not in (None, "file"):
+        raise InputError(f"cardgen keeps its publishing journal here but found a {_kind(journal)}: move it away and build again", str(journal))
     record = {"staging": staging.name, "target": target.name, "files": files}
     with _signals_held():
-        _write_atomically(journal, json.dumps(record, sort_keys=True).encode("utf-8"))
-        moved = _move_all(staging, target, files)
+        try:
+            _write_atomically(journal, json.dumps(record, sort_keys=True).encode("utf-8"))
+        except OSError as error:
+            raise InputError(f"cannot write the publishing journal ({error.strerror or error}); nothing was published", str(journal)) from error
+        try:
+            moved = _move_all(staging, target, files)
+        except OSError as error:  # a full disk, a permission taken away: the journal stays, for the next build to finish
+            raise InputError(
+                f"publishing stopped ({error.strerror or error}); the next build on this output folder finishes it", str(target)
+            ) from error
         journal.unlink(missing_ok=True)
     return moved
+
+
+def publish_pending(staging: Path) -> bool:
+    """Whether a journal names ``staging``: its publish began and did not end, so the folder must stay for the next build."""
+    journal = journal_path(staging.parent, staging.name[len(STAGING_PREFIX):].rsplit("-pid", 1)[0])
+    if _kind(journal) != "file":
+        return False
+    try:
+        return bool(json.loads(journal.read_text(encoding="utf-8")).get("staging") == staging.name)
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def finish_interrupted_publishes(out: Path) -> list[str]:
@@ -295,6 +319,8 @@ def finish_interrupted_publishes(out: Path) -> list[str]:
     """
     repaired = []
     for journal in sorted(out.glob(f"{JOURNAL_PREFIX}*.json")):
+        if _kind(journal) != "file":
+            continue  # not one of ours: publish() names it if it is in the way
         try:
             record = json.loads(journal.read_text(encoding="utf-8"))
             staging = out / str(record["staging"])

@@ -288,3 +288,53 @@ def test_the_gallery_equals_a_fresh_build(spec: Path, tmp_path: Path, real_produ
     assert page == (fresh / "minimal" / "index.html").read_text(encoding="utf-8")
     assert "letter" not in page and "rules-pt_BR" not in page
     assert (out / "minimal" / "minimal-rules-pt_BR.md").exists()  # files cardgen wrote earlier are left, only not linked
+
+
+# --- the output folder itself ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("obstacle", ["out-is-a-file", "journal-is-a-folder"])
+def test_an_unusable_output_folder_is_one_line_exit_2(spec: Path, tmp_path: Path, use_version: Callable[[str], None], obstacle: str) -> None:
+    """Before: exit 3 (an internal error) for both."""
+    out = tmp_path / "out"
+    use_version("new")
+    if obstacle == "out-is-a-file":
+        out.write_text("mine", encoding="utf-8")
+        named = out
+    else:
+        named = publish_module.journal_path(out, "minimal")
+        named.mkdir(parents=True)
+    code, _stdout, stderr = run_cli(["build", str(spec), "--out", str(out)])
+    assert code == 2, stderr
+    first = stderr.strip().splitlines()[0]
+    assert one_line(first) and first.startswith(str(named)) and "Traceback" not in stderr
+    assert not (out / "minimal").exists() if out.is_dir() else out.read_text(encoding="utf-8") == "mine"
+
+
+def test_a_publish_stopped_by_the_system_is_finished_by_the_next_build(
+    spec: Path, tmp_path: Path, use_version: Callable[[str], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rename failing halfway (a full disk, a permission taken away) is exit 2, and its staged files wait for the next build."""
+    out = tmp_path / "out"
+    use_version("old")
+    assert run_cli(["build", str(spec), "--out", str(out)])[0] == 0
+    use_version("new")
+    real_replace = os.replace
+    renames = [0]
+
+    def replace(source: Any, destination: Any) -> None:
+        if str(destination).startswith(str(out / "minimal")):
+            renames[0] += 1
+            if renames[0] == 9:
+                raise OSError(28, "No space left on device")
+        real_replace(source, destination)
+
+    monkeypatch.setattr(os, "replace", replace)
+    code, _stdout, stderr = run_cli(["build", str(spec), "--out", str(out)])
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert code == 2 and "No space left on device" in stderr and "next build" in stderr and "Traceback" not in stderr
+    assert publish_module.journal_path(out, "minimal").exists() and list(out.glob(".staging-minimal-*"))
+    with build_lock(out):
+        pass
+    assert set(contents(out / "minimal").values()) == {"new"}
+    assert leftovers(out) == [] and not list(out.glob(".cardgen-publish-*"))
