@@ -77,8 +77,7 @@ def render_xhtml(
     env = make_environment(locale, template_dirs_for(spec_folder), translation, cache=cache, spec_folder=spec_folder)
     context = build_context(spec, locale, set(pictures), translation.gettext)
     try:
-        template = get_template(env, MAIN_TEMPLATE)
-        return render_bounded(lambda: template.render(context), env)
+        return render_bounded(lambda: get_template(env, MAIN_TEMPLATE).render(context), env)  # (compiling folds constants: bounded too)
     except TemplateError as error:
         raise RulebookError(f"the rulebook template failed for {spec.id} ({locale}): {type(error).__name__}: {error}") from error
 

@@ -302,3 +302,21 @@ def test_a_profile_named_by_a_path_is_refused(name: str) -> None:
 
     with pytest.raises(InputError, match="is not a profile name"):
         load_profile(name)
+
+
+def test_memory_is_bounded_where_the_checks_do_not_foresee(tmp_path: Path) -> None:
+    """The backstop: an allocation no check anticipated (here, a filter added for the test) ends as a budget error."""
+    resource = pytest.importorskip("resource")
+    from cardgen.rulebook import bounded
+    from cardgen.rulebook.environment import make_environment
+
+    if not hasattr(resource, "RLIMIT_AS") or bounded._address_space() is None:
+        pytest.skip("this system cannot limit the address space")
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    env = make_environment("en")
+    env.filters["hog"] = lambda value: len(bytearray(bounded.MAX_RENDER_MEMORY + (512 << 20)))
+    template = env.from_string("<rulebook>{{ x|hog }}</rulebook>")  # (a variable: not folded at compile time)
+    with pytest.raises(bounded.TemplateBudgetError, match="MiB of memory"):
+        bounded.render_bounded(lambda: template.render(x=1), env)
+    assert resource.getrlimit(resource.RLIMIT_AS) == before  # lifted again
+    assert len(bytearray(64 << 20)) == 64 << 20
