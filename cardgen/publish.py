@@ -126,7 +126,10 @@ def build_lock(out: Path) -> Iterator[None]:
         handle.truncate()
         handle.write(str(os.getpid()).encode("ascii"))
         handle.flush()
-        finish_interrupted_publishes(out)
+        try:
+            finish_interrupted_publishes(out)
+        except OSError as error:
+            raise InputError(f"cannot finish the publish an interrupted build left ({error.strerror or error})", str(out)) from error
         remove_stale_staging(out)
         yield
     finally:
