@@ -16,7 +16,8 @@ machine:
   run (``'A' * n``, ``2 ** n``, ``'%999999999s'``, ``x.ljust(n)``,
   ``|center(n)``, ``|indent(n)``, ``|batch(n)``...);
 * **writing**: all the text a render writes, into its output or a captured
-  block, may total :data:`MAX_WRITTEN` characters;
+  block, may total :data:`MAX_WRITTEN` characters, and the rulebook it makes
+  (typeset next, on every paper) :data:`MAX_DOCUMENT`;
 * **memory**, as a backstop for anything the checks above do not foresee: on
   systems with ``RLIMIT_AS``, the process's address space may grow by at most
   :data:`MAX_RENDER_MEMORY` bytes while a template renders.
@@ -49,6 +50,9 @@ MAX_VALUE = 4_000_000
 """Characters (or items) in any one value a template makes (a whole bundled rulebook is about 100,000 characters)."""
 MAX_WRITTEN = 40_000_000
 """Characters a render may write in all, counting blocks captured with ``{% set %}`` and macro bodies."""
+MAX_DOCUMENT = 2_000_000
+"""Characters in the rendered rulebook, which is then typeset on every paper (a shipped one is about 16,000;
+typesetting 500,000 takes about half a second)."""
 MAX_INT_BITS = 4096
 """Bits in any integer a template computes."""
 MAX_RENDER_MEMORY = 1 << 30
@@ -403,8 +407,11 @@ def render_bounded(render: Callable[[], str], environment: Any) -> str:
         environment.budget = Budget()
     try:
         with memory_bounded():
-            return render()
+            document = render()
     except MemoryError as error:
         raise TemplateBudgetError(f"the template needs more than {MAX_RENDER_MEMORY >> 20} MiB of memory") from error
     except RecursionError as error:
         raise TemplateBudgetError("the template recurses too deeply") from error
+    if len(document) > MAX_DOCUMENT:
+        raise TemplateBudgetError(f"the template makes a rulebook of {len(document):,} characters, over {MAX_DOCUMENT:,}")
+    return document
