@@ -155,7 +155,7 @@ def _stored_templates(cache: ResultCache) -> StoredTemplates:
 
 
 class TemplateOutsideError(TemplateError):
-    """A template (or a file a template includes) is a link whose real path leaves its allowed folder."""
+    """A template (or a file a template includes) is refused: a link whose real path leaves its allowed folder, or not a readable regular file."""
 
 
 class ConfinedLoader(FileSystemLoader):
@@ -185,7 +185,11 @@ class ConfinedLoader(FileSystemLoader):
                 continue
             if not inside_folder(self.root, candidate):
                 raise TemplateOutsideError(f"template {template!r} is a link to a file outside {self.root}; it was not read")
-            if not stat.S_ISREG(os.stat(candidate).st_mode):
+            try:
+                mode = os.stat(candidate).st_mode
+            except OSError as error:  # a link loop, a permission
+                raise TemplateOutsideError(f"template {template!r} cannot be read ({error.strerror or error})") from error
+            if not stat.S_ISREG(mode):
                 raise TemplateOutsideError(f"template {template!r} is not a regular file; it was not read")
             break
         return super().get_source(environment, template)

@@ -104,7 +104,7 @@ def confined_path(folder: Path, relative: str) -> Path | None:
         return None
     if not inside_folder(folder, folder / relative):
         return None
-    return (folder / relative).resolve()
+    return Path(os.path.realpath(folder / relative))  # (not Path.resolve: it raises on a link loop)
 
 
 def _layout_leaves(folder: Path, name: str) -> bool:

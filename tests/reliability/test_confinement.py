@@ -320,3 +320,21 @@ def test_memory_is_bounded_where_the_checks_do_not_foresee(tmp_path: Path) -> No
         bounded.render_bounded(lambda: template.render(x=1), env)
     assert resource.getrlimit(resource.RLIMIT_AS) == before  # lifted again
     assert len(bytearray(64 << 20)) == 64 << 20
+
+
+def test_link_loops_are_clean_errors(spec: Path, tmp_path: Path) -> None:
+    """Before: a layout or template that is a link loop ended in exit 3 (pathlib raises on a loop)."""
+    (spec / "layouts").mkdir()
+    (spec / "layouts" / "a.yaml").symlink_to("b.yaml")
+    (spec / "layouts" / "b.yaml").symlink_to("a.yaml")
+    (spec / "layouts" / "shapes.yaml").symlink_to("shapes.yaml")
+    with_layout(spec, "a")
+    (_own_templates(spec) / "rulebook.xhtml.j2").symlink_to("rulebook.xhtml.j2")
+    code, stdout, stderr = run_cli(["validate", str(spec), "--no-sim"])
+    assert code == 1, (stdout, stderr)
+    assert "internal error" not in stderr and "CG310" in stdout and "cannot be read" in stdout and "CG207" in stdout
+    looped = tmp_path / "looped"
+    looped.mkdir()
+    (looped / "game.yaml").symlink_to("game.yaml")
+    with pytest.raises(InputError):
+        load_spec(looped)
