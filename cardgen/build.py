@@ -4,9 +4,11 @@ Artefact producers (card faces, print sheets, rulebooks...) register themselves
 with :func:`register_producer`; the pipeline knows none of them by name. A build
 never leaves a half-written file next to a good one: producers write into a
 private staging folder, and only when every producer of a game has finished are
-the files moved, one atomic rename each, into ``<out>/<game>/``. A lock file
-stops two builds from writing the same output folder at once. cardgen only
-ever replaces files it writes; it deletes nothing else.
+the files published into ``<out>/<game>/`` by :func:`cardgen.publish.publish`
+(destinations checked first, a journal so a killed publish is finished by the
+next build). An operating-system lock stops two builds from writing the same
+output folder at once. cardgen only ever replaces files it writes; it deletes
+nothing else.
 """
 
 from __future__ import annotations
@@ -18,19 +20,18 @@ import shutil
 import stat
 import sys
 import tempfile
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Literal
+from typing import Callable, Literal
 
 from cardgen.findings import Finding, InputError, Severity
-from cardgen.fsmove import move_file
+from cardgen.publish import LOCK_NAME as LOCK_NAME, STAGING_PREFIX, publish, publish_pending, repair_notes
+from cardgen.publish import build_lock as build_lock
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.source import parse_cache_scope
 from cardgen.validate.runner import validate_folder
 
 Paper = Literal["a4", "letter"]
-LOCK_NAME = ".cardgen-build.lock"
 CACHE_DIR = ".cache"
 """Inside the output folder: the artefact cache, one sub-folder per game."""
 PRODUCER_MODULES = ("cardgen.render.produce", "cardgen.rulebook.produce", "cardgen.export.gallery")
@@ -132,6 +133,25 @@ def code_fingerprint() -> str:
     return _CODE_FINGERPRINT[0]
 
 
+ENTRY_HEADER = b"cardgen-entry sha256:"
+"""Every file of the artefact cache starts with this, the sha256 of its payload in hex, and a newline."""
+
+
+def seal_artefact(data: bytes) -> bytes:
+    """``data`` as stored in the artefact cache: a header with its sha256, then the bytes."""
+    return ENTRY_HEADER + hashlib.sha256(data).hexdigest().encode("ascii") + b"\n" + data
+
+
+def unseal_artefact(stored: bytes) -> bytes | None:
+    """The payload of a stored entry, or None when its digest does not match (a damaged or foreign file)."""
+    header, newline, data = stored.partition(b"\n")
+    if not newline or not header.startswith(ENTRY_HEADER):
+        return None
+    if header[len(ENTRY_HEADER):] != hashlib.sha256(data).hexdigest().encode("ascii"):
+        return None
+    return data
+
+
 class ArtefactCache:
     """A persistent content-addressed store of built artefacts and parse results, under the output folder.
 
@@ -146,7 +166,10 @@ class ArtefactCache:
 
     An entry is only read back when it is a regular file owned by this user
     that nobody else may write (this cache writes them so), so a file planted
-    in a shared output folder by someone else is never taken for an entry.
+    in a shared output folder by someone else is never taken for an entry; and
+    only when its bytes match the sha256 written with them
+    (:func:`seal_artefact`), so a damaged entry (a flipped bit, a write cut
+    short) is a miss, is deleted, and the artefact is made afresh.
 
     A build opens its cache before it knows the game's id (the id is read from
     the spec, whose parse is cached too): until :meth:`bind` names the game,
@@ -200,9 +223,16 @@ class ArtefactCache:
             if not stat.S_ISREG(info.st_mode) or foreign or info.st_mode & 0o022:
                 return None
             try:
-                return handle.read()
+                stored = handle.read()
             except OSError:
                 return None
+        data = unseal_artefact(stored)
+        if data is None:  # damaged (a flipped byte, a cut-short write) or not ours: a miss, and gone
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        return data
 
     def get(self, key: str) -> bytes | None:
         """The stored bytes for ``key``, or None. Marks the key used, so :meth:`prune` keeps it."""
@@ -247,7 +277,7 @@ class ArtefactCache:
             with os.fdopen(fd, "wb") as handle:
                 if hasattr(os, "fchmod"):
                     os.fchmod(handle.fileno(), 0o644)  # whatever the umask: only this user may write it
-                handle.write(data)
+                handle.write(seal_artefact(data))
             os.replace(tmp, self.folder / key)
         except OSError:
             try:
@@ -333,66 +363,6 @@ def registered_producers() -> dict[str, Producer]:
     return dict(_PRODUCERS)
 
 
-def _process_alive(pid: int) -> bool:
-    """Whether a process with this id is running on this machine."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # it exists, owned by someone else
-    return True
-
-
-def _lock_owner(lock: Path) -> int:
-    try:
-        return int(lock.read_text(encoding="ascii").strip() or "0")
-    except (OSError, ValueError):
-        return 0
-
-
-def _remove_stale_staging(out: Path) -> None:
-    """Remove staging folders left by builds that were killed (their process is gone)."""
-    for folder in out.glob(".staging-*"):
-        pid_part = folder.name.rsplit("-pid", 1)[-1].split("-", 1)[0]
-        if folder.is_dir() and pid_part.isdigit() and not _process_alive(int(pid_part)):
-            shutil.rmtree(folder, ignore_errors=True)
-
-
-@contextmanager
-def build_lock(out: Path) -> Iterator[None]:
-    """Hold the output folder's lock for the duration of a build.
-
-    A lock whose owner process is gone (a build killed with ``kill -9`` or a
-    power cut) is taken over, and that build's staging folders are removed.
-    """
-    out.mkdir(parents=True, exist_ok=True)
-    lock = out / LOCK_NAME
-    for _attempt in range(2):
-        try:
-            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-            break
-        except FileExistsError as error:
-            owner = _lock_owner(lock)
-            if owner and not _process_alive(owner):
-                lock.unlink(missing_ok=True)  # left by a build that no longer runs
-                continue
-            raise InputError(
-                f"another build is running on this output folder (process {owner or 'unknown'}; remove {LOCK_NAME} if no build is running)", str(out)
-            ) from error
-    else:
-        raise InputError(f"cannot take the build lock {LOCK_NAME}", str(out))
-    try:
-        os.write(fd, str(os.getpid()).encode())
-        os.close(fd)
-        _remove_stale_staging(out)
-        yield
-    finally:
-        lock.unlink(missing_ok=True)
-
-
 @dataclass
 class GameBuild:
     """What one game's build produced, or why it did not."""
@@ -407,17 +377,6 @@ class GameBuild:
     def failed(self) -> bool:
         """Whether validation or a producer reported an error."""
         return any(f.severity is Severity.ERROR for f in self.findings)
-
-
-def _publish(staging: Path, target: Path) -> list[Path]:
-    """Move every staged file into ``target``, each with one atomic rename."""
-    moved = []
-    for source in sorted(p for p in staging.rglob("*") if p.is_file()):
-        destination = target / source.relative_to(staging)
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        move_file(source, destination)  # a rename; a copy and rename when the game folder is on another disk
-        moved.append(destination)
-    return moved
 
 
 def build_game(folder: Path, out: Path, options: BuildOptions) -> GameBuild:
@@ -456,7 +415,7 @@ def _build_game(
         build.notes.append("validated; no artefact producers are installed yet, so nothing was written")
         return build
     out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".staging-{game_id}-pid{os.getpid()}-", dir=out))
+    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{game_id}-pid{os.getpid()}-", dir=out))
     try:
         context = BuildContext(result.loaded, staging, options, cache=cache)
         for _name, producer in sorted(producers.items()):
@@ -465,9 +424,11 @@ def _build_game(
         build.notes.extend(context.notes)
         if build.failed:
             return build
-        build.files = _publish(staging, out / game_id)
+        build.files = publish(staging, out / game_id)
+        build.notes.extend(repair_notes(game_id))
         if cache is not None and not options.only:  # a partial build leaves the other artefacts' entries alone
             cache.prune()
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if not publish_pending(staging):  # (a publish stopped halfway keeps its files for the next build to finish)
+            shutil.rmtree(staging, ignore_errors=True)
     return build

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from enum import IntEnum
+import os
 from pathlib import Path
 from typing import Iterable, Literal
 
@@ -135,8 +136,8 @@ def display_path(path: Path, base: Path | None = None) -> str:
     """A path shown relative to ``base`` (default: the working directory) when possible."""
     base = base or Path.cwd()
     try:
-        return str(path.resolve().relative_to(base.resolve()))
-    except (ValueError, RuntimeError, OSError):  # outside base; a symbolic link loop (RuntimeError before Python 3.13)
+        return str(Path(os.path.realpath(path)).relative_to(os.path.realpath(base)))  # (Path.resolve raises on a link loop)
+    except (ValueError, OSError):  # outside base
         return str(path)
 
 

@@ -10,8 +10,10 @@ only, so it opens straight from disk. Every text is escaped.
 
 The producer is registered as ``zz-gallery``: the build runs producers in
 sorted name order, so it runs after ``cards`` and ``rulebooks`` and lists the
-files they staged. Folders written by other commands (``report/``,
-``replays/``...) are looked for in the game's published output folder as well.
+files they staged, and only those: print files and rulebooks an earlier build
+left in the game's folder (another paper, another language) are not linked.
+Folders written by other commands (``report/``, ``replays/``...) are looked for
+in the game's published output folder as well.
 """
 
 from __future__ import annotations
@@ -182,7 +184,9 @@ def produce_gallery(context: BuildContext) -> list[Path]:
     locale = card_locale(spec, context.options.card_lang)
     faces = [f for f in card_faces(context.loaded, locale) if (context.staging / "cards" / f"{f.key}.svg").is_file()]
     published = context.staging.parent / context.game_id
-    top_files = sorted({p.name for root in (context.staging, published) if root.is_dir() for p in root.iterdir() if p.is_file() and not p.name.startswith(".") and p.name != INDEX})
+    # Only what this build staged: files an earlier build left (another paper, another language) are
+    # not linked, so the page is the one a fresh build with the same options writes.
+    top_files = sorted(p.name for p in context.staging.iterdir() if p.is_file() and not p.name.startswith(".") and p.name != INDEX)
     folders = [name for name in EXTRA_FOLDERS if (context.staging / name).is_dir() or (published / name).is_dir()]
     page = context.staging / INDEX
     page.write_text(render_gallery(spec, faces, top_files, folders, locale, [context.staging, published]), encoding="utf-8")

@@ -41,11 +41,13 @@ from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Box, Rect, Scene
 from cardgen.render.widgets import local
-from cardgen.spec.load import LoadedSpec
+from cardgen.spec.load import LoadedSpec, inside_folder
 from cardgen.spec.models import SIZE_PRESETS, SizeName
 from cardgen.spec.source import load_yaml
 from cardgen.validate.registry import register_codes
 
+PROFILE_NAME = re.compile(r"[a-z0-9][a-z0-9_\-]*")
+"""What a profile name may be: it names a file in the profiles folder, so no path."""
 PROFILES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "profiles"
 """The bundled profiles (drivethrucards, gamecrafter, makeplayingcards)."""
 
@@ -90,7 +92,9 @@ def load_profile(name: str, profiles_dir: Path | None = None) -> Profile:
     """Read ``<name>.yaml`` from ``profiles_dir`` (default: the bundled folder); InputError when unusable."""
     folder = profiles_dir or PROFILES_DIR
     path = folder / f"{name}.yaml"
-    if not PROFILE_NAME.fullmatch(name) or not path.is_file():
+    if not PROFILE_NAME.fullmatch(name) or not inside_folder(folder, path):
+        raise InputError(f"{name!r} is not a profile name (lower-case letters, digits, '-' and '_'; known: {', '.join(available_profiles(folder)) or 'none'})", name)
+    if not path.is_file():
         known = ", ".join(available_profiles(folder)) or "none"
         raise InputError(f"no print-shop profile named {name!r} (known: {known})", str(path))
     data, _ = load_yaml(path, str(path))  # an InputError names the file, line and column

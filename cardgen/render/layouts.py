@@ -22,14 +22,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from cardgen.findings import InputError
-from cardgen.spec.load import confined_path
+from cardgen.spec.load import SPEC_LAYOUTS, confined_path, leaves_folder
 from cardgen.spec.models import CardSize, Component, Deck
 from cardgen.spec.source import SourceMap, active_parse_cache, load_yaml
 
 LAYOUTS_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "layouts"
 """The bundled layouts, one folder per game id."""
-SPEC_LAYOUTS = "layouts"
-"""The folder inside a spec folder whose files override the bundled layouts."""
 
 _COLOUR_OR_KEYWORD = r"^(#[0-9a-fA-F]{6}|type|seat|entry)$"
 
@@ -130,23 +128,34 @@ class ResolvedLayout:
 
 
 def _layout_candidates(folder: Path, game_id: str, name: str, explicit: str | None) -> list[Path]:
-    candidates: list[Path] = []
+    """Where the layout may be, in order; every spec-folder candidate confined to the spec folder itself.
+
+    (A ``layouts/`` folder that is a link leaving the spec folder gives no
+    candidates: confinement is checked against the spec folder, not against
+    ``layouts/``.)
+    """
+    candidates: list[Path | None] = []
     if explicit:
-        inside = confined_path(folder, explicit)
-        if inside is not None:
-            candidates.append(inside)
-        bundled = confined_path(LAYOUTS_DIR, explicit)
-        if bundled is not None:
-            candidates.append(bundled)
-        for base in (folder / SPEC_LAYOUTS, LAYOUTS_DIR / game_id):
-            found = confined_path(base, explicit if explicit.endswith(".yaml") else f"{explicit}.yaml")
-            if found is not None:
-                candidates.append(found)
-    spec_own = confined_path(folder, f"{SPEC_LAYOUTS}/{name}.yaml")
-    if spec_own is not None:
-        candidates.append(spec_own)
-    candidates.append(LAYOUTS_DIR / game_id / f"{name}.yaml")
-    return candidates
+        file_name = explicit if explicit.endswith(".yaml") else f"{explicit}.yaml"
+        candidates += [
+            confined_path(folder, explicit),
+            confined_path(LAYOUTS_DIR, explicit),
+            confined_path(folder, f"{SPEC_LAYOUTS}/{file_name}"),
+            confined_path(LAYOUTS_DIR, f"{game_id}/{file_name}"),
+        ]
+    candidates.append(confined_path(folder, f"{SPEC_LAYOUTS}/{name}.yaml"))
+    candidates.append(confined_path(LAYOUTS_DIR, f"{game_id}/{name}.yaml"))
+    return [path for path in candidates if path is not None]
+
+
+def _escape_problem(folder: Path, name: str, explicit: str | None) -> tuple[str, str] | None:
+    """(file shown, message) when the layout the spec names, or its own ``layouts/<name>.yaml``, leads outside the spec folder."""
+    if explicit and (leaves_folder(folder, explicit) or any(leaves_folder(folder, f"{SPEC_LAYOUTS}/{n}") for n in (explicit, f"{explicit}.yaml"))):
+        return "", f"layout {explicit!r} is outside the spec folder"
+    own = f"{SPEC_LAYOUTS}/{name}.yaml"
+    if leaves_folder(folder, own):
+        return str(folder / own), f"{own} is a link to a file outside the spec folder"
+    return None
 
 
 _FILE_CACHE: dict[tuple[str, int, int, str, object], ResolvedLayout] = {}
@@ -155,13 +164,19 @@ _FILE_CACHE: dict[tuple[str, int, int, str, object], ResolvedLayout] = {}
 def resolve_layout(folder: Path, game_id: str, name: str, explicit: str | None, default: DeckLayout) -> ResolvedLayout:
     """The layout for deck/component ``name``: the spec's own file, the bundled one, or ``default``.
 
-    Files are read once per content version (path, size and modification time)
+    A layout named (or found in the spec's ``layouts/``) that leads outside
+    the spec folder is not read, and no other layout is used in its place: the
+    result carries a CG010 problem. Files are read once per content version
+    (path, size and modification time)
     and build: the active build cache is part of the memo's key, so each build
     of a long-running process (``cardgen watch``) looks the file's parse up in
     its own cache once, and that entry counts as used by the build (it is not
     pruned, and the next fresh process finds it). Memos of earlier builds are
     dropped when a new build first reads a layout.
     """
+    refused = _escape_problem(folder, name, explicit)
+    if refused is not None:
+        return ResolvedLayout(default, refused[0], None, (("CG010", (), refused[1]),))
     build_cache = active_parse_cache()
     for path in _layout_candidates(folder, game_id, name, explicit):
         if not path.is_file():

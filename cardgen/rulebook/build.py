@@ -25,6 +25,7 @@ from jinja2 import TemplateError, TemplateSyntaxError
 from cardgen.findings import display_path
 
 from cardgen.render.scene import Scene, scene_digest
+from cardgen.rulebook.bounded import render_bounded
 from cardgen.rulebook.context import build_context
 from cardgen.rulebook.document import Document, DocumentError, parse_document
 from cardgen.rulebook.environment import MAIN_TEMPLATE, get_template, make_environment, template_dirs_for
@@ -98,10 +99,10 @@ def render_xhtml(
     ``cache`` (a build's) keeps the compiled templates for later processes.
     """
     translation = translations(locale)
-    env = make_environment(locale, template_dirs_for(spec_folder), translation, cache=cache)
+    env = make_environment(locale, template_dirs_for(spec_folder), translation, cache=cache, spec_folder=spec_folder)
     context = build_context(spec, locale, set(pictures), translation.gettext)
     try:
-        return get_template(env, MAIN_TEMPLATE).render(context)
+        return render_bounded(lambda: get_template(env, MAIN_TEMPLATE).render(context), env)  # (compiling folds constants: bounded too)
     except Exception as error:  # a spec's own template may raise anything (1/0, '%s' % ()): its designer's to fix
         file, line = _template_place(error)
         bundled = bool(file) and Path(file).resolve().is_relative_to(TEMPLATES_DIR.resolve())

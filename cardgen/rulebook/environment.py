@@ -7,11 +7,15 @@ Templates may one day come with a spec, so they are treated as untrusted:
   method that mutates a list or dict;
 * undefined values are strict, so a refused attribute raises
   :class:`jinja2.exceptions.SecurityError` instead of printing as nothing;
-* the only loaders are folders of templates: ``{% include %}`` cannot reach
-  any other file, and no global gives access to files, modules or the OS;
+* the only loaders are folders of templates, confined by real path
+  (:class:`ConfinedLoader`): ``{% include %}`` cannot reach any other file,
+  not even through a symbolic link, and no global gives access to files,
+  modules or the OS;
 * the context holds plain data only (strings, numbers, lists, dicts), built by
   :mod:`cardgen.rulebook.context`, never spec models or other live objects;
-* autoescape is on: the templates write XHTML, spec text is escaped.
+* autoescape is on: the templates write XHTML, spec text is escaped;
+* what a template may compute is bounded (steps, sizes, memory): see
+  :mod:`cardgen.rulebook.bounded`.
 
 Translation goes through Jinja2's i18n extension with Babel ``Translations``
 (new-style gettext: ``{{ _("%(num)s cards", num=n) }}`` and ``{% trans %}``);
@@ -21,6 +25,8 @@ a translation is escaped like any other text (see :func:`cardgen.rulebook.i18n.t
 from __future__ import annotations
 
 import marshal
+import os
+import stat
 import weakref
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
@@ -30,11 +36,14 @@ from collections.abc import Callable
 
 from babel.numbers import format_decimal
 from babel.support import NullTranslations
-from jinja2 import BytecodeCache, ChoiceLoader, FileSystemLoader, StrictUndefined, Template
+from jinja2 import BytecodeCache, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, Template, TemplateError
 from jinja2.bccache import Bucket
+from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from cardgen.rulebook.i18n import TEMPLATES_DIR, text_callables, translations
+from cardgen.rulebook.bounded import BoundedSandbox
+from cardgen.spec.load import inside_folder
 from cardgen.spec.source import ResultCache, open_entry, seal_entry
 
 MAIN_TEMPLATE = "rulebook.xhtml.j2"
@@ -146,6 +155,47 @@ def _stored_templates(cache: ResultCache) -> StoredTemplates:
     return found
 
 
+class TemplateOutsideError(TemplateError):
+    """A template (or a file a template includes) is refused: a link whose real path leaves its allowed folder, or not a readable regular file."""
+
+
+class ConfinedLoader(FileSystemLoader):
+    """A :class:`jinja2.FileSystemLoader` that reads only regular files whose real path lies inside ``root``.
+
+    Jinja's own loader follows symbolic links, so a spec's template folder
+    could otherwise publish any file the user can read (``{% include
+    'passwd.j2' %}`` with ``passwd.j2`` a link to ``/etc/passwd``). Every file
+    is checked before it is opened, whichever way it is asked for (the main
+    template, ``{% include %}``, ``{% import %}``, ``{% extends %}``): a file
+    leaving ``root`` is a :class:`TemplateOutsideError`, not a "not found", so
+    no other template is used in its place. ``root`` is the spec folder for a
+    spec's templates (so a template folder that is itself a link leaving the
+    spec is refused too) and the bundled folder for cardgen's own.
+    """
+
+    def __init__(self, folder: Path, root: Path) -> None:
+        super().__init__(str(folder))
+        self.root = root
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        """The template's source, after checking where its file really is."""
+        pieces = split_template_path(template)  # refuses '..' and the like
+        for searchpath in self.searchpath:
+            candidate = Path(searchpath, *pieces)
+            if not os.path.lexists(candidate):
+                continue
+            if not inside_folder(self.root, candidate):
+                raise TemplateOutsideError(f"template {template!r} is a link to a file outside {self.root}; it was not read")
+            try:
+                mode = os.stat(candidate).st_mode
+            except OSError as error:  # a link loop, a permission
+                raise TemplateOutsideError(f"template {template!r} cannot be read ({error.strerror or error})") from error
+            if not stat.S_ISREG(mode):
+                raise TemplateOutsideError(f"template {template!r} is not a regular file; it was not read")
+            break
+        return super().get_source(environment, template)
+
+
 def _number_filter(locale: str) -> Callable[[Any], str]:
     def number(value: Any) -> str:
         """Format an int (or a numeric string) with the locale's digit grouping."""
@@ -161,17 +211,22 @@ def make_environment(
     template_dirs: list[Path] | None = None,
     translation: NullTranslations | None = None,
     cache: ResultCache | None = None,
-) -> ImmutableSandboxedEnvironment:
-    """A sandboxed environment for ``locale`` loading templates from ``template_dirs``.
+    spec_folder: Path | None = None,
+) -> BoundedSandbox:
+    """A sandboxed, metered environment for ``locale`` loading templates from ``template_dirs``.
 
     ``template_dirs`` defaults to the bundled ``templates/rulebook``; earlier folders win.
+    Templates are read only from inside ``spec_folder`` (the bundled ones from
+    inside the bundled folder; without a spec folder, each folder from inside
+    itself): see :class:`ConfinedLoader`.
     With a ``cache`` (a build's), compiled templates are kept there and reused
     by later processes (see :class:`StoredTemplates`); without it, only within
     this process.
     """
     folders = template_dirs if template_dirs is not None else [TEMPLATES_DIR]
-    env = ImmutableSandboxedEnvironment(
-        loader=ChoiceLoader([FileSystemLoader(str(folder)) for folder in folders]),
+    loaders = [ConfinedLoader(folder, TEMPLATES_DIR if folder == TEMPLATES_DIR else (spec_folder or folder)) for folder in folders]
+    env = BoundedSandbox(
+        loader=ChoiceLoader(loaders),
         autoescape=True,
         undefined=StrictUndefined,
         extensions=["jinja2.ext.i18n"],

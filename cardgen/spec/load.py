@@ -8,6 +8,8 @@ the line the designer wrote.
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,8 @@ from cardgen.spec.models import SIZE_PRESETS, CardSize, Deck, SizeName, Spec
 from cardgen.spec.source import PathKey, ResultCache, SourceMap, dotted, load_card_table, load_yaml
 
 SPEC_FILE = "game.yaml"
+SPEC_LAYOUTS = "layouts"
+"""The folder inside a spec folder whose files override the bundled layouts."""
 SPECS_ROOT = Path("specs")
 
 
@@ -68,6 +72,33 @@ def all_spec_folders(specs_root: Path = SPECS_ROOT) -> list[Path]:
     return sorted(p.parent for p in specs_root.glob(f"*/{SPEC_FILE}"))
 
 
+def inside_folder(folder: Path, path: Path) -> bool:
+    """Whether ``path`` lies inside ``folder`` once every symbolic link in either is followed.
+
+    The one test of confinement: a file cardgen reads for a spec must pass it
+    against the spec folder, whatever route named it (``game.yaml`` itself, a
+    card sheet, a layout, a rulebook template or a file a template includes).
+    """
+    root = os.path.realpath(folder)
+    real = os.path.realpath(path)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def leaves_folder(folder: Path, relative: str) -> bool:
+    """Whether the name ``relative`` (as a spec writes it) points outside ``folder``.
+
+    True for absolute paths, drive letters and ``..`` segments, and when
+    something exists under that name whose real path (links followed) lies
+    outside the folder.
+    """
+    if not relative or Path(relative).is_absolute() or relative.startswith(("/", "\\")) or ":" in relative[:3]:
+        return True
+    if any(part == ".." for part in Path(relative).parts):
+        return True
+    candidate = folder / relative
+    return os.path.lexists(candidate) and not inside_folder(folder, candidate)
+
+
 def confined_path(folder: Path, relative: str) -> Path | None:
     """The file ``relative`` inside ``folder``, or None when it would leave the folder.
 
@@ -77,15 +108,16 @@ def confined_path(folder: Path, relative: str) -> Path | None:
         return None
     if any(part == ".." for part in Path(relative).parts):
         return None
-    try:
-        target = (folder / relative).resolve()
-    except (RuntimeError, OSError) as error:  # a symbolic link loop (RuntimeError before Python 3.13, then OSError ELOOP)
-        raise InputError(f"{relative!r} is a symbolic link that loops back on itself", display_path(folder / relative)) from error
-    try:
-        target.relative_to(folder.resolve())
-    except ValueError:
+    if not inside_folder(folder, folder / relative):
         return None
-    return target
+    return Path(os.path.realpath(folder / relative))  # (not Path.resolve: it raises on a link loop)
+
+
+def _layout_leaves(folder: Path, name: str) -> bool:
+    """Whether a deck's ``layout:`` points outside the spec folder, under any name it is looked up by."""
+    if leaves_folder(folder, name):
+        return True
+    return any(leaves_folder(folder, f"{SPEC_LAYOUTS}/{candidate}") for candidate in (name, f"{name}.yaml"))
 
 
 def size_of(size: SizeName | CardSize) -> CardSize:
@@ -146,6 +178,23 @@ def _schema_findings(loaded: LoadedSpec, data: Any, error: ValidationError) -> l
     return findings
 
 
+def check_spec_file(folder: Path, path: Path, shown: str) -> None:
+    """Raise :class:`InputError` unless ``path`` is a regular file whose real path lies inside ``folder``.
+
+    Run before a file of the spec is opened: a link to a file elsewhere is never
+    read (its content would reach the findings, the rulebook and the cache), and
+    neither is a FIFO or a device (reading one could block or never end).
+    """
+    if os.path.lexists(path) and not inside_folder(folder, path):
+        raise InputError("a link to a file outside the spec folder; cardgen reads only files inside the spec folder", shown)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # missing: the reader reports it in its own words
+    if not stat.S_ISREG(mode):
+        raise InputError("not a regular file (a folder, FIFO or device); cardgen reads only regular files", shown)
+
+
 def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
     """Load and schema-check the spec in ``folder``.
 
@@ -156,7 +205,8 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
     cache rides along on the result for the checks.
     """
     spec_path = folder / SPEC_FILE
-    shown = display_path(spec_path)
+    shown = display_path(spec_path) if not spec_path.is_symlink() else str(Path(display_path(folder)) / SPEC_FILE)  # (a link: name the link)
+    check_spec_file(folder, spec_path, shown)
     data, smap = load_yaml(spec_path, shown, cache=cache)
     loaded = LoadedSpec(folder=folder, file=shown, spec=None, source=smap, cache=cache)
     if not isinstance(data, dict):
@@ -164,6 +214,13 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
     decks = data.get("decks")
     if isinstance(decks, list):
         for index, deck in enumerate(decks):
+            if isinstance(deck, dict) and isinstance(deck.get("layout"), str) and _layout_leaves(folder, deck["layout"]):
+                loaded.findings.append(
+                    loaded.place_finding(
+                        "CG010", Severity.ERROR, ("decks", index, "layout"), f"layout {deck['layout']!r} is outside the spec folder",
+                        f"name a file inside the spec folder (or its {SPEC_LAYOUTS}/ folder), or a bundled layout",
+                    )
+                )
             if not isinstance(deck, dict) or not isinstance(deck.get("cards_file"), str):
                 continue
             path: PathKey = ("decks", index, "cards_file")
@@ -171,6 +228,11 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
             if sheet is None:
                 loaded.findings.append(
                     loaded.place_finding("CG010", Severity.ERROR, path, f"card sheet {deck['cards_file']!r} is outside the spec folder", "name a file inside the spec's own folder")
+                )
+                continue
+            if sheet.exists() and not sheet.is_file():
+                loaded.findings.append(
+                    loaded.place_finding("CG011", Severity.ERROR, path, f"card sheet {deck['cards_file']!r} is not a regular file", "name a CSV, XLSX or ODS file")
                 )
                 continue
             if not sheet.is_file():

@@ -22,7 +22,7 @@ import cardgen.render.layouts as layouts
 import cardgen.rulebook.checks as checks
 import cardgen.rulebook.environment as environment
 import cardgen.spec.source as source
-from cardgen.build import CACHE_DIR, BuildOptions, GameBuild, build_game
+from cardgen.build import CACHE_DIR, BuildOptions, GameBuild, build_game, seal_artefact, unseal_artefact
 from cardgen.validate.runner import validate_folder
 
 from .conftest import MINIMAL, copy_spec
@@ -99,7 +99,12 @@ def published(out: Path) -> dict[str, str]:
 
 def entries(out: Path) -> dict[str, bytes]:
     folder = out / CACHE_DIR / "minimal"
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    found = {}
+    for path in sorted(folder.iterdir()):
+        payload = unseal_artefact(path.read_bytes())
+        assert payload is not None, f"{path.name}: its digest does not match"
+        found[path.name] = payload
+    return found
 
 
 def kinds(out: Path) -> Counter[str]:
@@ -158,9 +163,9 @@ def test_damaged_entries_are_ignored(cold: GameBuild, spec: Path, tmp_path: Path
     out = tmp_path / "out"
     first = published(out)
     for path in (out / CACHE_DIR / "minimal").iterdir():
-        data = path.read_bytes()
-        if data.startswith(b"cardgen:"):
-            path.write_bytes(data[: len(data) // 2])
+        data = unseal_artefact(path.read_bytes())
+        if data is not None and data.startswith(b"cardgen:"):  # damaged inside a well-sealed file: the inner seal refuses it
+            path.write_bytes(seal_artefact(data[: len(data) // 2]))
     warm = build(spec, out, monkeypatch)
     assert +work == Counter({"yaml": 3, "catalog": 1, "compile": 2})
     assert [f.render() for f in warm.findings] == [f.render() for f in cold.findings]
@@ -234,7 +239,7 @@ def test_a_cache_opened_before_the_game_is_known(tmp_path: Path) -> None:
     assert cache.get("b" * 64) == b"new"
     assert sorted(p.name for p in root.iterdir()) == ["old-name"]  # nothing written yet
     cache.bind("minimal")
-    assert {p.name: p.read_bytes() for p in (root / "minimal").iterdir()} == {"a" * 64: b"parsed before the game was renamed", "b" * 64: b"new"}
+    assert {p.name: unseal_artefact(p.read_bytes()) for p in (root / "minimal").iterdir()} == {"a" * 64: b"parsed before the game was renamed", "b" * 64: b"new"}
     cache.prune()
     assert sorted(p.name for p in (root / "minimal").iterdir()) == ["a" * 64, "b" * 64]
     ArtefactCache.unbound(root).put("c" * 64, b"never bound: never written")

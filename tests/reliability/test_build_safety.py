@@ -333,15 +333,23 @@ def test_a_lock_left_by_a_dead_build_is_taken_over(tmp_path: Path) -> None:
 
 
 def test_a_lock_held_by_a_live_process_is_respected(tmp_path: Path) -> None:
-    import os
-
+    """Another process holding the operating-system lock keeps it; the message names that process."""
     from cardgen.build import LOCK_NAME, build_lock
     from cardgen.findings import InputError
 
     out = tmp_path / "out"
-    out.mkdir()
-    (out / LOCK_NAME).write_text(str(os.getppid()), encoding="ascii")
-    with pytest.raises(InputError, match="another build is running"):
-        with build_lock(out):
-            pass
-    assert (out / LOCK_NAME).exists()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from pathlib import Path; from cardgen.build import build_lock\n"
+         "with build_lock(Path(sys.argv[1])):\n    print('held', flush=True); sys.stdin.read()", str(out)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(InputError, match=f"another build is running on this output folder \\(process {holder.pid}\\)"):
+            with build_lock(out):
+                pass
+        assert (out / LOCK_NAME).exists()
+    finally:
+        holder.communicate("", timeout=60)
+    with build_lock(out):  # free again once its holder is gone
+        pass

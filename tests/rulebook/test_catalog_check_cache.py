@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import cardgen.rulebook.checks as checks
-from cardgen.build import ArtefactCache
+from cardgen.build import ArtefactCache, seal_artefact, unseal_artefact
 from cardgen.findings import Finding
 from cardgen.rulebook.i18n import po_path
 from cardgen.spec.load import LoadedSpec, load_spec
@@ -77,7 +77,8 @@ def test_findings_match_the_uncached_check_and_survive_a_round_trip(tmp_path: Pa
 def test_a_damaged_entry_is_checked_again(tmp_path: Path, checked: list[str]) -> None:
     cold = list(checks.spec_catalog_findings(_loaded(tmp_path / "cache")))
     for entry in (tmp_path / "cache").iterdir():
-        if entry.read_bytes().startswith(b"cardgen:catalog-findings-1:"):
-            entry.write_bytes(entry.read_bytes() + b"[]")
+        payload = unseal_artefact(entry.read_bytes())
+        if payload is not None and payload.startswith(b"cardgen:catalog-findings-1:"):
+            entry.write_bytes(seal_artefact(payload + b"[]"))  # damaged inside a well-sealed file
     assert list(checks.spec_catalog_findings(_loaded(tmp_path / "cache"))) == cold
     assert checked == ["pt_BR", "pt_BR"]

@@ -9,7 +9,7 @@ import jinja2
 import pytest
 
 import cardgen.rulebook.environment as environment
-from cardgen.build import ArtefactCache
+from cardgen.build import ArtefactCache, seal_artefact, unseal_artefact
 from cardgen.rulebook.build import RulebookError, make_rulebook
 from cardgen.rulebook.environment import MAIN_TEMPLATE, get_template, make_environment
 from cardgen.spec.load import load_spec
@@ -72,8 +72,9 @@ def test_a_damaged_entry_is_compiled_again(tmp_path: Path, compiles: list[str], 
     assert spec is not None
     expected = make_rulebook(spec, "en", LANTERN, cache=ArtefactCache(tmp_path / "cache")).markdown
     for entry in (tmp_path / "cache").iterdir():
-        data = entry.read_bytes()
-        entry.write_bytes(data[: len(data) - 7])
+        data = unseal_artefact(entry.read_bytes())
+        assert data is not None
+        entry.write_bytes(seal_artefact(data[: len(data) - 7]))  # damaged inside a well-sealed file
     _new_process(monkeypatch)
     assert make_rulebook(spec, "en", LANTERN, cache=ArtefactCache(tmp_path / "cache")).markdown == expected
     assert len(compiles) == 4

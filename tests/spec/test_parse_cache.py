@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import cardgen.spec.source as source
-from cardgen.build import ArtefactCache
+from cardgen.build import ArtefactCache, seal_artefact, unseal_artefact
 from cardgen.findings import InputError
 from cardgen.render.layouts import DeckLayout, FaceLayout, _load_layout
 from cardgen.spec.load import load_spec
@@ -36,7 +36,14 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def _entries(cache_dir: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(cache_dir.iterdir())} if cache_dir.is_dir() else {}
+    return {p.name: _payload(p) for p in sorted(cache_dir.iterdir())} if cache_dir.is_dir() else {}
+
+
+def _payload(path: Path) -> bytes:
+    """The entry stored in ``path``, inside the artefact cache's own seal."""
+    payload = unseal_artefact(path.read_bytes())
+    assert payload is not None
+    return payload
 
 
 def test_a_reused_parse_equals_a_fresh_one(tmp_path: Path, parses: list[str]) -> None:
@@ -97,7 +104,7 @@ def test_a_damaged_entry_is_a_miss(tmp_path: Path, parses: list[str], damage: An
     fresh = load_yaml(MINIMAL / "game.yaml", "game.yaml")
     load_yaml(MINIMAL / "game.yaml", "game.yaml", cache=ArtefactCache(tmp_path / "cache"))
     (entry,) = (tmp_path / "cache").iterdir()
-    entry.write_bytes(damage(entry.read_bytes()))
+    entry.write_bytes(seal_artefact(damage(_payload(entry))))  # damaged inside a well-sealed file: the entry's own seal refuses it
     assert load_yaml(MINIMAL / "game.yaml", "game.yaml", cache=ArtefactCache(tmp_path / "cache")) == fresh
     assert len(parses) == 3  # fresh, cold, and again after the damage
     assert load_yaml(MINIMAL / "game.yaml", "game.yaml", cache=ArtefactCache(tmp_path / "cache")) == fresh
