@@ -6,6 +6,7 @@ import importlib
 
 CODE_MODULES = (
     "cardgen.validate.static",
+    "cardgen.validate.budgets",
     "cardgen.render.checks",
     "cardgen.rulebook.checks",
     "cardgen.engine.quick",

@@ -14,6 +14,7 @@ from cardgen.validate.registry import CheckKind, registered_checks
 
 CHECK_MODULES = (
     "cardgen.validate.static",
+    "cardgen.validate.budgets",
     "cardgen.render.checks",
     "cardgen.rulebook.checks",
     "cardgen.engine.quick",
