@@ -66,6 +66,8 @@ MAX_LAYOUT_NUMBER = 1000.0
 """The largest magnitude of any other number a layout parameter holds (widths, gaps, scales)."""
 MAX_FRAME_CELLS = 64
 """The most cells a drawn grid (a polyomino frame, a board) may have along one side."""
+MAX_PAPER_MM = 2000.0
+"""The largest paper side a sheet template may name, in mm (A0 is 1189 mm)."""
 MAX_ELEMENTS_PER_FACE = 500
 """Elements one face layout may place."""
 MAX_FIT_LAYOUTS = 64
@@ -75,7 +77,9 @@ MAX_FIT_LAYOUTS = 64
 MAX_BITMAP_SIDE = 20_000
 """The longest side of any bitmap cardgen renders, in pixels."""
 MAX_BITMAP_PIXELS = 40_000_000
-"""Pixels of any one bitmap (a PNG face, a preview, a contact sheet, a TTS sheet): 160 MB as BGRA."""
+"""Pixels of any one bitmap (a PNG face, a preview, a TTS sheet): 160 MB as BGRA."""
+MAX_CONTACT_SHEET_PIXELS = 20_000_000
+"""Pixels of a preview contact sheet; its faces are shrunk to thumbnails to stay within it (they are kept in memory until it is drawn)."""
 
 # --------------------------------------------------------------------------- replays
 MAX_REPLAY_BYTES = 16 * 1024 * 1024

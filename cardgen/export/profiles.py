@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from cardgen.export.ink import ink_findings
 from cardgen.export.preview import ordered_faces, write_atomic
-from cardgen.export.raster import mm_to_px, png_bytes, px_to_mm, rasterise, reframe, trim_of, with_bleed
+from cardgen.export.raster import bitmap_problem, mm_to_px, png_bytes, px_to_mm, rasterise, reframe, trim_of, with_bleed
 from cardgen.findings import Finding, InputError
 from cardgen.progress import NoProgress, ProgressHook
 from cardgen.render.faces import Face, card_faces, print_order
@@ -61,6 +61,17 @@ class Profile(BaseModel):
     ink_limit_percent: float | None = Field(default=None, gt=0, le=400, description="Maximum total ink (C+M+Y+K, naive conversion) in percent; null: not checked.")
     components: bool = Field(default=False, description="Also export tiles and markers (faces of components).")
 
+    @field_validator("pixel_sizes")
+    @classmethod
+    def _pixel_sizes_in_budget(cls, sizes: dict[SizeName, tuple[int, int]]) -> dict[SizeName, tuple[int, int]]:
+        for name, (width, height) in sizes.items():
+            if width < 1 or height < 1:
+                raise ValueError(f"{name}: {width}x{height} px is not a size; both sides must be at least 1 px")
+            problem = bitmap_problem(width, height)
+            if problem:
+                raise ValueError(f"{name}: {problem}")
+        return sizes
+
 
 def load_profile(name: str, profiles_dir: Path | None = None) -> Profile:
     """Read ``<name>.yaml`` from ``profiles_dir`` (default: the bundled folder); InputError when unusable."""
@@ -69,11 +80,15 @@ def load_profile(name: str, profiles_dir: Path | None = None) -> Profile:
     if not path.is_file():
         known = ", ".join(available_profiles(folder)) or "none"
         raise InputError(f"no print-shop profile named {name!r} (known: {known})", str(path))
-    data, _ = load_yaml(path, str(path))  # an InputError names the file, line and column
+    data, smap = load_yaml(path, str(path))  # an InputError names the file, line and column
     try:
         profile = Profile.model_validate(data)
     except ValidationError as error:
-        raise InputError(f"the profile file is not valid: {error}", str(path)) from error
+        first = error.errors(include_url=False)[0]
+        loc = tuple(p for p in first["loc"] if isinstance(p, (str, int)))
+        place = smap.place(loc)
+        where = ".".join(str(p) for p in loc) or "profile"
+        raise InputError(f"the profile file is not valid: {where}: {first['msg']}", str(path), place.line, place.column) from error
     if profile.name != name:
         raise InputError(f"the profile says name: {profile.name!r} but its file is {name}.yaml", str(path))
     return profile
@@ -164,12 +179,17 @@ def _export_pdf(game: str, title: str, profile: Profile, faces: list[Face], out:
 
 def _export_png(game: str, profile: Profile, faces: list[Face], out: Path, result: ProfileExport, progress: ProgressHook) -> None:
     manifest: list[dict[str, object]] = []
+    for face in faces:  # every size checked before the first file is written
+        problem = bitmap_problem(*png_pixels(profile, face))
+        if problem:
+            raise InputError(f"{problem}; lower the profile's dpi or pixel size", f"{profile.name} profile, {face.group}/{face.key}.png at {profile.dpi} dpi")
     progress.start(len(faces), f"{profile.name} PNGs")
     for face in ordered_faces(faces):
         width_px, height_px = png_pixels(profile, face)
         scene = reframe(face.scene, px_to_mm(width_px, profile.dpi), px_to_mm(height_px, profile.dpi))
         path = out / face.group / f"{face.key}.png"
-        write_atomic(path, png_bytes(rasterise(scene, width_px, height_px), profile.dpi))
+        where = f"{profile.name} profile, {face.group}/{face.key}.png at {profile.dpi} dpi"
+        write_atomic(path, png_bytes(rasterise(scene, width_px, height_px, where), profile.dpi))
         result.files.append(path)
         progress.advance()
         manifest.append(

@@ -56,6 +56,7 @@ LayoutSize = Annotated[float, Field(ge=0, le=MAX_LAYOUT_MM, allow_inf_nan=False)
 PARAM_RANGES: dict[str, tuple[float, float]] = {
     **{name: (0.5, MAX_TEXT_PT) for name in ("size", "min_size", "label_size", "icon_size", "chance_size")},
     "frame_cells": (0, MAX_FRAME_CELLS),
+    "max": (1, MAX_FRAME_CELLS),
     "line_height": (0.5, 5.0),
     "tint": (0.0, 1.0),
     "symbol_scale": (0.0, 10.0),
