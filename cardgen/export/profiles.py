@@ -24,14 +24,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from cardgen.export.ink import ink_findings
 from cardgen.export.preview import ordered_faces, write_atomic
 from cardgen.export.raster import bitmap_problem, mm_to_px, png_bytes, px_to_mm, rasterise, reframe, trim_of, with_bleed
 from cardgen.findings import Finding, InputError
+from cardgen.limits import MAX_BITMAP_PIXELS, MAX_BITMAP_SIDE
 from cardgen.progress import NoProgress, ProgressHook
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
@@ -45,6 +46,20 @@ PROFILES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "profil
 """The bundled profiles (drivethrucards, gamecrafter, makeplayingcards)."""
 
 
+def _pixel_size(size: tuple[int, int]) -> tuple[int, int]:
+    """A PNG size within the bitmap budget (:data:`~cardgen.limits.MAX_BITMAP_PIXELS`, :data:`~cardgen.limits.MAX_BITMAP_SIDE`)."""
+    width, height = size
+    if width < 1 or height < 1:
+        raise ValueError(f"{width}x{height} px is not a size; both sides must be at least 1 px")
+    problem = bitmap_problem(width, height)
+    if problem:
+        raise ValueError(problem)
+    return size
+
+
+PixelSize = Annotated[tuple[int, int], AfterValidator(_pixel_size)]
+
+
 class Profile(BaseModel):
     """A print shop's file requirements."""
 
@@ -56,21 +71,14 @@ class Profile(BaseModel):
     format: Literal["pdf", "png"] = Field(description="pdf: one PDF per deck, one side per page. png: one image per distinct face.")
     bleed_mm: float = Field(ge=0, le=20, description="Bleed on every side of the trim, in mm (1/8 in = 3.175 mm).")
     dpi: int = Field(default=300, ge=72, le=1200, description="Resolution of PNG output.")
-    pixel_sizes: dict[SizeName, tuple[int, int]] = Field(default_factory=dict, description="Exact PNG sizes [width, height] in px, bleed included, per named card size.")
+    pixel_sizes: dict[SizeName, PixelSize] = Field(
+        default_factory=dict,
+        description=f"Exact PNG sizes [width, height] in px, bleed included, per named card size (each side at most {MAX_BITMAP_SIDE:,} px, at most {MAX_BITMAP_PIXELS:,} px in all).",
+    )
     page_order: Literal["back-front", "front-back"] = Field(default="front-back", description="PDF: which side of each card comes first.")
     ink_limit_percent: float | None = Field(default=None, gt=0, le=400, description="Maximum total ink (C+M+Y+K, naive conversion) in percent; null: not checked.")
     components: bool = Field(default=False, description="Also export tiles and markers (faces of components).")
 
-    @field_validator("pixel_sizes")
-    @classmethod
-    def _pixel_sizes_in_budget(cls, sizes: dict[SizeName, tuple[int, int]]) -> dict[SizeName, tuple[int, int]]:
-        for name, (width, height) in sizes.items():
-            if width < 1 or height < 1:
-                raise ValueError(f"{name}: {width}x{height} px is not a size; both sides must be at least 1 px")
-            problem = bitmap_problem(width, height)
-            if problem:
-                raise ValueError(f"{name}: {problem}")
-        return sizes
 
 
 def load_profile(name: str, profiles_dir: Path | None = None) -> Profile:

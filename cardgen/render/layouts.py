@@ -25,7 +25,7 @@ from cardgen.findings import InputError
 from cardgen.limits import MAX_ELEMENTS_PER_FACE, MAX_FRAME_CELLS, MAX_LAYOUT_MM, MAX_LAYOUT_NUMBER, MAX_TEXT_PT
 from cardgen.spec.load import confined_path
 from cardgen.spec.models import CardSize, Component, Deck
-from cardgen.spec.source import SourceMap, active_parse_cache, load_yaml
+from cardgen.spec.source import Place, SourceMap, active_parse_cache, load_yaml
 
 LAYOUTS_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "layouts"
 """The bundled layouts, one folder per game id."""
@@ -189,8 +189,8 @@ def _load_layout(path: Path, default: DeckLayout) -> ResolvedLayout:
     shown = _shown(path)
     try:
         data, smap = load_yaml(path, shown, cache=active_parse_cache())
-    except InputError as error:
-        return ResolvedLayout(default, shown, None, (("CG207", (), error.message),))
+    except InputError as error:  # the finding points where the reader stopped
+        return ResolvedLayout(default, shown, SourceMap(shown, {(): Place(shown, error.line, error.column)}), (("CG207", (), error.message),))
     try:
         return ResolvedLayout(DeckLayout.model_validate(data), shown, smap)
     except ValidationError as error:
