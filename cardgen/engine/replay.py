@@ -214,6 +214,10 @@ def loads_replay(text: str, where: str = "<replay>") -> Replay:
             raise InputError(f"replay line {lineno} cannot be read: {str(error)[:120]}", where, lineno) from None
         if not isinstance(data, dict):
             raise InputError(f"replay line {lineno} is not a JSON object", where, lineno)
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError(f"replay line {lineno} holds an unpaired surrogate escape (\\udXXX), which no text can print", where, lineno) from None
         rows.append(_Row(data, where, lineno))
     if len(rows) < 2:
         raise InputError("a replay needs a header line and a final line", where)

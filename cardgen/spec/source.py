@@ -41,7 +41,6 @@ from cardgen.limits import (
 
 PathKey = tuple[str | int, ...]
 
-__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_INT", "MAX_NODES", "MAX_SCALAR_CHARS"]  # re-exported from cardgen.limits
 
 MAX_CSV_CELL = MAX_SCALAR_CHARS
 """The longest cell a card sheet may hold, in characters (the longest text anywhere)."""

@@ -13,10 +13,12 @@ Rows come back as lists of cells (header first) for
 :func:`cardgen.spec.source.cards_from_rows`, which turns them into cards.
 
 Both formats are zip files, so both are bounded before anything is parsed: the
-archive may not expand beyond :data:`MAX_EXPANDED_BYTES`, its XML may not
-declare a DOCTYPE or entities, and the sheet may not hold more than
-:data:`MAX_SHEET_ROWS` card rows or :data:`MAX_SHEET_COLUMNS` columns. Every
-error names the file, the sheet, the row and the column.
+archive may not expand beyond :data:`MAX_EXPANDED_BYTES`, no part of it (judged
+by content, whatever its name) may declare a DOCTYPE or entities, and its XML is
+bounded in elements and depth. The sheet may not hold more than
+:data:`MAX_SHEET_ROWS` card rows, :data:`MAX_SHEET_COLUMNS` columns or
+:data:`~cardgen.limits.MAX_SHEET_CHARS` characters once shared strings and
+repeats are expanded. Every error names the file, the sheet, the row and the column.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import zipfile
-from xml.parsers import expat
 from pathlib import Path
 from typing import Any, Iterator
 from xml.etree import ElementTree as ET
+from xml.parsers import expat
 
 from cardgen.findings import InputError
 from cardgen.limits import (
@@ -42,8 +44,6 @@ from cardgen.limits import (
     MAX_ZIP_MEMBERS,
 )
 from cardgen.spec.source import SHEET_READERS, SheetRows, cards_from_rows
-
-__all__ = ["MAX_CELLS_VISITED", "MAX_SHEET_COLUMNS", "MAX_SHEET_ROWS", "MAX_ZIP_MEMBERS", "read_ods_rows", "read_xlsx_rows"]
 
 # The limits live in cardgen.limits (one place for every budget); re-exported here for the readers' callers.
 MAX_CELL_CHARS = MAX_SCALAR_CHARS

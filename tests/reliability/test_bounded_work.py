@@ -14,6 +14,7 @@ The budgets themselves live in :mod:`cardgen.limits`.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import signal
@@ -450,8 +451,9 @@ def test_a_seed_out_of_range_is_refused(tmp_path: Path, seed: str) -> None:
     assert_clean_refusal(code, out, err, peak, 2, "seed.jsonl:1")
 
 
-def test_a_huge_seed_on_the_command_line_is_a_usage_error(tmp_path: Path) -> None:
-    code, out, err, peak = run_child(["play", str(MINIMAL), "--seed", "9" * 5000], tmp_path)
+@pytest.mark.parametrize("seed", ["9" * 4000, str(2**63), "-1"])
+def test_a_seed_out_of_range_on_the_command_line_is_a_usage_error(tmp_path: Path, seed: str) -> None:
+    code, out, err, peak = run_child(["play", str(ROOT / "specs" / "ceramus"), f"--seed={seed}"], tmp_path)
     assert_clean_refusal(code, out, err, peak, 2, "--seed")
 
 
@@ -500,3 +502,46 @@ def test_a_preview_of_a_huge_card_at_high_dpi_is_refused(tmp_path: Path) -> None
     code, stdout, err, peak = run_child(["preview", str(folder), "--dpi", "1200", "--out", str(out)], tmp_path)
     assert_clean_refusal(code, stdout, err, peak, 2, "MAX_BITMAP", "--dpi")
     assert not out.exists() or not any(p.suffix == ".png" for p in out.rglob("*"))
+
+
+# --------------------------------------------------------------------------- loops with a bound of their own
+
+THIN_LAYOUT = """\
+front:
+  elements:
+    - {widget: ornament, box: [4, 4, 0, 80], params: {motif: stripes}}
+    - {widget: ornament, box: [4, 4, 0.0001, 80], params: {motif: chevrons}}
+    - {widget: ornament, box: [4, 4, 55, 0.00001], params: {motif: waves}}
+    - {widget: keramikos_vessel, box: [4, 4, 0, 0]}
+    - {widget: keramikos_set_line, box: [4, 60, 55, 6]}
+    - {widget: keramikos_level, box: [4, 70, 20, 10], params: {field: set_size, max: 64}}
+"""
+
+
+def test_zero_area_and_hair_thin_boxes_draw_in_bounded_time(tmp_path: Path) -> None:
+    """A motif's step is a fraction of its box: a zero-width box once stepped by zero forever, a hair-thin one billions of times."""
+    folder = copy_spec(MINIMAL, tmp_path / "spec")
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "game.yaml").write_text(text.replace("data: {set: amphora, set_size: 2}", "data: {set: amphora, set_size: 9007199254740991}"), encoding="utf-8")
+    (folder / "layouts").mkdir()
+    (folder / "layouts" / "pots.yaml").write_text(THIN_LAYOUT, encoding="utf-8")
+    with deadline(CHILD_SECONDS):
+        result = validate_folder(folder, kinds=("static", "render"))
+    assert result.loaded is not None and result.loaded.spec is not None
+    assert not [f for f in result.findings if f.code == "CG207"], [f.render() for f in result.findings]
+
+
+def test_the_bounded_fitter_finds_the_size_the_step_by_step_search_finds() -> None:
+    """Over 64 steps the fitter bisects; for text that fits at smaller sizes it lands on the same size as trying each step."""
+    from cardgen.render.scene import Box
+    from cardgen.render.text import fit_steps, layout_text, shrink_to_fit
+
+    text = "Move one tile to any free space next to it, then score a point for every neighbour of the same style. " * 3
+    box = Box(0.0, 0.0, 50.0, 30.0)
+    sizes = fit_steps(40.0, 4.0)
+    assert len(sizes) > limits.MAX_FIT_LAYOUTS
+    stepwise = next(size for size in sizes if layout_text(text, box, size_pt=size).overflow.fits)
+    block = shrink_to_fit(text, box, size_pt=40.0, min_size_pt=4.0)
+    assert block.overflow.fits
+    assert {item.size_pt for item in block.items if hasattr(item, "size_pt")} == {stepwise}
+    assert fit_steps(math.nan, 6.0) == [6.0] and fit_steps(math.inf, math.nan) == [6.0] and fit_steps(10.0, 6.0, 0.0) == [6.0]
