@@ -50,6 +50,8 @@ MAX_CELLS_VISITED = 2_000_000
 """Cells (empty ones included) an .xlsx sheet may make the reader visit."""
 
 # --------------------------------------------------------------------------- decks and printing
+MAX_PLAYERS = 12
+"""The most players a spec, a setup or a command may name."""
 MAX_COPIES = 500
 """Copies of one card, or pieces of one component (per palette entry and player)."""
 MAX_CARDS_PER_DECK = MAX_SHEET_ROWS

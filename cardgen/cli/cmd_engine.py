@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from cardgen.limits import MAX_PLAYOUTS, MAX_SEED
-from cardgen.spec.models import MAX_PLAYERS
+from cardgen.limits import MAX_PLAYERS, MAX_PLAYOUTS, MAX_SEED
 from cardgen.findings import InputError, Severity, format_findings
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cardgen.limits import MAX_CARDS_PER_DECK, MAX_COPIES, MAX_PLAYOUTS, MAX_PRINTED_PIECES
+from cardgen.limits import MAX_CARDS_PER_DECK, MAX_COPIES, MAX_PLAYERS, MAX_PLAYOUTS, MAX_PRINTED_PIECES
 
 # Domain words, named once.
 Identifier = Annotated[
@@ -41,7 +41,6 @@ LocalText = Annotated[
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="A colour as #rrggbb.")]
 Mm = Annotated[float, Field(gt=0, le=1000, description="A length in millimetres.")]
 
-MAX_PLAYERS = 12
 MAX_GRID_SIDE = 20
 
 

@@ -386,14 +386,33 @@ ODS_HEADER = ods_text_row(*POTS_HEADER[:5])
 
 
 def test_an_ods_of_repeated_space_elements_stays_within_the_character_budget(tmp_path: Path) -> None:
-    """Each <text:s text:c="1000"/> stood for a thousand spaces: 1,000 rows of 400 of them were 400 million characters."""
+    """Each <text:s text:c="1000"/> stands for a thousand spaces: 5,000 rows of 60 of them are 300 million characters.
+
+    Every cell is under the 64 Ki limit for one text; the sheet's budget stops the reader long before the end.
+    """
+    folder = _spec_with_sheet(tmp_path, "pots.ods")
+    spaces = '<text:s text:c="1000"/>' * 60
+    rows = "".join(
+        f'<table:table-row><table:table-cell office:value-type="string"><text:p>pot{i}</text:p></table:table-cell>'
+        f'<table:table-cell office:value-type="string"><text:p>x{spaces}x</text:p></table:table-cell></table:table-row>'
+        for i in range(5000)
+    )
+    write_raw_ods(folder / "pots.ods", ODS_HEADER + rows)
+    assert (folder / "pots.ods").stat().st_size < 1024 * 1024
+    code, out, err, peak = run_child(["validate", str(folder), "--no-sim"], tmp_path)
+    assert_clean_refusal(code, out, err, peak, 2, "pots.ods", "MAX_SHEET_CHARS")
+
+
+def test_a_cell_of_repeated_space_elements_is_cut_off_at_the_text_limit(tmp_path: Path) -> None:
+    """400 elements of a thousand spaces in one cell: refused as one over-long text, without building all of it."""
     folder = _spec_with_sheet(tmp_path, "pots.ods")
     spaces = '<text:s text:c="1000"/>' * 400
     row = f'<table:table-row><table:table-cell office:value-type="string"><text:p>pot{spaces}</text:p></table:table-cell></table:table-row>'
-    write_raw_ods(folder / "pots.ods", ODS_HEADER + row * 1000)
-    assert (folder / "pots.ods").stat().st_size < 100_000
-    code, out, err, peak = run_child(["validate", str(folder), "--no-sim"], tmp_path)
-    assert_clean_refusal(code, out, err, peak, 2, "pots.ods", "row 2", f"{limits.MAX_SCALAR_CHARS}")
+    write_raw_ods(folder / "pots.ods", ODS_HEADER + row)
+    with pytest.raises(InputError, match=f"over the limit of {limits.MAX_SCALAR_CHARS}") as caught:
+        load_spec(folder)
+    assert caught.value.file.endswith("pots.ods") and "row 2" in caught.value.message
+    assert f"holds {limits.MAX_SCALAR_CHARS + 1} characters" in caught.value.message  # the expansion stopped one past the limit
 
 
 def test_an_ods_of_repeated_rows_of_long_cells_stays_within_the_sheet_budget(tmp_path: Path) -> None:
@@ -513,7 +532,7 @@ front:
     - {widget: ornament, box: [4, 4, 0.0001, 80], params: {motif: chevrons}}
     - {widget: ornament, box: [4, 4, 55, 0.00001], params: {motif: waves}}
     - {widget: keramikos_vessel, box: [4, 4, 0, 0]}
-    - {widget: keramikos_set_line, box: [4, 60, 55, 6]}
+    - {widget: keramikos_set, box: [4, 60, 55, 6]}
     - {widget: keramikos_level, box: [4, 70, 20, 10], params: {field: set_size, max: 64}}
 """
 
@@ -522,7 +541,9 @@ def test_zero_area_and_hair_thin_boxes_draw_in_bounded_time(tmp_path: Path) -> N
     """A motif's step is a fraction of its box: a zero-width box once stepped by zero forever, a hair-thin one billions of times."""
     folder = copy_spec(MINIMAL, tmp_path / "spec")
     text = (folder / "game.yaml").read_text(encoding="utf-8")
-    (folder / "game.yaml").write_text(text.replace("data: {set: amphora, set_size: 2}", "data: {set: amphora, set_size: 9007199254740991}"), encoding="utf-8")
+    text = text.replace("data: {set: amphora, set_size: 2}", "data: {set: amphora, set_size: 9007199254740991}")
+    text = text.replace("      - {kind: set_sizes, set_field: set, size_field: set_size}\n", "      - {kind: unique_values, field: set}\n")
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
     (folder / "layouts").mkdir()
     (folder / "layouts" / "pots.yaml").write_text(THIN_LAYOUT, encoding="utf-8")
     with deadline(CHILD_SECONDS):

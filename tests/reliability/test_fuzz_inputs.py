@@ -110,7 +110,7 @@ def clean_error(error: InputError) -> None:
 WIDGETS = [
     "title", "text", "fields", "field", "type_band", "credit_line", "ornament", "back_title", "game_title", "panel",
     "polyomino", "pattern", "palette_grid", "palette_list", "swatch", "piece", "seat_mark", "icon_row", "nope",
-    "keramikos_dice_totals", "keramikos_level", "keramikos_set_line", "keramikos_vessel", "ceramus_tiles_used",
+    "keramikos_dice_totals", "keramikos_level", "keramikos_set", "keramikos_vessel", "ceramus_tiles_used",
 ]
 PARAM_NAMES = [
     "size", "min_size", "label_size", "icon_size", "chance_size", "frame_cells", "max", "line_height", "gap", "radius",
