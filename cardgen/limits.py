@@ -94,6 +94,8 @@ MAX_SEED = 2**63 - 1
 """The largest seed a replay or a command may give (seeds are whole numbers from 0)."""
 MAX_PLAYOUTS = 1_000_000
 """The most playouts (or solved deals) one command may be asked for, per player count."""
+MAX_JOBS = 64
+"""The most worker processes a simulation may start (each holds its own interpreter and spec)."""
 
 
 def over(what: str, amount: int | float, limit: int | float, unit: str = "") -> str:

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from cardgen.limits import MAX_PLAYERS, MAX_PLAYOUTS, MAX_SEED
 from cardgen.findings import InputError, Severity, format_findings
+from cardgen.limits import MAX_JOBS, MAX_PLAYERS, MAX_PLAYOUTS, MAX_SEED
 
 if TYPE_CHECKING:
     from cardgen.engine.core import Game
@@ -69,7 +69,7 @@ def check(
     players: Optional[int] = typer.Option(None, "--players", min=1, max=MAX_PLAYERS, help="Check only this player count."),
     playouts: Optional[int] = typer.Option(None, "--playouts", min=1, max=MAX_PLAYOUTS, help="Random playouts per player count (default: enough for the win-rate interval)."),
     seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="The first playout's seed; playout i uses seed + i."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="Worker processes (default: every CPU)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU)."),
     fmt: str = typer.Option("text", "--format", help="text or json."),
     skill_games: int = typer.Option(12, "--skill-games", min=0, help="Games per rung of the skill ladder (0 skips it)."),
     mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, help="Planner iterations per decision in the skill ladder."),

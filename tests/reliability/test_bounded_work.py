@@ -470,10 +470,22 @@ def test_a_seed_out_of_range_is_refused(tmp_path: Path, seed: str) -> None:
     assert_clean_refusal(code, out, err, peak, 2, "seed.jsonl:1")
 
 
-@pytest.mark.parametrize("seed", ["9" * 4000, str(2**63), "-1"])
-def test_a_seed_out_of_range_on_the_command_line_is_a_usage_error(tmp_path: Path, seed: str) -> None:
-    code, out, err, peak = run_child(["play", str(ROOT / "specs" / "ceramus"), f"--seed={seed}"], tmp_path)
-    assert_clean_refusal(code, out, err, peak, 2, "--seed")
+COMMAND_NUMBERS = {
+    "4000-digit seed": (["play"], "--seed", "9" * 4000),
+    "seed past 2**63": (["play"], "--seed", str(2**63)),
+    "negative seed": (["solve"], "--seed", "-1"),
+    "a hundred thousand workers": (["check"], "--jobs", "100000"),
+    "ten trillion playouts": (["check"], "--playouts", str(10**13)),
+    "a thousand players": (["play"], "--players", "1000"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COMMAND_NUMBERS))
+def test_numbers_out_of_range_on_the_command_line_are_usage_errors(tmp_path: Path, case: str) -> None:
+    command, option, value = COMMAND_NUMBERS[case]
+    extra = ["--playouts=1"] if option == "--jobs" else []  # (unbounded, one playout needs no workers at all)
+    code, out, err, peak = run_child([*command, str(ROOT / "specs" / "ceramus"), f"{option}={value}", *extra], tmp_path)
+    assert_clean_refusal(code, out, err, peak, 2, option)
 
 
 # --------------------------------------------------------------------------- bitmaps
