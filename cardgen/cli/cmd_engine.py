@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from cardgen.findings import InputError, Severity, display_path, format_findings
+from cardgen.limits import MAX_JOBS, MAX_PLAYERS, MAX_PLAYOUTS, MAX_SEED
 
 if TYPE_CHECKING:
     from cardgen.engine.core import Game
@@ -65,10 +66,10 @@ def _build(loaded: LoadedSpec, players: int | None) -> Game:
 
 def check(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    players: Optional[int] = typer.Option(None, "--players", help="Check only this player count."),
-    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, help="Random playouts per player count (default: enough for the win-rate interval)."),
-    seed: int = typer.Option(0, "--seed", help="The first playout's seed; playout i uses seed + i."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="Worker processes (default: every CPU)."),
+    players: Optional[int] = typer.Option(None, "--players", min=1, max=MAX_PLAYERS, help="Check only this player count."),
+    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, max=MAX_PLAYOUTS, help="Random playouts per player count (default: enough for the win-rate interval)."),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="The first playout's seed; playout i uses seed + i."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU)."),
     fmt: str = typer.Option("text", "--format", help="text or json."),
     skill_games: int = typer.Option(12, "--skill-games", min=0, help="Games per rung of the skill ladder (0 skips it)."),
     mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, help="Planner iterations per decision in the skill ladder."),
@@ -102,9 +103,9 @@ def check(
 
 def play(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the smallest supported)."),
+    players: Optional[int] = typer.Option(None, "--players", min=1, max=MAX_PLAYERS, help="Player count (default: the smallest supported)."),
     agents: str = typer.Option("random", "--agents", help="Agents per seat, comma separated (random, greedy, mcts, mcts:400...); one name is used for every seat."),
-    seed: int = typer.Option(0, "--seed", help="The deal and every random choice follow this seed."),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="The deal and every random choice follow this seed."),
     replay_out: Optional[Path] = typer.Option(None, "--replay-out", help="Write the game's replay (JSON lines) to this file."),
 ) -> None:
     """Play one game of GAME with the given agents and print it turn by turn."""
@@ -158,9 +159,9 @@ def replay(
 
 def solve(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    seed: int = typer.Option(0, "--seed", help="The deal to solve (the first one with --deals)."),
-    deals: int = typer.Option(1, "--deals", min=1, help="Solve this many deals (seed, seed+1, ...) and print the distribution."),
-    players: Optional[int] = typer.Option(None, "--players", help="Player count (default: the smallest supported)."),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="The deal to solve (the first one with --deals)."),
+    deals: int = typer.Option(1, "--deals", min=1, max=MAX_PLAYOUTS, help="Solve this many deals (seed, seed+1, ...) and print the distribution."),
+    players: Optional[int] = typer.Option(None, "--players", min=1, max=MAX_PLAYERS, help="Player count (default: the smallest supported)."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar (one is shown with --deals above 1)."),
 ) -> None:
     """Solve deals of GAME exactly with its registered solver and verify each line of play."""

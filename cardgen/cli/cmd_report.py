@@ -19,13 +19,14 @@ import typer
 from cardgen.cli.outputs import output_folder
 
 from cardgen.cli.cmd_engine import load_checked
+from cardgen.limits import MAX_JOBS, MAX_PLAYOUTS, MAX_SEED
 
 
 def report(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, help="Random playouts per player count (default: enough for the win-rate interval)."),
-    seed: int = typer.Option(0, "--seed", help="The first playout's seed; the same seed gives the same report, byte for byte."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="Worker processes (default: every CPU); the report does not depend on it."),
+    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, max=MAX_PLAYOUTS, help="Random playouts per player count (default: enough for the win-rate interval)."),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="The first playout's seed; the same seed gives the same report, byte for byte."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU); the report does not depend on it."),
     out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help="Output root; the report goes to OUT/<game>/report/."),
     solve_deals: int = typer.Option(5, "--solve-deals", min=0, help="Deals per player count for the exact solver, where the game has one (0: off)."),
     skill_games: int = typer.Option(12, "--skill-games", min=0, help="Games per rung of the skill ladder (0 skips it)."),

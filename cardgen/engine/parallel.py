@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Sequence
 from cardgen.engine import core
 from cardgen.engine.agents import make_agent
 from cardgen.engine.core import Game
+from cardgen.limits import MAX_JOBS
 from cardgen.progress import ProgressHook
 from cardgen.engine.playout import PlayoutResult, play_game
 from cardgen.spec.models import Spec
@@ -200,7 +201,7 @@ class Runner:
     def __init__(self, spec: Spec, folder: Path, jobs: int | None = None) -> None:
         self.spec = spec
         self.folder = str(folder.resolve())
-        self.jobs = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+        self.jobs = min(max(1, jobs if jobs is not None else (os.cpu_count() or 1)), MAX_JOBS)
         self.modules = tuple(rules_modules(spec.rules)) if spec.rules else ()
         self._games: dict[int, Game] = {}
         self._workers: list[multiprocessing.process.BaseProcess] = []

@@ -23,7 +23,9 @@ from cardgen import __version__
 from cardgen.engine.core import CHANCE, Action, Game, State
 from cardgen.engine.playout import PlayoutResult
 from cardgen.findings import InputError, display_path
+from cardgen.limits import MAX_INT, MAX_JSON_DEPTH, MAX_PLAYERS, MAX_REPLAY_BYTES, MAX_REPLAY_PLIES, MAX_SEED
 from cardgen.spec.models import Spec
+from cardgen.spec.source import decode_text, read_bytes
 
 
 class ReplayMismatch(ValueError):
@@ -129,10 +131,12 @@ class _Row:
     def _fail(self, key: str, kind: str) -> InputError:
         return InputError(f"replay line {self.lineno} needs {key!r} as {kind}", self.where, self.lineno)
 
-    def integer(self, key: str) -> int:
+    def integer(self, key: str, low: int = -MAX_INT, high: int = MAX_INT) -> int:
         value = self.data.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
             raise self._fail(key, "a whole number")
+        if not low <= value <= high:
+            raise self._fail(key, f"a whole number from {low} to {high}")
         return value
 
     def text(self, key: str) -> str:
@@ -143,15 +147,13 @@ class _Row:
 
     def integers(self, key: str) -> list[int]:
         value = self.data.get(key)
-        if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        if not isinstance(value, list) or not all(_whole(v) for v in value):
             raise self._fail(key, "a list of whole numbers")
         return list(value)
 
     def groups(self, key: str) -> list[list[int]]:
         value = self.data.get(key)
-        if not isinstance(value, list) or not all(
-            isinstance(g, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in g) for g in value
-        ):
+        if not isinstance(value, list) or not all(isinstance(g, list) and all(_whole(v) for v in g) for g in value):
             raise self._fail(key, "a list of lists of seats")
         return [list(g) for g in value]
 
@@ -162,18 +164,60 @@ class _Row:
         return list(value)
 
 
+def _whole(value: object) -> bool:
+    """A JSON whole number within the range any spec number has."""
+    return isinstance(value, int) and not isinstance(value, bool) and -MAX_INT <= value <= MAX_INT
+
+
+def _json_depth(line: str) -> int:
+    """How deeply a JSON line nests lists and objects (brackets inside strings not counted)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def loads_replay(text: str, where: str = "<replay>") -> Replay:
-    """Parse a log; raises InputError naming the line of the first problem."""
+    """Parse a log; raises InputError naming the line of the first problem.
+
+    Bounded: at most :data:`~cardgen.limits.MAX_REPLAY_PLIES` actions, lines nested
+    at most :data:`~cardgen.limits.MAX_JSON_DEPTH` deep, every number within
+    :data:`~cardgen.limits.MAX_INT` and the seed within :data:`~cardgen.limits.MAX_SEED`.
+    """
     rows: list[_Row] = []
     for lineno, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
+        if len(rows) > MAX_REPLAY_PLIES + 1:
+            raise InputError(f"the replay holds more than {MAX_REPLAY_PLIES:,} actions (limit MAX_REPLAY_PLIES)", where, lineno)
+        if _json_depth(raw) > MAX_JSON_DEPTH:
+            raise InputError(f"replay line {lineno} nests deeper than {MAX_JSON_DEPTH} levels (limit MAX_JSON_DEPTH)", where, lineno)
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as error:
             raise InputError(f"replay line {lineno} is not JSON: {error.msg}", where, lineno) from None
+        except ValueError as error:  # e.g. a number of thousands of digits (Python's int conversion limit)
+            raise InputError(f"replay line {lineno} cannot be read: {str(error)[:120]}", where, lineno) from None
         if not isinstance(data, dict):
             raise InputError(f"replay line {lineno} is not a JSON object", where, lineno)
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError(f"replay line {lineno} holds an unpaired surrogate escape (\\udXXX), which no text can print", where, lineno) from None
         rows.append(_Row(data, where, lineno))
     if len(rows) < 2:
         raise InputError("a replay needs a header line and a final line", where)
@@ -181,8 +225,8 @@ def loads_replay(text: str, where: str = "<replay>") -> Replay:
     replay = Replay(
         game=head.text("game"),
         spec_hash=head.text("spec_hash"),
-        players=head.integer("players"),
-        seed=head.integer("seed"),
+        players=head.integer("players", 1, MAX_PLAYERS),
+        seed=head.integer("seed", 0, MAX_SEED),
         agents=head.texts("agents"),
         cardgen_version=str(head.data.get("cardgen_version", "")),
     )
@@ -198,10 +242,11 @@ def loads_replay(text: str, where: str = "<replay>") -> Replay:
 def read_replay(path: Path) -> Replay:
     """Read a log file; InputError when it cannot be read or parsed."""
     where = display_path(path)
+    raw = read_bytes(path, where, MAX_REPLAY_BYTES)  # bounded: a device or a growing file cannot make it endless
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read the replay: {error}", where) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = decode_text(raw, where)  # raises, naming the line and column of the first bad byte
     return loads_replay(text, where)
 
 

@@ -14,6 +14,7 @@ in DejaVu Sans (the font shipped in ``cardgen/data/fonts``).
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,9 @@ from pathlib import Path
 from PIL import Image as PILImage
 from PIL import ImageDraw, ImageFont
 
-from cardgen.export.raster import png_bytes, rasterise_at
+from cardgen.export.raster import bitmap_problem, mm_to_px, png_bytes, rasterise_at
+from cardgen.findings import InputError
+from cardgen.limits import MAX_BITMAP_SIDE, MAX_CONTACT_SHEET_PIXELS
 from cardgen.progress import NoProgress, ProgressHook
 from cardgen.render.faces import Face, card_faces
 from cardgen.spec.load import LoadedSpec
@@ -79,7 +82,7 @@ def contact_sheet(images: list[tuple[str, PILImage.Image]], columns: int = CONTA
     cell_w = max(image.width for _, image in images)
     cell_h = max(image.height for _, image in images)
     label_h = label_px * 2 + 4
-    cols = max(1, min(columns, len(images)))
+    cols = contact_columns(len(images), columns)
     rows = -(-len(images) // cols)
     width = gap + cols * (cell_w + gap)
     height = gap + rows * (cell_h + label_h + gap)
@@ -93,6 +96,42 @@ def contact_sheet(images: list[tuple[str, PILImage.Image]], columns: int = CONTA
         text = _fit(draw, label, font, cell_w)
         draw.text((x + cell_w / 2, y + cell_h + 3), text, fill=INK, font=font, anchor="ma")
     return sheet
+
+
+def contact_columns(count: int, columns: int = CONTACT_COLUMNS) -> int:
+    """Columns of the contact sheet: ``columns``, or a square grid when that would make it far taller than wide."""
+    if count > columns * columns:
+        return math.ceil(math.sqrt(count))
+    return max(1, min(columns, count))
+
+
+def contact_scale(sizes: list[tuple[int, int]], label_px: int, columns: int = CONTACT_COLUMNS) -> float:
+    """How much the faces shrink on the contact sheet (1.0: not at all) to keep it within the pixel budget.
+
+    The sheet must stay within :data:`~cardgen.limits.MAX_CONTACT_SHEET_PIXELS` and
+    :data:`~cardgen.limits.MAX_BITMAP_SIDE`; a game of thousands of faces gets thumbnails.
+    """
+    gap = max(6, label_px // 2)
+    cell_w = max(w for w, _ in sizes)
+    cell_h = max(h for _, h in sizes)
+    label_h = label_px * 2 + 4
+    cols = contact_columns(len(sizes), columns)
+    rows = -(-len(sizes) // cols)
+
+    def fits(scale: float) -> bool:
+        width = gap + cols * (max(1, math.floor(cell_w * scale)) + gap)
+        height = gap + rows * (max(1, math.floor(cell_h * scale)) + label_h + gap)
+        return width <= MAX_BITMAP_SIDE and height <= MAX_BITMAP_SIDE and width * height <= MAX_CONTACT_SHEET_PIXELS
+
+    if fits(1.0):
+        return 1.0
+    if not fits(0.0):
+        raise InputError(f"a contact sheet of {len(sizes):,} faces cannot be drawn within {MAX_CONTACT_SHEET_PIXELS:,} pixels (MAX_CONTACT_SHEET_PIXELS)", CONTACT_SHEET)
+    low, high = 0.0, 1.0
+    for _ in range(30):
+        middle = (low + high) / 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
 
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
@@ -114,15 +153,23 @@ def write_previews(
     faces = ordered_faces(card_faces(loaded, locale))
     written: list[Path] = []
     cells: list[tuple[str, PILImage.Image]] = []
+    sizes = [(max(1, mm_to_px(face.scene.width_mm, dpi)), max(1, mm_to_px(face.scene.height_mm, dpi))) for face in faces]
+    for face, (width, height) in zip(faces, sizes):  # every size checked before the first file is written
+        problem = bitmap_problem(width, height)
+        if problem:
+            raise InputError(f"{problem}; lower --dpi", f"preview of {face.key} at {dpi} dpi")
+    label_px = max(10, round(dpi / 8))
+    scale = contact_scale(sizes, label_px) if sizes else 1.0
     hook.start(len(faces) + 1, "previews")
-    for face in faces:
-        image = rasterise_at(face.scene, dpi)
+    for face, (width, height) in zip(faces, sizes):
+        image = rasterise_at(face.scene, dpi, f"preview of {face.key}")
         path = folder / f"{face.key}.png"
         write_atomic(path, png_bytes(image, dpi))
         written.append(path)
+        if scale < 1.0:  # only the thumbnail is kept: thousands of full faces would not fit in memory
+            image = image.resize((max(1, math.floor(width * scale)), max(1, math.floor(height * scale))), PILImage.Resampling.LANCZOS)
         cells.append((f"{face.key} ×{face.copies}", image))
         hook.advance()
-    label_px = max(10, round(dpi / 8))
     sheet_path = folder / CONTACT_SHEET
     write_atomic(sheet_path, png_bytes(contact_sheet(cells, CONTACT_COLUMNS, label_px), dpi))
     hook.advance()

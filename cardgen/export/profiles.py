@@ -28,14 +28,15 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from cardgen.export.ink import ink_findings
 from cardgen.export.preview import ordered_faces, write_atomic
-from cardgen.export.raster import mm_to_px, png_bytes, px_to_mm, rasterise, reframe, trim_of, with_bleed
+from cardgen.export.raster import bitmap_problem, mm_to_px, png_bytes, px_to_mm, rasterise, reframe, trim_of, with_bleed
 from cardgen.findings import Finding, InputError, Severity
+from cardgen.limits import MAX_BITMAP_PIXELS, MAX_BITMAP_SIDE
 from cardgen.progress import NoProgress, ProgressHook
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
@@ -52,6 +53,20 @@ PROFILES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "profil
 """The bundled profiles (drivethrucards, gamecrafter, makeplayingcards)."""
 
 
+def _pixel_size(size: tuple[int, int]) -> tuple[int, int]:
+    """A PNG size within the bitmap budget (:data:`~cardgen.limits.MAX_BITMAP_PIXELS`, :data:`~cardgen.limits.MAX_BITMAP_SIDE`)."""
+    width, height = size
+    if width < 1 or height < 1:
+        raise ValueError(f"{width}x{height} px is not a size; both sides must be at least 1 px")
+    problem = bitmap_problem(width, height)
+    if problem:
+        raise ValueError(problem)
+    return size
+
+
+PixelSize = Annotated[tuple[int, int], AfterValidator(_pixel_size)]
+
+
 class Profile(BaseModel):
     """A print shop's file requirements."""
 
@@ -63,7 +78,10 @@ class Profile(BaseModel):
     format: Literal["pdf", "png"] = Field(description="pdf: one PDF per deck, one side per page. png: one image per distinct face.")
     bleed_mm: float = Field(ge=0, le=20, description="Bleed on every side of the trim, in mm (1/8 in = 3.175 mm).")
     dpi: int = Field(default=300, ge=72, le=1200, description="Resolution of PNG output.")
-    pixel_sizes: dict[SizeName, tuple[int, int]] = Field(default_factory=dict, description="Exact PNG sizes [width, height] in px, bleed included, per named card size.")
+    pixel_sizes: dict[SizeName, PixelSize] = Field(
+        default_factory=dict,
+        description=f"Exact PNG sizes [width, height] in px, bleed included, per named card size (each side at most {MAX_BITMAP_SIDE:,} px, at most {MAX_BITMAP_PIXELS:,} px in all).",
+    )
     page_order: Literal["back-front", "front-back"] = Field(default="front-back", description="PDF: which side of each card comes first.")
     ink_limit_percent: float | None = Field(default=None, gt=0, le=400, description="Maximum total ink (C+M+Y+K, naive conversion) in percent; null: not checked.")
     components: bool = Field(default=False, description="Also export tiles and markers (faces of components).")
@@ -88,6 +106,7 @@ PROFILE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 """A profile's name (matched whole): also its file's stem and its output folder's name."""
 
 
+
 def load_profile(name: str, profiles_dir: Path | None = None) -> Profile:
     """Read ``<name>.yaml`` from ``profiles_dir`` (default: the bundled folder); InputError when unusable."""
     folder = profiles_dir or PROFILES_DIR
@@ -97,13 +116,15 @@ def load_profile(name: str, profiles_dir: Path | None = None) -> Profile:
     if not path.is_file():
         known = ", ".join(available_profiles(folder)) or "none"
         raise InputError(f"no print-shop profile named {name!r} (known: {known})", str(path))
-    data, _ = load_yaml(path, str(path))  # an InputError names the file, line and column
+    data, smap = load_yaml(path, str(path))  # an InputError names the file, line and column
     try:
         profile = Profile.model_validate(data)
     except ValidationError as error:
-        problems = "; ".join(f"{'.'.join(str(p) for p in item['loc']) or 'the file'}: {item['msg']}" for item in error.errors(include_url=False)[:3])
-        more = f" (and {error.error_count() - 3} more)" if error.error_count() > 3 else ""
-        raise InputError(f"the profile file is not valid: {problems}{more}", str(path)) from error
+        first = error.errors(include_url=False)[0]
+        loc = tuple(p for p in first["loc"] if isinstance(p, (str, int)))
+        place = smap.place(loc)
+        where = ".".join(str(p) for p in loc) or "profile"
+        raise InputError(f"the profile file is not valid: {where}: {first['msg']}", str(path), place.line, place.column) from error
     if profile.name != name:
         raise InputError(f"the profile says name: {profile.name!r} but its file is {name}.yaml", str(path))
     return profile
@@ -232,12 +253,17 @@ def _export_pdf(game: str, title: str, profile: Profile, faces: list[Face], out:
 
 def _export_png(game: str, profile: Profile, faces: list[Face], out: Path, result: ProfileExport, progress: ProgressHook) -> None:
     manifest: list[dict[str, object]] = []
+    for face in faces:  # every size checked before the first file is written
+        problem = bitmap_problem(*png_pixels(profile, face))
+        if problem:
+            raise InputError(f"{problem}; lower the profile's dpi or pixel size", f"{profile.name} profile, {face.group}/{face.key}.png at {profile.dpi} dpi")
     progress.start(len(faces), f"{profile.name} PNGs")
     for face in ordered_faces(faces):
         width_px, height_px = png_pixels(profile, face)
         scene = reframe(face.scene, px_to_mm(width_px, profile.dpi), px_to_mm(height_px, profile.dpi))
         path = out / face.group / f"{face.key}.png"
-        write_atomic(path, png_bytes(rasterise(scene, width_px, height_px), profile.dpi))
+        where = f"{profile.name} profile, {face.group}/{face.key}.png at {profile.dpi} dpi"
+        write_atomic(path, png_bytes(rasterise(scene, width_px, height_px, where), profile.dpi))
         result.files.append(path)
         progress.advance()
         manifest.append(

@@ -22,6 +22,8 @@ import math
 import pypdfium2 as pdfium
 from PIL import Image as PILImage
 
+from cardgen.findings import InputError
+from cardgen.limits import MAX_BITMAP_PIXELS, MAX_BITMAP_SIDE
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Box, Group, Rect, Scene, Transform
 from cardgen.render.units import MM_PER_INCH
@@ -89,13 +91,26 @@ def mm_to_px(mm: float, dpi: float) -> int:
     return int(round(mm / MM_PER_INCH * dpi))
 
 
-def rasterise(scene: Scene, width_px: int, height_px: int) -> PILImage.Image:
+def bitmap_problem(width_px: int, height_px: int) -> str | None:
+    """Why a ``width_px`` x ``height_px`` bitmap is over the pixel budget, or None."""
+    if width_px > MAX_BITMAP_SIDE or height_px > MAX_BITMAP_SIDE:
+        return f"a {width_px}x{height_px} px bitmap has a side over the limit of {MAX_BITMAP_SIDE:,} px (MAX_BITMAP_SIDE)"
+    if width_px * height_px > MAX_BITMAP_PIXELS:
+        return f"a {width_px}x{height_px} px bitmap holds {width_px * height_px:,} pixels, over the limit of {MAX_BITMAP_PIXELS:,} (MAX_BITMAP_PIXELS)"
+    return None
+
+
+def rasterise(scene: Scene, width_px: int, height_px: int, where: str = "bitmap") -> PILImage.Image:
     """The scene as an RGB image of exactly ``width_px`` x ``height_px`` pixels.
 
     The scene is rendered uniformly at ``width_px / width``; pdfium rounds the
     bitmap up to whole pixels, so a last row or column of at most one pixel
-    (bleed, never trim) is cut off or padded to hit the exact size.
+    (bleed, never trim) is cut off or padded to hit the exact size. A bitmap
+    over the pixel budget is refused (InputError naming ``where``) before any memory is taken.
     """
+    problem = bitmap_problem(width_px, height_px)
+    if problem:
+        raise InputError(f"{problem}; lower the dpi or the pixel size", where)
     pdf = pdfium.PdfDocument(write_pdf([scene]))
     try:
         page = pdf[0]
@@ -112,9 +127,9 @@ def rasterise(scene: Scene, width_px: int, height_px: int) -> PILImage.Image:
     return image
 
 
-def rasterise_at(scene: Scene, dpi: float) -> PILImage.Image:
+def rasterise_at(scene: Scene, dpi: float, where: str = "bitmap") -> PILImage.Image:
     """The scene at ``dpi``; its pixel size is the scene's size in inches times ``dpi``, rounded."""
-    return rasterise(scene, max(1, mm_to_px(scene.width_mm, dpi)), max(1, mm_to_px(scene.height_mm, dpi)))
+    return rasterise(scene, max(1, mm_to_px(scene.width_mm, dpi)), max(1, mm_to_px(scene.height_mm, dpi)), where)
 
 
 def png_bytes(image: PILImage.Image, dpi: float | None = None) -> bytes:

@@ -17,42 +17,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from cardgen.findings import InputError
+from cardgen.limits import MAX_ELEMENTS_PER_FACE, MAX_FRAME_CELLS, MAX_LAYOUT_MM, MAX_LAYOUT_NUMBER, MAX_TEXT_PT
 from cardgen.spec.load import SPEC_LAYOUTS, confined_path, leaves_folder
 from cardgen.spec.models import CardSize, Component, Deck
-from cardgen.spec.source import SourceMap, active_parse_cache, load_yaml
+from cardgen.spec.source import Place, SourceMap, active_parse_cache, load_yaml
 
 LAYOUTS_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "layouts"
 """The bundled layouts, one folder per game id."""
 
 _COLOUR_OR_KEYWORD = r"^(#[0-9a-fA-F]{6}|type|seat|entry)$"
-
-
-MAX_LAYOUT_NUMBER = 1000.0
-"""The largest number a layout may hold: more millimetres, points or counts than any card needs (NaN and infinity are refused too)."""
-
-
-def _unusable_number(value: Any, path: str = "") -> tuple[str, float] | None:
-    """The first number inside ``value`` (a parameter tree) that is not finite or too large, with its dotted path."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return None if math.isfinite(value) and abs(value) <= MAX_LAYOUT_NUMBER else (path or "value", value)
-    if isinstance(value, dict):
-        items: Any = value.items()
-    elif isinstance(value, (list, tuple)):
-        items = enumerate(value)
-    else:
-        return None
-    for key, item in items:
-        found = _unusable_number(item, f"{path}.{key}" if path else str(key))
-        if found is not None:
-            return found
-    return None
 
 
 class _Strict(BaseModel):
@@ -68,33 +46,67 @@ class Frame(_Strict):
     radius_mm: float = Field(default=2.0, ge=0, le=20, description="Corner radius in mm.")
 
 
+LayoutMm = Annotated[float, Field(ge=-MAX_LAYOUT_MM, le=MAX_LAYOUT_MM, allow_inf_nan=False)]
+"""A coordinate in a layout box: finite, within MAX_LAYOUT_MM of the trim's corner."""
+LayoutSize = Annotated[float, Field(ge=0, le=MAX_LAYOUT_MM, allow_inf_nan=False)]
+"""A width or height in a layout box: finite, from 0 to MAX_LAYOUT_MM."""
+
+PARAM_RANGES: dict[str, tuple[float, float]] = {
+    **{name: (0.5, MAX_TEXT_PT) for name in ("size", "min_size", "label_size", "icon_size", "chance_size")},
+    "frame_cells": (0, MAX_FRAME_CELLS),
+    "max": (1, MAX_FRAME_CELLS),
+    "line_height": (0.5, 5.0),
+    "tint": (0.0, 1.0),
+    "symbol_scale": (0.0, 10.0),
+    "scale": (0.0, 10.0),
+}
+"""Ranges of the numeric widget parameters whose value drives work or text size; any other number lies within MAX_LAYOUT_NUMBER."""
+
+
+def param_problem(name: str, value: Any, depth: int = 0) -> str | None:
+    """Why a widget parameter's value is out of range, or None (numbers inside lists and mappings checked too)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return None
+    if isinstance(value, (int, float)):
+        low, high = PARAM_RANGES.get(name, (-MAX_LAYOUT_NUMBER, MAX_LAYOUT_NUMBER))
+        if not math.isfinite(value) or not low <= value <= high:
+            return f"parameter {name!r} is {value!r}; it must be a finite number from {low:g} to {high:g}"
+        return None
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        for item in value:
+            problem = param_problem(name, item, depth + 1)
+            if problem:
+                return problem
+    return None
+
+
 class Element(_Strict):
     """One widget placed in a box."""
 
     widget: str = Field(description="The widget's registered name (title, text, field, polyomino...).")
-    box: tuple[float, float, float, float] = Field(description="[x, y, w, h] in mm from the trim's top-left corner.")
-    params: dict[str, Any] = Field(default_factory=dict, description="Widget parameters: field names, font, size (pt), colour, align...")
+    box: tuple[LayoutMm, LayoutMm, LayoutSize, LayoutSize] = Field(
+        description=f"[x, y, w, h] in mm from the trim's top-left corner: finite, x and y within \u00b1{MAX_LAYOUT_MM:g}, w and h from 0 to {MAX_LAYOUT_MM:g}."
+    )
+    params: dict[str, Any] = Field(
+        default_factory=dict,
+        description=f"Widget parameters: field names, font, size (pt, at most {MAX_TEXT_PT:g}), colour, align...; every number finite "
+        f"(frame_cells at most {MAX_FRAME_CELLS}, any other within \u00b1{MAX_LAYOUT_NUMBER:g}).",
+    )
     types: list[str] | None = Field(default=None, description="Draw only on cards of these card types.")
     when_field: str | None = Field(default=None, description="Draw only on faces that have this data field.")
     unless_field: str | None = Field(default=None, description="Draw only on faces that lack this data field.")
     art: bool = Field(default=False, description="Art may leave the safe zone and run into the bleed (no safe-zone check).")
     name: str | None = Field(default=None, description="A label used in findings.")
 
-    @field_validator("box")
-    @classmethod
-    def _box_is_drawable(cls, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-        if not all(math.isfinite(v) and abs(v) <= MAX_LAYOUT_NUMBER for v in box):
-            raise ValueError(f"every number of a box must be finite and within ±{MAX_LAYOUT_NUMBER:g} mm")
-        if box[2] < 0 or box[3] < 0:
-            raise ValueError("a box's width and height cannot be negative")
-        return box
-
     @field_validator("params")
     @classmethod
-    def _params_are_drawable(cls, params: dict[str, Any]) -> dict[str, Any]:
-        bad = _unusable_number(params)
-        if bad is not None:
-            raise ValueError(f"parameter {bad[0]} is {bad[1]!r}: numbers must be finite and within ±{MAX_LAYOUT_NUMBER:g}")
+    def _params_in_range(cls, params: dict[str, Any]) -> dict[str, Any]:
+        for name, value in params.items():
+            problem = param_problem(name, value)
+            if problem:
+                raise ValueError(problem)
         return params
 
 
@@ -104,13 +116,13 @@ class FaceLayout(_Strict):
     background: str | None = Field(default="#ffffff", pattern=_COLOUR_OR_KEYWORD, description="Fills the whole face including the bleed; 'type' uses the card type's colour; null for none.")
     background_tint: float = Field(default=0.0, ge=0, le=1, description="Mix the background towards white by this much (useful with 'type').")
     frame: Frame | None = Field(default=None, description="An outline inside the trim.")
-    elements: list[Element] = Field(default_factory=list)
+    elements: list[Element] = Field(default_factory=list, max_length=MAX_ELEMENTS_PER_FACE)
 
 
 class DeckLayout(_Strict):
     """A deck's (or component's) face layouts."""
 
-    min_text_pt: float = Field(default=6.0, gt=0, le=30, description="Smallest printable text size; text set smaller is reported.")
+    min_text_pt: float = Field(default=6.0, ge=0.5, le=30, description="Smallest printable text size; text set smaller is reported.")
     front: FaceLayout
     back: FaceLayout | None = Field(default=None, description="The back of single-sided decks.")
 
@@ -200,8 +212,8 @@ def _load_layout(path: Path, default: DeckLayout) -> ResolvedLayout:
     shown = _shown(path)
     try:
         data, smap = load_yaml(path, shown, cache=active_parse_cache())
-    except InputError as error:
-        return ResolvedLayout(default, shown, None, (("CG207", (), error.message),))
+    except InputError as error:  # the finding points where the reader stopped
+        return ResolvedLayout(default, shown, SourceMap(shown, {(): Place(shown, error.line, error.column)}), (("CG207", (), error.message),))
     try:
         return ResolvedLayout(DeckLayout.model_validate(data), shown, smap)
     except ValidationError as error:

@@ -36,12 +36,23 @@ def has_motif(name: str) -> bool:
 
 
 def draw_motif(name: str, box: Box, ink: str) -> Group:
-    """The motif clipped to its box."""
+    """The motif clipped to its box (nothing in a box without area)."""
+    if not all(math.isfinite(v) for v in (box.x, box.y, box.w, box.h)) or box.w <= 0 or box.h <= 0:
+        return Group(children=(), clip=box)
     return Group(children=tuple(_MOTIFS[name](box, ink)), clip=box)
+
+
+_MAX_MOTIF_STEPS = 400
+"""The most repeats a stripe, chevron or wave motif draws along its box: a very thin box gets a coarser pattern, never an endless one."""
 
 
 def _unit(box: Box) -> float:
     return min(box.w, box.h)
+
+
+def _repeat_step(box: Box, step: float) -> float:
+    """``step``, or longer when the box is so thin that it would repeat more than _MAX_MOTIF_STEPS times."""
+    return max(step, (box.w + box.h) / _MAX_MOTIF_STEPS)
 
 
 def _dots(box: Box, ink: str) -> list[Primitive]:
@@ -54,7 +65,7 @@ def _dots(box: Box, ink: str) -> list[Primitive]:
 
 
 def _stripes(box: Box, ink: str) -> list[Primitive]:
-    step = _unit(box) / 5
+    step = _repeat_step(box, _unit(box) / 5)
     w = step * 0.32
     out: list[Primitive] = []
     span = box.w + box.h
@@ -73,7 +84,7 @@ def _rings(box: Box, ink: str) -> list[Primitive]:
 
 def _chevrons(box: Box, ink: str) -> list[Primitive]:
     u = _unit(box)
-    step = u / 3.5
+    step = _repeat_step(box, u / 3.5)
     out: list[Primitive] = []
     y = box.y + step * 0.6
     while y < box.bottom + step:
@@ -118,7 +129,7 @@ def _star8(box: Box, ink: str) -> list[Primitive]:
 
 def _waves(box: Box, ink: str) -> list[Primitive]:
     u = _unit(box)
-    step = u / 3.2
+    step = _repeat_step(box, u / 3.2)
     amp = step * 0.3
     out: list[Primitive] = []
     y = box.y + step / 2

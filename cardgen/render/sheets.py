@@ -34,9 +34,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Sequence
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from cardgen.findings import display_path
+from cardgen.findings import InputError, display_path
+from cardgen.limits import MAX_PAPER_MM
 from cardgen.render.fonts import DEFAULT_FONT, descent, string_width
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import (
@@ -65,6 +66,10 @@ Rotation = Literal["auto", "upright", "sideways"]
 
 
 # --------------------------------------------------------------------------- template
+_MARGIN_MM = 200.0
+"""The widest margin, gutter or footer band a sheet template may ask for, in mm."""
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -72,25 +77,25 @@ class _Strict(BaseModel):
 class PaperSize(_Strict):
     """Paper size in mm."""
 
-    width_mm: float = Field(gt=0)
-    height_mm: float = Field(gt=0)
+    width_mm: float = Field(gt=0, le=MAX_PAPER_MM, description=f"Paper width, at most {MAX_PAPER_MM:g} mm.")
+    height_mm: float = Field(gt=0, le=MAX_PAPER_MM, description=f"Paper height, at most {MAX_PAPER_MM:g} mm.")
 
 
 class Margins(_Strict):
     """Unprintable border in mm."""
 
-    top: float = Field(ge=0)
-    right: float = Field(ge=0)
-    bottom: float = Field(ge=0)
-    left: float = Field(ge=0)
+    top: float = Field(ge=0, le=_MARGIN_MM)
+    right: float = Field(ge=0, le=_MARGIN_MM)
+    bottom: float = Field(ge=0, le=_MARGIN_MM)
+    left: float = Field(ge=0, le=_MARGIN_MM)
 
 
 class CropMarkStyle(_Strict):
     """Crop mark geometry in mm."""
 
-    length_mm: float = Field(gt=0)
-    offset_mm: float = Field(ge=0)
-    weight_mm: float = Field(gt=0)
+    length_mm: float = Field(gt=0, le=50)
+    offset_mm: float = Field(ge=0, le=50)
+    weight_mm: float = Field(gt=0, le=5)
     color: str = Field(default="#000000", pattern=r"^#[0-9a-fA-F]{6}$")
 
     @property
@@ -109,8 +114,8 @@ class Offset(_Strict):
 class FooterStyle(_Strict):
     """Footer band at the bottom of every page."""
 
-    height_mm: float = Field(ge=0)
-    size_pt: float = Field(ge=6)
+    height_mm: float = Field(ge=0, le=_MARGIN_MM)
+    size_pt: float = Field(ge=6, le=72)
 
 
 class SheetTemplate(_Strict):
@@ -119,7 +124,7 @@ class SheetTemplate(_Strict):
     name: str
     paper: PaperSize
     margins_mm: Margins
-    gutter_mm: float = Field(ge=0)
+    gutter_mm: float = Field(ge=0, le=_MARGIN_MM)
     crop_marks: CropMarkStyle
     footer: FooterStyle
     duplex_flip: DuplexFlip = "long_edge"
@@ -159,8 +164,16 @@ class SheetTemplate(_Strict):
 def load_sheet_template(path: Path | str) -> SheetTemplate:
     """Load and validate a sheet template YAML file (InputError, with its place, when it is not readable YAML)."""
     path = Path(path)
-    data, _ = load_yaml(path, display_path(path), cache=active_parse_cache())
-    return SheetTemplate.model_validate(data)
+    shown = display_path(path)
+    data, smap = load_yaml(path, shown, cache=active_parse_cache())
+    try:
+        return SheetTemplate.model_validate(data)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        loc = tuple(p for p in first["loc"] if isinstance(p, (str, int)))
+        place = smap.place(loc)
+        where = ".".join(str(p) for p in loc) or "template"
+        raise InputError(f"the sheet template is not valid: {where}: {first['msg']}", shown, place.line, place.column) from error
 
 
 def builtin_sheet_template(name: str, templates_dir: Path | None = None) -> SheetTemplate:

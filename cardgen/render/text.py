@@ -13,10 +13,12 @@ ascender line to the descender line, which for DejaVu is exactly one em).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from cardgen.limits import MAX_FIT_LAYOUTS
 from cardgen.render.fonts import DEFAULT_FONT, ascent, descent, missing_glyphs, sanitize_text, string_width
 from cardgen.render.icons import IconRegistry
 from cardgen.render.scene import Box, Primitive, Text
@@ -364,10 +366,53 @@ def shrink_to_fit(
 
     ``options`` are passed to :func:`layout_text`. The last attempt (which may
     still overflow) is returned.
+
+    The work is bounded (:data:`~cardgen.limits.MAX_FIT_LAYOUTS`): up to that
+    many steps are tried one by one, as always; a longer range is searched by
+    halving it, after checking that the text fits at the smallest size at all.
+    A size or box that is not a finite number is laid out once, at the smallest size.
     """
-    size = size_pt
-    while True:
-        block = layout_text(text, box, font, size, **options)  # type: ignore[arg-type]
-        if block.overflow.fits or size - step_pt < min_size_pt - _EPS:
-            return block
-        size -= step_pt
+    sizes = fit_steps(size_pt, min_size_pt, step_pt)
+
+    def attempt(index: int) -> TextBlock:
+        return layout_text(text, box, font, sizes[index], **options)  # type: ignore[arg-type]
+
+    if not all(math.isfinite(v) for v in (box.x, box.y, box.w, box.h)):
+        return attempt(len(sizes) - 1)
+    if len(sizes) <= MAX_FIT_LAYOUTS and len(text) <= _LONG_TEXT:
+        for index in range(len(sizes)):
+            block = attempt(index)
+            if block.overflow.fits or index == len(sizes) - 1:
+                return block
+    smallest = attempt(len(sizes) - 1)
+    if not smallest.overflow.fits:
+        return smallest
+    low, high = 0, len(sizes) - 1  # sizes[high] fits; find the largest size (lowest index) that does
+    best = smallest
+    while low < high:
+        middle = (low + high) // 2
+        block = attempt(middle)
+        if block.overflow.fits:
+            high, best = middle, block
+        else:
+            low = middle + 1
+    return best
+
+
+_LONG_TEXT = 4000
+"""Texts longer than this (characters) are first tried at the smallest size: no card prints that much at a readable size."""
+
+
+def fit_steps(size_pt: float, min_size_pt: float, step_pt: float = 0.25) -> list[float]:
+    """The sizes the fitter may try, largest first: ``size_pt`` down by ``step_pt`` to ``min_size_pt``.
+
+    Non-finite or inverted inputs give one size (the smaller finite one, else 6 pt),
+    so no caller can start an endless or enormous search.
+    """
+    finite = [v for v in (size_pt, min_size_pt) if math.isfinite(v) and v > 0]
+    if len(finite) < 2 or not (math.isfinite(step_pt) and step_pt > 0):
+        return [min(finite) if finite else 6.0]
+    count = int((size_pt - min_size_pt + _EPS) // step_pt) + 1
+    if count <= 1:
+        return [size_pt]
+    return [size_pt - index * step_pt for index in range(count)]

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from cardgen.limits import MAX_FIT_LAYOUTS, MAX_LAYOUT_NUMBER
 from cardgen.render.colour import ink_on, mix, motif_ink, shade
 from cardgen.render.extent import ink_box
 from cardgen.render.glyphs import draw_glyph
@@ -31,7 +32,7 @@ from cardgen.render.icons import IconRegistry
 from cardgen.render.motifs import GENERIC_ORDER, draw_motif, has_motif
 from cardgen.render.scene import Box, Circle, Group, Line, Polygon, Primitive, Rect, Text
 from cardgen.render.stdicons import standard_icons
-from cardgen.render.text import Align, Overflow, TextBlock, VAlign, layout_text, shrink_to_fit
+from cardgen.render.text import Align, Overflow, TextBlock, VAlign, fit_steps, layout_text, shrink_to_fit
 from cardgen.render.units import pt_to_mm
 from cardgen.spec.models import Card, Deck, FieldDef, Palette, PaletteEntry, Spec
 from cardgen.spec.references import REFERENCE, resolve_reference
@@ -232,7 +233,9 @@ class WidgetContext:
     def fparam(self, name: str, default: float) -> float:
         """A numeric layout parameter."""
         value = self.params.get(name, default)
-        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            return default  # layouts are validated (cardgen.render.layouts); this keeps a widget safe without it
+        return max(-MAX_LAYOUT_NUMBER, min(float(value), MAX_LAYOUT_NUMBER))
 
     def colour(self, value: Any, default: str = DEFAULT_INK) -> str:
         """Resolve a colour parameter.
@@ -343,6 +346,9 @@ def _single_line(
     step should fit: the search starts one step above it, which gives the same
     size as trying every step, with two or three layouts instead of one per step.
     """
+    if not all(math.isfinite(v) and v > 0 for v in (size, lower, box.w)):  # nothing to search: one layout at a finite size
+        size = fit_steps(size, lower)[-1]
+        return shrink_to_fit(text, box, font, size, size, align=align, valign=valign, fill=ink, icons=icons, line_height=1.05)
     current = size
     wide = Box(box.x, box.y, 10_000.0, box.h)
 
@@ -358,9 +364,13 @@ def _single_line(
             skip -= 1
         if current != size:
             width = width_at(current)
-    while not (width <= box.w + 1e-6 or current - 0.25 < lower - 1e-6):
+    tries = 0
+    while not (width <= box.w + 1e-6 or current - 0.25 < lower - 1e-6) and tries < MAX_FIT_LAYOUTS:
         current -= 0.25
         width = width_at(current)
+        tries += 1
+    if tries == MAX_FIT_LAYOUTS and width > box.w + 1e-6:
+        current = lower
     block = layout_text(text, box, font, current, align=align, valign=valign, fill=ink, icons=icons)
     if block.overflow.fits or block.line_count <= 1:
         return block

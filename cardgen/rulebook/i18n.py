@@ -35,7 +35,7 @@ from babel.support import NullTranslations, Translations
 from markupsafe import escape
 
 from cardgen import __version__
-from cardgen.spec.source import ResultCache, active_parse_cache, open_entry, seal_entry
+from cardgen.spec.source import ResultCache, active_parse_cache, open_entry, read_bytes, seal_entry
 
 if TYPE_CHECKING:
     from babel.support import NullTranslations, Translations
@@ -181,8 +181,8 @@ def read_catalog(path: Path, locale: str | None = None) -> Catalog:
     """Read a PO/POT file with Babel."""
     from babel.messages.pofile import read_po
 
-    with path.open("rb") as handle:
-        return read_po(handle, locale=locale, abort_invalid=False)
+    raw = read_bytes(path, _relative(path))  # bounded: a device or a runaway file cannot make it endless
+    return read_po(io.BytesIO(raw), locale=locale, abort_invalid=False)
 
 
 def write_pot(root: Path = LOCALES_DIR) -> tuple[Path, bool]:

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from cardgen.findings import Finding, InputError, Severity, display_path
 from cardgen.spec.models import SIZE_PRESETS, CardSize, Deck, SizeName, Spec
-from cardgen.spec.source import PathKey, ResultCache, SourceMap, dotted, load_card_table, load_yaml
+from cardgen.spec.source import PathKey, ResultCache, SheetBudget, SourceMap, dotted, load_card_table, load_yaml
 
 SPEC_FILE = "game.yaml"
 SPEC_LAYOUTS = "layouts"
@@ -212,6 +212,7 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
     if not isinstance(data, dict):
         raise InputError(f"the top of {SPEC_FILE} must be a mapping of keys, not a {type(data).__name__}", shown, 1, 1)
     decks = data.get("decks")
+    budget = SheetBudget()  # shared by every sheet the spec names
     if isinstance(decks, list):
         for index, deck in enumerate(decks):
             if isinstance(deck, dict) and isinstance(deck.get("layout"), str) and _layout_leaves(folder, deck["layout"]):
@@ -240,7 +241,7 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
                     loaded.place_finding("CG011", Severity.ERROR, path, f"card sheet {deck['cards_file']!r} does not exist", "create it or fix the name")
                 )
                 continue
-            rows, sheet_map = load_card_table(sheet, display_path(sheet))
+            rows, sheet_map = load_card_table(sheet, display_path(sheet), budget=budget)
             existing = deck.get("cards") or []
             if not isinstance(existing, list):
                 continue

@@ -17,6 +17,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from cardgen.links import link_problem
 
+from cardgen.limits import MAX_CARDS_PER_DECK, MAX_COPIES, MAX_PLAYERS, MAX_PLAYOUTS, MAX_PRINTED_PIECES
+
 # Domain words, named once.
 Identifier = Annotated[
     str,
@@ -52,10 +54,7 @@ Link = Annotated[str, AfterValidator(_checked_link)]
 """A URL printed as a link in rulebooks and on sheets: http, https or mailto only (see cardgen.links)."""
 Mm = Annotated[float, Field(gt=0, le=1000, description="A length in millimetres.")]
 
-MAX_COPIES = 500
-MAX_PLAYERS = 12
 MAX_GRID_SIDE = 20
-MAX_CARDS_PER_DECK = 2000
 
 
 class SpecModel(BaseModel):
@@ -175,7 +174,12 @@ class Card(SpecModel):
     id: Identifier
     name: LocalText = Field(description="The card's title in every locale.")
     type: Identifier | None = Field(default=None, description="The card type (one of the deck's card_types).")
-    copies: int = Field(default=1, ge=1, le=MAX_COPIES, description="How many copies of this card the deck holds.")
+    copies: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_COPIES,
+        description=f"How many copies of this card the deck holds (at most {MAX_COPIES}; a spec prints at most {MAX_PRINTED_PIECES:,} cards and pieces in all).",
+    )
     text: LocalText | None = Field(default=None, description="The effect or flavour text printed on the card.")
     effect: Identifier | None = Field(default=None, description="The effect id the rules engine carries out for this card.")
     data: dict[str, DataValue] = Field(default_factory=dict, description="The card's data fields, as the deck declares them.")
@@ -302,7 +306,11 @@ class Deck(SpecModel):
     card_types: list[CardType] = Field(default_factory=list, description="The kinds of card in the deck.")
     fields: dict[str, FieldDef] = Field(default_factory=dict, description="The per-card data fields and their types.")
     constraints: list[DeckConstraint] = Field(default_factory=list, description="Cross-card rules the validator proves.")
-    cards: list[Card] = Field(default_factory=list, max_length=MAX_CARDS_PER_DECK, description="The cards, written in the YAML.")
+    cards: list[Card] = Field(
+        default_factory=list,
+        max_length=MAX_CARDS_PER_DECK,
+        description=f"The cards, written in the YAML (with the card sheet's rows, at most {MAX_CARDS_PER_DECK:,} per deck).",
+    )
     cards_file: str | None = Field(default=None, description="A CSV card sheet beside game.yaml; its rows are added to `cards`.")
 
 
@@ -400,7 +408,7 @@ class BalanceThresholds(SpecModel):
     min_skill_edge: float = Field(default=0.55, ge=0, le=1, description="Warn when the planning agent beats random less often than this.")
     interval_half_width: float = Field(default=0.05, gt=0, le=0.5, description="How tight the 95% interval on a seat's win rate should be.")
     quick_playouts: int = Field(default=200, ge=1, le=100_000, description="Playouts per player count in the quick check inside validate.")
-    max_playouts: int = Field(default=20_000, ge=1, le=1_000_000, description="Upper limit on playouts per player count.")
+    max_playouts: int = Field(default=20_000, ge=1, le=MAX_PLAYOUTS, description="Upper limit on playouts per player count.")
 
 
 class Spec(SpecModel):

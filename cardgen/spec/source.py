@@ -17,6 +17,7 @@ import io
 import json
 import math
 import re
+import stat
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -26,16 +27,23 @@ from typing import Any, Callable, Iterator, Protocol
 import yaml
 
 from cardgen.findings import InputError
+from cardgen.limits import (
+    MAX_DEPTH,
+    MAX_DOCUMENT_CHARS,
+    MAX_FILE_BYTES,
+    MAX_INT,
+    MAX_NODES,
+    MAX_SCALAR_CHARS,
+    MAX_SHEET_CELLS,
+    MAX_SHEET_CHARS,
+    MAX_SHEET_ROWS,
+)
 
 PathKey = tuple[str | int, ...]
 
-MAX_FILE_BYTES = 2 * 1024 * 1024
-MAX_NODES = 200_000
-MAX_DEPTH = 40
-MAX_INT = 2**53 - 1
-"""The largest whole number a spec may hold (either sign): beyond it numbers are typos or attacks."""
-MAX_CSV_CELL = 64 * 1024
-"""The longest cell a card sheet may hold, in characters."""
+
+MAX_CSV_CELL = MAX_SCALAR_CHARS
+"""The longest cell a card sheet may hold, in characters (the longest text anywhere)."""
 
 
 @dataclass(frozen=True)
@@ -147,17 +155,26 @@ def open_entry(kind: str, entry: bytes | None) -> bytes | None:
 
 
 def read_bytes(path: Path, shown: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
-    """Read a spec file's bytes, refusing files over ``max_bytes`` with a clear error."""
+    """Read a file's bytes, refusing anything but a regular file and files over ``max_bytes`` with a clear error.
+
+    The read itself stops after ``max_bytes`` + 1 bytes, so a file that grows
+    while it is read, or one whose stated size is wrong, cannot make it endless.
+    """
     try:
-        size = path.stat().st_size
+        info = path.stat()
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror or exc})", shown) from exc
-    if size > max_bytes:
-        raise InputError(f"file is {size} bytes, over the {max_bytes}-byte limit for a spec file", shown)
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError("not a regular file (a device, a pipe or a folder); name a file", shown)
+    if info.st_size > max_bytes:
+        raise InputError(f"file is {info.st_size} bytes, over the {max_bytes}-byte limit for this kind of file", shown)
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            raw = handle.read(max_bytes + 1)
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror or exc})", shown) from exc
+    if len(raw) > max_bytes:
+        raise InputError(f"file holds more than {max_bytes} bytes, over the {max_bytes}-byte limit for this kind of file", shown)
     return raw
 
 
@@ -250,6 +267,8 @@ def _scalar_problem(value: Any) -> str | None:
     if isinstance(value, int) and not isinstance(value, bool) and not -MAX_INT <= value <= MAX_INT:
         return f"number is too large (whole numbers must lie within \u00b1{MAX_INT})"
     if isinstance(value, str):
+        if len(value) > MAX_SCALAR_CHARS:
+            return f"text of {len(value):,} characters, over the limit of {MAX_SCALAR_CHARS:,} characters for one text"
         surrogate = _SURROGATE.search(value)
         if surrogate:
             return f"text holds an unpaired surrogate (U+{ord(surrogate.group()):04X}); write the character itself, not its escape"
@@ -264,6 +283,7 @@ class _Limits:
         self.max_nodes = max_nodes
         self.max_depth = max_depth
         self.nodes = 0
+        self.chars = 0
         self.map = SourceMap(shown)
 
     def _count(self, path: PathKey) -> None:
@@ -285,6 +305,17 @@ class _Limits:
         if problem:
             place = self.map.place(path)
             raise InputError(f"{dotted(path) or 'value'}: {problem}", self.shown, place.line, place.column)
+        if isinstance(value, str):
+            self.chars += len(value)
+            if self.chars > MAX_DOCUMENT_CHARS:
+                place = self.map.place(path)
+                raise InputError(
+                    f"{dotted(path) or 'value'}: the document expands to more than {MAX_DOCUMENT_CHARS:,} characters "
+                    "(the same long text aliased into many places?); limit MAX_DOCUMENT_CHARS",
+                    self.shown,
+                    place.line,
+                    place.column,
+                )
 
     def _plain(self, value: Any, path: PathKey) -> Any:
         """A scalar as a spec holds it: bools, None, int, float and str as they are, dates as ISO text, anything else as text."""
@@ -914,9 +945,10 @@ def _coerce_cell(raw: str) -> Any:
     except ValueError:
         pass
     try:
-        return float(text)
+        number = float(text)
     except ValueError:
         return text
+    return number if math.isfinite(number) else text  # "inf", "NaN", "Infinity" are words in a sheet
 
 
 SheetRows = list[list[Any]]
@@ -952,7 +984,33 @@ SHEET_READERS: dict[str, Callable[[Path, str], SheetRows]] = {".csv": read_csv_r
 """Card sheet readers by file suffix; spreadsheet formats add theirs (see cardgen.spec.tables)."""
 
 
-def load_card_table(path: Path, shown: str, max_rows: int = 5000) -> tuple[list[dict[str, Any]], SourceMap]:
+@dataclass
+class SheetBudget:
+    """The cells and characters a spec's card sheets have used so far (all its sheets together).
+
+    One budget is shared by every sheet a spec names, so naming one large sheet
+    from many decks cannot multiply the work.
+    """
+
+    cells: int = 0
+    chars: int = 0
+
+    def spend(self, value: Any, shown: str, row: int, column: int) -> None:
+        """Count one non-empty cell; InputError at its place once a limit is passed."""
+        self.cells += 1
+        if isinstance(value, str):
+            self.chars += len(value)
+        elif isinstance(value, (list, dict)):
+            self.chars += len(json.dumps(value, ensure_ascii=False, default=str))
+        if self.cells > MAX_SHEET_CELLS:
+            raise InputError(f"card sheets hold more than {MAX_SHEET_CELLS:,} cells together (limit MAX_SHEET_CELLS)", shown, row, column)
+        if self.chars > MAX_SHEET_CHARS:
+            raise InputError(f"card sheets hold more than {MAX_SHEET_CHARS:,} characters together (limit MAX_SHEET_CHARS)", shown, row, column)
+
+
+def load_card_table(
+    path: Path, shown: str, max_rows: int = MAX_SHEET_ROWS, budget: SheetBudget | None = None
+) -> tuple[list[dict[str, Any]], SourceMap]:
     """Load a card list kept in a spreadsheet (CSV, and the formats in SHEET_READERS) into card mappings.
 
     Columns map onto card keys: ``id``, ``copies``, ``type``, ``effect``,
@@ -970,11 +1028,18 @@ def load_card_table(path: Path, shown: str, max_rows: int = 5000) -> tuple[list[
     rows = reader(path, shown)
     if not rows or not any(str(c).strip() for c in rows[0] if c is not None):
         raise InputError("card sheet is empty; it needs a header row and one row per card", shown, 1, 1)
-    return cards_from_rows(rows, shown, max_rows)
+    return cards_from_rows(rows, shown, max_rows, budget)
 
 
-def cards_from_rows(rows: SheetRows, shown: str, max_rows: int = 5000) -> tuple[list[dict[str, Any]], SourceMap]:
-    """Map sheet rows (header first) onto card mappings, remembering each cell's row and column."""
+def cards_from_rows(
+    rows: SheetRows, shown: str, max_rows: int = MAX_SHEET_ROWS, budget: SheetBudget | None = None
+) -> tuple[list[dict[str, Any]], SourceMap]:
+    """Map sheet rows (header first) onto card mappings, remembering each cell's row and column.
+
+    Every non-empty cell is counted against ``budget`` (a fresh one when None):
+    :data:`~cardgen.limits.MAX_SHEET_CELLS` and :data:`~cardgen.limits.MAX_SHEET_CHARS`.
+    """
+    budget = budget if budget is not None else SheetBudget()
     header = [str(h).strip() if h is not None else "" for h in rows[0]]
     for col_index, name in enumerate(header, start=1):
         if not name:
@@ -993,7 +1058,7 @@ def cards_from_rows(rows: SheetRows, shown: str, max_rows: int = 5000) -> tuple[
         if not any(str(cell).strip() for cell in cells):
             continue
         if len(cards) >= max_rows:
-            raise InputError(f"card sheet has more than {max_rows} rows", shown, row_index)
+            raise InputError(f"card sheet has more than {max_rows:,} rows (limit MAX_SHEET_ROWS)", shown, row_index)
         while len(cells) > len(header) and not str(cells[-1]).strip():
             cells.pop()
         if len(cells) > len(header):
@@ -1020,6 +1085,7 @@ def cards_from_rows(rows: SheetRows, shown: str, max_rows: int = 5000) -> tuple[
                 raise InputError(f"column {name!r}: {problem}", shown, row_index, col_index)
             if value is None:
                 continue
+            budget.spend(value, shown, row_index, col_index)
             target = card
             parts = name.split(".")
             keys: list[str | int] = []

@@ -13,10 +13,12 @@ Rows come back as lists of cells (header first) for
 :func:`cardgen.spec.source.cards_from_rows`, which turns them into cards.
 
 Both formats are zip files, so both are bounded before anything is parsed: the
-archive may not expand beyond :data:`MAX_EXPANDED_BYTES`, its XML may not
-declare a DOCTYPE or entities, and the sheet may not hold more than
-:data:`MAX_SHEET_ROWS` card rows or :data:`MAX_SHEET_COLUMNS` columns. Every
-error names the file, the sheet, the row and the column.
+archive may not expand beyond :data:`MAX_EXPANDED_BYTES`, no part of it (judged
+by content, whatever its name) may declare a DOCTYPE or entities, and its XML is
+bounded in elements and depth. The sheet may not hold more than
+:data:`MAX_SHEET_ROWS` card rows, :data:`MAX_SHEET_COLUMNS` columns or
+:data:`~cardgen.limits.MAX_SHEET_CHARS` characters once shared strings and
+repeats are expanded. Every error names the file, the sheet, the row and the column.
 """
 
 from __future__ import annotations
@@ -27,30 +29,35 @@ import zipfile
 from pathlib import Path
 from typing import Any, Iterator
 from xml.etree import ElementTree as ET
+from xml.parsers import expat
 
 from cardgen.findings import InputError
+from cardgen.limits import (
+    MAX_ARCHIVE_BYTES,
+    MAX_CELLS_VISITED,
+    MAX_SCALAR_CHARS,
+    MAX_SHEET_CHARS,
+    MAX_SHEET_COLUMNS,
+    MAX_SHEET_ROWS,
+    MAX_XML_DEPTH,
+    MAX_XML_ELEMENTS,
+    MAX_ZIP_MEMBERS,
+)
 from cardgen.spec.source import SHEET_READERS, SheetRows, cards_from_rows
 
-MAX_SHEET_ROWS = 5000
-"""Card rows allowed below the header row."""
-MAX_SHEET_COLUMNS = 200
-"""Columns allowed in a card sheet."""
-MAX_EXPANDED_BYTES = 20 * 1024 * 1024
-"""The most an .xlsx or .ods archive may expand to (and the most its file may weigh)."""
-MAX_ZIP_MEMBERS = 5000
-"""The most files an .xlsx or .ods archive may hold."""
-MAX_CELLS_VISITED = 2_000_000
-"""The most cells (empty ones included) an .xlsx sheet may make the reader visit."""
-MAX_CELL_CHARS = 64 * 1024
+# The limits live in cardgen.limits (one place for every budget); re-exported here for the readers' callers.
+MAX_CELL_CHARS = MAX_SCALAR_CHARS
 """The longest text a cell may hold, as for CSV sheets."""
+MAX_EXPANDED_BYTES = MAX_ARCHIVE_BYTES
+"""The most an .xlsx or .ods archive may expand to (and the most its file may weigh)."""
 CARDS_SHEET = "cards"
 """The sheet read when a workbook has several: the one with this name, else the first."""
 
 _MIB = 1024 * 1024
 _FORBIDDEN_XML = tuple(
     marker.encode(encoding)
-    for marker in ("<!DOCTYPE", "<!ENTITY")
-    for encoding in ("ascii", "utf-16-le", "utf-16-be")
+    for marker in ("<!DOCTYPE", "<!ENTITY", "<!doctype", "<!entity")
+    for encoding in ("ascii", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 )
 
 
@@ -106,27 +113,69 @@ def check_archive(path: Path, shown: str, kind: str) -> None:
                     "(a zip bomb, or a workbook holding far more than a card list); refused",
                     shown,
                 )
-            for info in members:
-                if info.filename.lower().endswith((".xml", ".rels")):
-                    _refuse_xml_declarations(archive, info, shown)
+            scan = _XmlScan(shown)
+            for info in members:  # every part, by its content: a part's name says nothing about what reads it
+                scan.part(info.filename, archive.read(info))
     except zipfile.BadZipFile as exc:
         raise InputError(f"not a readable {kind} file (it is not a valid zip archive: {exc})", shown) from exc
     except (zipfile.LargeZipFile, NotImplementedError, RuntimeError, OSError, EOFError) as exc:
         raise InputError(f"cannot read the {kind} archive ({exc})", shown) from exc
 
 
-def _refuse_xml_declarations(archive: zipfile.ZipFile, info: zipfile.ZipInfo, shown: str) -> None:
-    """Refuse XML that declares a DOCTYPE or entities (entity expansion is a classic XML bomb)."""
-    tail = b""
-    with archive.open(info) as member:
-        while True:
-            chunk = member.read(1 << 16)
-            if not chunk:
-                return
-            window = tail + chunk
-            if any(marker in window for marker in _FORBIDDEN_XML):
-                raise InputError(f"{info.filename} declares a DOCTYPE or XML entities, which card sheets never need; refused", shown)
-            tail = window[-32:]
+class _XmlScan:
+    """Every part of an archive checked as XML would be read: no DOCTYPE or entities, bounded elements and depth.
+
+    The byte scan refuses a declaration in any part, whatever its name or
+    encoding (ASCII-compatible, UTF-16 or UTF-32). A part that parses as XML
+    is then walked by expat (which also refuses declarations it meets)
+    counting elements against :data:`~cardgen.limits.MAX_XML_ELEMENTS` over the
+    whole archive and nesting against :data:`~cardgen.limits.MAX_XML_DEPTH`,
+    so that no later reader builds a tree too big or too deep to walk.
+    """
+
+    def __init__(self, shown: str) -> None:
+        self.shown = shown
+        self.elements = 0
+
+    def part(self, name: str, content: bytes) -> None:
+        if any(marker in content for marker in _FORBIDDEN_XML):
+            raise InputError(f"{name} declares a DOCTYPE or XML entities, which card sheets never need; refused", self.shown)
+        if content.lstrip(b" \t\r\n\xef\xbb\xbf\xff\xfe\x00")[:1] != b"<":
+            return  # not XML: an image, a thumbnail, the mimetype
+        self._walk(name, content)
+
+    def _walk(self, name: str, content: bytes) -> None:
+        parser = expat.ParserCreate()
+        depth = 0
+
+        def start(_tag: str, _attributes: object) -> None:
+            nonlocal depth
+            depth += 1
+            self.elements += 1
+            if depth > MAX_XML_DEPTH:
+                raise InputError(f"{name} nests elements deeper than {MAX_XML_DEPTH} levels (limit MAX_XML_DEPTH); refused", self.shown)
+            if self.elements > MAX_XML_ELEMENTS:
+                raise InputError(
+                    f"the archive's XML holds more than {MAX_XML_ELEMENTS:,} elements (limit MAX_XML_ELEMENTS), "
+                    f"far more than a card list; refused at {name}",
+                    self.shown,
+                )
+
+        def end(_tag: str) -> None:
+            nonlocal depth
+            depth -= 1
+
+        def declaration(*_args: object) -> None:
+            raise InputError(f"{name} declares a DOCTYPE or XML entities, which card sheets never need; refused", self.shown)
+
+        parser.StartElementHandler = start
+        parser.EndElementHandler = end
+        parser.StartDoctypeDeclHandler = declaration
+        parser.EntityDeclHandler = declaration
+        try:
+            parser.Parse(content, True)
+        except expat.ExpatError:
+            return  # not well-formed: the reader that needs this part reports it in its own words
 
 
 # --------------------------------------------------------------------------- shared checks
@@ -147,6 +196,9 @@ def _check_rows(rows: SheetRows, shown: str, sheet: str) -> SheetRows:
     except InputError as error:
         raise _sheet_error(shown, sheet, error.message, error.line, error.column) from error
     return rows
+
+
+_TOO_MANY_CHARS = f"the sheet's cells hold more than {MAX_SHEET_CHARS:,} characters together (limit MAX_SHEET_CHARS); refused"
 
 
 def cell_problem(value: Any) -> str | None:
@@ -203,6 +255,7 @@ def _xlsx_rows(sheet: Any, shown: str, sheet_name: str) -> Iterator[list[Any]]:
     """Rows up to the last one holding a value, every cell checked against the limits."""
     sheet.reset_dimensions()  # never trust the stated size: a forged one would pad every row
     visited = 0
+    chars = 0
     pending_empty = 0
     last_row = MAX_SHEET_ROWS + 1
     for row_number, cells in enumerate(sheet.iter_rows(), start=1):
@@ -222,6 +275,9 @@ def _xlsx_rows(sheet: Any, shown: str, sheet_name: str) -> Iterator[list[Any]]:
             problem = cell_problem(value)
             if problem:
                 raise _sheet_error(shown, sheet_name, problem, row_number, column)
+            chars += len(value) if isinstance(value, str) else 0
+            if chars > MAX_SHEET_CHARS:  # shared strings: one stored text may fill many cells
+                raise _sheet_error(shown, sheet_name, _TOO_MANY_CHARS, row_number, column)
             values.append(value)
         while values and values[-1] is None:
             values.pop()
@@ -325,9 +381,13 @@ def _ods_rows(table: ET.Element, shown: str, sheet: str) -> SheetRows:
     rows: SheetRows = []
     row_number = 0  # the sheet row before the current element
     pending_rows = 0
+    chars = 0
     for row in _ods_row_elements(table):
         row_repeat = _repeat(row, "number-rows-repeated", shown, sheet, row_number + 1)
         cells = _ods_cells(row, shown, sheet, row_number + 1)
+        chars += row_repeat * sum(len(cell) for cell in cells if isinstance(cell, str))
+        if chars > MAX_SHEET_CHARS:  # repeated rows and cells: a short file may stand for a huge sheet
+            raise _sheet_error(shown, sheet, _TOO_MANY_CHARS, row_number + 1)
         if not cells:
             pending_rows += row_repeat
             row_number += row_repeat
@@ -392,29 +452,58 @@ def _ods_value(cell: ET.Element, shown: str, sheet: str, row: int, column: int) 
     return _plain(_ods_text(cell))
 
 
+class _CellTooLong(Exception):
+    """A cell's text passed MAX_CELL_CHARS while its paragraphs were being expanded."""
+
+
 def _ods_text(cell: ET.Element) -> str:
-    """The cell's paragraphs joined by newlines (comments left out)."""
-    return "\n".join(_inline_text(p) for p in cell if p.tag in _PARAGRAPHS)
+    """The cell's paragraphs joined by newlines (comments left out), at most MAX_CELL_CHARS (+1) characters.
+
+    Expansion stops as soon as the text is over the limit, so a cell of
+    thousands of repeated-space elements never grows past it; the caller then
+    reports the cell as too long.
+    """
+    parts: list[str] = []
+    budget = [MAX_CELL_CHARS + 1]
+    try:
+        for index, paragraph in enumerate(p for p in cell if p.tag in _PARAGRAPHS):
+            if index:
+                _take(parts, "\n", budget)
+            _inline_text(paragraph, parts, budget)
+    except _CellTooLong:
+        pass
+    return "".join(parts)
 
 
-def _inline_text(element: ET.Element) -> str:
-    """The text of a paragraph: spans and links flattened, ``text:s`` spaces and tabs expanded."""
-    parts = [element.text or ""]
+def _take(parts: list[str], text: str, budget: list[int]) -> None:
+    """Append ``text`` while the budget lasts; raise _CellTooLong once it is spent."""
+    if len(text) >= budget[0]:
+        parts.append(text[: budget[0]])
+        raise _CellTooLong
+    budget[0] -= len(text)
+    parts.append(text)
+
+
+def _inline_text(element: ET.Element, parts: list[str], budget: list[int]) -> None:
+    """The text of a paragraph into ``parts``: spans and links flattened, ``text:s`` spaces and tabs expanded.
+
+    Nesting is bounded by the archive scan (MAX_XML_DEPTH), so the recursion is too.
+    """
+    _take(parts, element.text or "", budget)
     for child in element:
         if child.tag == _SPACE:
             try:
                 count = int(child.get(_q("text", "c"), "1"))
             except ValueError:
                 count = 1
-            parts.append(" " * max(1, min(count, 1000)))
+            _take(parts, " " * max(1, min(count, budget[0])), budget)
         elif child.tag == _TAB:
-            parts.append("\t")
+            _take(parts, "\t", budget)
         elif child.tag == _BREAK:
-            parts.append("\n")
+            _take(parts, "\n", budget)
         elif child.tag not in _NOTE_PARTS:
-            parts.append(_inline_text(child))
-        parts.append(child.tail or "")
-    return "".join(parts)
+            _inline_text(child, parts, budget)
+        _take(parts, child.tail or "", budget)
 
 
 SHEET_READERS.setdefault(".xlsx", read_xlsx_rows)

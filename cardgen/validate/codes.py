@@ -8,6 +8,7 @@ CODE_MODULES = (
     "cardgen.validate.static",
     "cardgen.validate.contract",
     "cardgen.validate.prose",
+    "cardgen.validate.budgets",
     "cardgen.render.checks",
     "cardgen.rulebook.checks",
     "cardgen.engine.quick",

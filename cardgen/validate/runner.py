@@ -16,6 +16,7 @@ CHECK_MODULES = (
     "cardgen.validate.static",
     "cardgen.validate.contract",
     "cardgen.validate.prose",
+    "cardgen.validate.budgets",
     "cardgen.render.checks",
     "cardgen.rulebook.checks",
     "cardgen.engine.quick",

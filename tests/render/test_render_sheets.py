@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pydantic import ValidationError
+from cardgen.findings import InputError
 from render_helpers import BLEED, TRIM_H, TRIM_W, make_face, page_content, read_pdf
 
 from cardgen.render.sheet_guide import duplex_test_sheet
@@ -197,8 +197,9 @@ def test_template_rejects_unknown_keys(tmp_path: Path) -> None:
     text = (Path(__file__).resolve().parents[2] / "templates" / "sheets" / "a4.yaml").read_text()
     bad = tmp_path / "bad.yaml"
     bad.write_text(text + "\nspare_key: 1\n")
-    with pytest.raises(ValidationError):
+    with pytest.raises(InputError, match="spare_key") as caught:  # one clean line naming the file and the key's line
         load_sheet_template(bad)
+    assert caught.value.line == text.count("\n") + 2
     assert isinstance(builtin_sheet_template("letter"), SheetTemplate)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from itertools import product
 
+from cardgen.limits import MAX_FRAME_CELLS
 from cardgen.render.colour import ink_on, shade
 from cardgen.render.glyphs import draw_glyph
 from cardgen.render.scene import Box, Circle, ClosePath, CubicTo, Group, Line, LineTo, MoveTo, Path, Polygon, Primitive, Rect, Text, Transform
@@ -23,6 +24,10 @@ def _d4(x: float, y: float, s: float, value: int, fill: str = "#ffffff") -> list
     tri = Polygon(((x + s / 2, y + s * 0.06), (x + s * 0.97, y + s * 0.92), (x + s * 0.03, y + s * 0.92)), fill=fill, stroke=DEFAULT_INK, stroke_width=s * 0.06)
     size_pt = s * 0.5 / pt_to_mm(1.0)
     return [tri, Text(x + s / 2, y + s * 0.8, str(value), TITLE_FONT, size_pt, DEFAULT_INK, "middle")]
+
+
+_MAX_DRAWN_ROLLS = 1000
+"""The most rolls (sides ** count) the dice widget enumerates to draw them; beyond it only the totals are printed."""
 
 
 def _dice_spec(ctx: WidgetContext) -> tuple[int, int]:
@@ -44,9 +49,11 @@ def dice_totals(ctx: WidgetContext) -> list[Primitive]:
     cx = b.x + b.w / 2
     out.append(Circle(cx, b.y + disc_r, disc_r, fill=ctx.colour(ctx.param("fill"), GLAZE), stroke=CLAY, stroke_width=1.0))
     out += ctx.text(label, Box(cx - disc_r * 0.8, b.y + disc_r * 0.35, disc_r * 1.6, disc_r * 1.3), what="totals", size=ctx.fparam("size", 40.0), font=TITLE_FONT, colour="#ffffff", align="center", valign="middle", single_line=True, source=ctx.source + ("data", "totals"))
+    if count > 3 or sides**count > _MAX_DRAWN_ROLLS:  # only the total: the rolls would not fit, and enumerating them is sides ** count steps
+        return out
     rolls = sorted({tuple(sorted(r)) for r in product(range(1, sides + 1), repeat=count) if sum(r) in totals})
     ways = sum(1 for r in product(range(1, sides + 1), repeat=count) if sum(r) in totals)
-    if count <= 3 and rolls:
+    if rolls:
         s = min((b.h - big_h) * 0.42, b.w / (len(rolls) * (count + 0.6)))
         row_w = len(rolls) * count * s + (len(rolls) - 1) * s * 0.6
         x = b.x + (b.w - row_w) / 2
@@ -107,6 +114,8 @@ def vessel(ctx: WidgetContext) -> list[Primitive]:
     set_id = str(ctx.data.get("set", ctx.card.id if ctx.card else ""))
     kind = str(shapes.get(set_id, "jar")) if isinstance(shapes, dict) else "jar"
     side = min(ctx.box.w, ctx.box.h)
+    if not side > 0:  # no area to draw in (and a meander step of zero would never end)
+        return []
     box = Box(ctx.box.x + (ctx.box.w - side) / 2, ctx.box.y + (ctx.box.h - side) / 2, side, side)
     shapes_out, top, bottom = _vessel_path(kind, box)
     band: list[Primitive] = [Rect(box.x, top, box.w, bottom - top, fill=GLAZE)]
@@ -144,7 +153,7 @@ def level(ctx: WidgetContext) -> list[Primitive]:
     value = ctx.data.get(str(ctx.param("field", "level")))
     if not isinstance(value, int):
         return []
-    top = int(ctx.fparam("max", 4))
+    top = min(max(1, int(ctx.fparam("max", 4))), MAX_FRAME_CELLS)  # the layout's range (cardgen.render.layouts), kept here too
     b = ctx.box
     label_h = b.h * 0.32
     layer_h = (b.h - label_h) / top
@@ -170,9 +179,10 @@ def set_line(ctx: WidgetContext) -> list[Primitive]:
     b = ctx.box
     text = f"{ctx.string('set_of', 'Set of')} {size}"
     out = ctx.text(text, Box(b.x, b.y, b.w * 0.55, b.h), what="set_size", size=ctx.fparam("size", 8.0), font=TITLE_FONT, valign="middle", single_line=True, source=ctx.source + ("data", "set_size"))
-    s = min(b.h * 0.8, (b.w * 0.45) / max(size, 1))
-    x = b.right - size * s
-    for i in range(size):
+    marks = size if 0 < size <= MAX_FRAME_CELLS else 0  # one mark per card of the set; a huge set gets the words only
+    s = min(b.h * 0.8, (b.w * 0.45) / max(marks, 1))
+    x = b.right - marks * s
+    for i in range(marks):
         cx, y = x + i * s + s / 2, b.y + (b.h - s) / 2
         out.append(Path((MoveTo(cx - s * 0.12, y + s * 0.05), LineTo(cx + s * 0.12, y + s * 0.05), CubicTo(cx + s * 0.5, y + s * 0.3, cx + s * 0.4, y + s * 0.8, cx + s * 0.15, y + s * 0.95),
                          LineTo(cx - s * 0.15, y + s * 0.95), CubicTo(cx - s * 0.4, y + s * 0.8, cx - s * 0.5, y + s * 0.3, cx - s * 0.12, y + s * 0.05), ClosePath()), fill=CLAY, stroke=GLAZE, stroke_width=0.2))
