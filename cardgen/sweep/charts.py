@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from cardgen.render.scene import Line, Polygon, Primitive, Rect, Text
-from cardgen.report.charts import FONT, INK, MUTED, NUM_PT, Canvas, Chart, dashed, fmt, nice_ticks
+from cardgen.report.charts import AXIS, FONT, GRID, INK, MUTED, NUM_PT, Canvas, Chart, dashed, fmt, nice_ticks
 from cardgen.sweep.present import Effect, effects, sweep_json, table_rows
 from cardgen.sweep.run import SweepPlan
 from cardgen.sweep.work import Record
@@ -41,8 +41,14 @@ def _x_scale(c: Canvas, values: Sequence[int]) -> tuple[float, float]:
 
 
 def _x_axis(c: Canvas, values: Sequence[int], name: str) -> tuple[float, float]:
+    """Ticks and labels under the plot, one per varied value; returns the x scale."""
     x0, per = _x_scale(c, values)
-    c.x_axis(list(values), lambda v: x0 + (v - values[0]) * per, [str(v) for v in values])
+    plot = c.plot
+    for value in values:
+        x = x0 + (value - values[0]) * per
+        c.add(Line(x, plot.y, x, plot.bottom, GRID, 0.2), Line(x, plot.bottom, x, plot.bottom + 0.8, AXIS, 0.25))
+        c.add(Text(x, plot.bottom + c.tick_gap, str(value), FONT, NUM_PT, MUTED, "middle"))
+    c.add(Line(plot.x, plot.bottom, plot.right, plot.bottom, AXIS, 0.3))
     return x0, per
 
 
@@ -97,7 +103,7 @@ def rates_effect_chart(effect: Effect, key: str) -> Chart:
     c.y_axis(1.0)
     x0, per = _x_axis(c, values, effect.name)
     plot = c.plot
-    series = (("square", "#ffffff", [p.tie_rate for p in effect.points]), ("triangle", "#555555", [p.skill for p in effect.points]), ("diamond", "#a9c1dc", [p.coverage for p in effect.points]))
+    series: tuple[tuple[str, str, list[float | None]], ...] = (("square", "#ffffff", [p.tie_rate for p in effect.points]), ("triangle", "#555555", [p.skill for p in effect.points]), ("diamond", "#a9c1dc", [p.coverage for p in effect.points]))
     for dx, (shape, fill, data) in zip((-1.6, 0.0, 1.6), series):  # side by side where two series meet
         last: tuple[float, float] | None = None
         for value, v in zip(values, data):

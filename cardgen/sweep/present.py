@@ -95,10 +95,12 @@ class Effect:
 
 
 def effects(plan: SweepPlan, records: Sequence[Record]) -> list[Effect]:
-    """For each varied number and player count, the figures pooled per value (refused variants left out)."""
+    """For each number varied over two values or more and each player count, the figures pooled per value (refused variants left out)."""
     counts = sorted({c["players"] for r in records for c in r["counts"]})
     out: list[Effect] = []
     for vary in plan.varies:
+        if len(vary.values) < 2:
+            continue  # a number set to one value is a fixed change, not a dimension
         for players in counts:
             points: list[Point] = []
             for value in vary.values:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardgen.findings import Finding, Severity
+from cardgen.findings import Finding, InputError, Severity
 from cardgen.sweep.variants import Overrides, SpecSource, variant_label, write_variant
 
 Record = dict[str, Any]
@@ -125,12 +125,18 @@ def run_variant(job: VariantJob) -> Record:
     """Validate and check one variant; the record says ``played``, ``refused`` (validator errors) or ``failed``."""
     for name in job.modules:
         importlib.import_module(name)
-    source, settings = job.source, job.settings
+    source = job.source
     record: Record = {"variant": dict(job.overrides), "label": variant_label(job.overrides), "status": "played", "findings": [], "counts": []}
     with tempfile.TemporaryDirectory(prefix="cardgen-variant-") as tmp:
         folder = write_variant(source, job.overrides, Path(tmp))
         try:
             return _check_folder(folder, job, record)
+        except InputError as error:  # the loader refuses the file outright (a number too large, say)
+            from cardgen.validate.runner import input_error_finding
+
+            record["status"] = "refused"
+            record["findings"] = [_finding_record(input_error_finding(error), source.shown)]
+            return record
         except Exception as error:  # a crash of one variant is its result, not the sweep's end
             record["status"] = "failed"
             record["error"] = f"{type(error).__name__}: {error}"
