@@ -197,6 +197,14 @@ def _result(plan: SweepPlan, objective: Objective, done: Sequence[Trial], cache:
     )
 
 
+def _rate(rate: float, games: int) -> str:
+    """A rate with its 95% Wilson interval."""
+    from cardgen.engine.balance import wilson_interval
+
+    low, high = wilson_interval(rate * games, games)
+    return f"{rate:.3f} [{low:.3f}, {high:.3f}]"
+
+
 def render_tune(result: TuneResult) -> str:
     """The answer in words: best values, their score against the spec's own, the evidence and the patch."""
     lines: list[str] = []
@@ -216,13 +224,14 @@ def render_tune(result: TuneResult) -> str:
             seats = ", ".join(f"P{s['seat'] + 1} {s['win_share']:.3f} [{s['low']:.3f}, {s['high']:.3f}]" for s in count["seats"])
             lines.append(
                 f"  {label}, {count['players']} player(s), {count['playouts']} playouts ({count['agents']}): {seats}; "
-                f"balance {count['balance'] if count['balance'] is None else format(count['balance'], '.3f')}, ties {count['tie_rate']:.3f}, length {count['length_mean']:.1f}"
+                f"balance {count['balance'] if count['balance'] is None else format(count['balance'], '.3f')}, ties {_rate(count['tie_rate'], count['completed'])}, "
+                f"length {count['length_mean']:.1f}"
             )
     widest = max((max(s["high"] - s["low"] for s in c["seats"]) / 2 for c in result.best_record["counts"] if c["seats"]), default=0.0)
     if widest:
         lines.append(
-            f"noise: at this many playouts a seat's win share is known to about +/-{widest:.3f} (95%); "
-            "differences between trials smaller than that may be chance: confirm with `cardgen check` or more --playouts"
+            f"noise: at this many playouts a seat's win share is known to about +/-{widest:.3f} (95%), and the best of many noisy trials "
+            "flatters itself: confirm it with a sweep of the two at more --playouts and another --seed"
         )
     if result.patch:
         lines.append("patch (apply with `patch -p0 < FILE`; the spec was not changed):")
