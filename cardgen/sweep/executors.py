@@ -72,9 +72,13 @@ class LocalExecutor:
                     index = pending.pop(future)
                     yield index, future.result()
         finally:
-            for future in pending:
-                future.cancel()
-            pool.shutdown(wait=True, cancel_futures=True)
+            if pending:  # stopped early (interrupted, or the caller stopped asking): do not wait for running checks
+                workers = list(getattr(pool, "_processes", {}).values())
+                pool.shutdown(wait=False, cancel_futures=True)
+                for process in workers:
+                    process.terminate()
+            else:
+                pool.shutdown(wait=True)
 
     def close(self) -> None:
         """Nothing stays running between runs."""

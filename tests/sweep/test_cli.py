@@ -78,3 +78,15 @@ def test_tune_prints_the_best_values_and_a_patch(tmp_path: Path) -> None:
     assert code == 0
     data = json.loads(out)
     assert data["objective"] == "length:1..2" and len(data["trials"]) == 2
+
+
+def test_the_balance_report_links_the_sweep_page_when_there_is_one(tmp_path: Path) -> None:
+    code, _ = run("sweep", str(TOY), "--vary", "numbers.wild_points=2..3", *SMALL, "--out", str(tmp_path))
+    assert code == 0
+    code, out = run("report", str(TOY), "--playouts", "10", "--skill-games", "0", "--solve-deals", "0", "--jobs", "1", "--quiet", "--out", str(tmp_path))
+    assert code == 0, out
+    index = (tmp_path / "toy" / "report" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="sweep.html">sweep.html</a>' in index
+    other = tmp_path / "other"
+    code, _ = run("report", str(TOY), "--playouts", "10", "--skill-games", "0", "--solve-deals", "0", "--jobs", "1", "--quiet", "--out", str(other))
+    assert code == 0 and "sweep.html" not in (other / "toy" / "report" / "index.html").read_text(encoding="utf-8")

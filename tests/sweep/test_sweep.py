@@ -123,3 +123,23 @@ def test_local_processes_and_a_dask_local_cluster_agree_bit_for_bit() -> None:
         dask.close()
     assert json.loads(one)[0]["counts"][0]["playouts"] == 8
     assert one == two == on_dask
+
+
+def test_stopping_early_keeps_what_finished_and_stops_the_workers(tmp_path: Path) -> None:
+    """What an interruption does: the records that arrived are in the results file; the pool is shut without waiting."""
+    plan = toy_plan(["numbers.wild_points=1..6"], playouts=10)
+    results = tmp_path / "results.jsonl"
+
+    class Interrupt(Exception):
+        pass
+
+    def stop_after_two(index: int, record: dict[str, object]) -> None:
+        if len(results.read_text(encoding="utf-8").splitlines()) >= 3:
+            raise Interrupt
+
+    with pytest.raises(Interrupt):
+        run_sweep(plan, LocalExecutor(2), results, on_record=stop_after_two)
+    kept = read_results(results, plan.header())
+    assert len(kept) == 2
+    resumed = run_sweep(plan, LocalExecutor(1), results, resume=True)
+    assert canonical_json(resumed) == canonical_json(run_sweep(plan, LocalExecutor(1)))
