@@ -152,6 +152,8 @@ def read_source(folder: Path) -> SpecSource:
         relative = path.relative_to(folder)
         if not path.is_file() or any(part.startswith(".") for part in relative.parts):
             continue
+        if not path.resolve().is_relative_to(folder.resolve()):
+            raise InputError("a link leading out of the spec folder: a sweep ships only the folder's own files to its workers", display_path(path))
         data = path.read_bytes()
         total += len(data)
         if total > MAX_FOLDER_BYTES:

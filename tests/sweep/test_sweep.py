@@ -143,3 +143,14 @@ def test_stopping_early_keeps_what_finished_and_stops_the_workers(tmp_path: Path
     assert len(kept) == 2
     resumed = run_sweep(plan, LocalExecutor(1), results, resume=True)
     assert canonical_json(resumed) == canonical_json(run_sweep(plan, LocalExecutor(1)))
+
+
+def test_skilled_agents_play_the_balance_playouts() -> None:
+    settings = CheckSettings((2,), 6, "mcts", 0, 4, 0)
+    plan = plan_sweep(TOY, parse_varies(["numbers.wild_points=4"]), settings)
+    (record,) = run_sweep(plan, LocalExecutor(1))
+    count = record["counts"][0]
+    assert count["agents"] == "mcts:4" and count["playouts"] == 6
+    (random_record,) = run_sweep(toy_plan(["numbers.wild_points=4"], playouts=6), LocalExecutor(1))
+    assert random_record["counts"][0]["agents"] == "random"
+    assert count["seed"] == random_record["counts"][0]["seed"]  # the same base seed; the skilled games are their own

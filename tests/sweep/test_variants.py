@@ -106,3 +106,14 @@ def test_the_digest_covers_every_file(tmp_path: Path) -> None:
     first = read_source(folder).digest
     (folder / "cards.csv").write_text("id\n", encoding="utf-8")
     assert read_source(folder).digest != first
+
+
+def test_a_link_out_of_the_spec_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "toy"
+    folder.mkdir()
+    (folder / "game.yaml").write_bytes((TOY / "game.yaml").read_bytes())
+    outside = tmp_path / "secret.csv"
+    outside.write_text("id\n", encoding="utf-8")
+    (folder / "cards.csv").symlink_to(outside)
+    with pytest.raises(InputError, match="link leading out"):
+        read_source(folder)
