@@ -7,7 +7,8 @@ figures against each varied value (or JSON) and writes ``sweep.html`` and
 ``sweep.json`` beside the game's balance report; ``tune`` prints the best
 values, their evidence and a patch of ``game.yaml`` (never applied).
 Exit codes: 0 done, 1 some variant has error findings (or was refused by the
-validator), 2 bad options or unreadable input.
+validator), 2 bad options or unreadable input, 3 a variant's check crashed (a
+bug in cardgen; the table shows which).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
     from cardgen.sweep.executors import Executor
     from cardgen.sweep.run import SweepPlan
+    from cardgen.sweep.work import Record
 
 OUTPUT_ROOT = Path("output")
 
@@ -80,10 +82,13 @@ def _plan(game: str, vary: list[str], players: Optional[int], playouts: Optional
         raise InputError(f"--agents must be one of {', '.join(AGENT_CHOICES)}, not {agents!r}")
     varies = parse_varies(vary)
     folder = find_spec_folder(game)
+    loaded = load_spec(folder)
+    if loaded.spec is None:
+        raise InputError("the spec does not load; fix it first (cardgen validate)", loaded.file)
+    spec = loaded.spec
+    if players is not None and not spec.players.min <= players <= spec.players.max:
+        raise InputError(f"{spec.id} plays with {spec.players.min} to {spec.players.max} players, not {players}", loaded.file)
     if playouts is None:
-        loaded = load_spec(folder)
-        if loaded.spec is None:
-            raise InputError("the spec does not load; fix it (cardgen validate) or give --playouts", loaded.file)
         playouts = default_playouts(loaded)
     settings = CheckSettings((players,) if players else (), playouts, agents, skill_games, mcts_budget, seed)
     return plan_sweep(folder, varies, settings)
@@ -140,6 +145,13 @@ def sweep(
         typer.echo(render_effects(effects(plan, records)))
         refused = sum(1 for r in records if r["status"] != "played")
         typer.echo(f"{len(records)} variants on {runner.name} ({runner.workers} worker(s)), {refused} refused or failed; results: {path}; page: {pages[0]}")
+    _exit_for(records)
+
+
+def _exit_for(records: list[Record]) -> None:
+    """Exit 3 when a variant's check crashed (a bug in cardgen), 1 when one was refused or has error findings."""
+    if any(r["status"] == "failed" for r in records):
+        raise typer.Exit(3)
     if any(r["status"] != "played" or any(f["severity"] == "error" for f in r["findings"]) for r in records):
         raise typer.Exit(1)
 

@@ -76,13 +76,14 @@ def variant_seed(digest: str, overrides: Overrides, players: int, seed: int = 0)
     return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") % SEED_SPACE
 
 
-def _finding_record(finding: Finding, shown: str) -> dict[str, object]:
-    """A finding with the temporary folder's file name replaced by the spec's own."""
+def _finding_record(finding: Finding, folder: Path, shown: str) -> dict[str, object]:
+    """A finding as JSON, its file named as in the spec's own folder rather than the temporary copy."""
     record = finding.as_json()
-    if str(record.get("file", "")).endswith(("game.yaml",)):
-        record["file"] = shown
-    else:
-        record["file"] = Path(str(record.get("file", ""))).name
+    try:
+        relative = Path(str(record.get("file", ""))).resolve().relative_to(folder.resolve())
+        record["file"] = str(Path(shown).parent / relative)
+    except ValueError:
+        pass
     return record
 
 
@@ -135,7 +136,7 @@ def run_variant(job: VariantJob) -> Record:
             from cardgen.validate.runner import input_error_finding
 
             record["status"] = "refused"
-            record["findings"] = [_finding_record(input_error_finding(error), source.shown)]
+            record["findings"] = [_finding_record(input_error_finding(error), folder, source.shown)]
             return record
         except Exception as error:  # a crash of one variant is its result, not the sweep's end
             record["status"] = "failed"
@@ -155,7 +156,7 @@ def _check_folder(folder: Path, job: VariantJob, record: Record) -> Record:
     loaded = result.loaded
     if errors or loaded is None or loaded.spec is None:
         record["status"] = "refused"
-        record["findings"] = [_finding_record(f, source.shown) for f in sorted(errors, key=lambda f: (f.line, f.column, f.code, f.message))]
+        record["findings"] = [_finding_record(f, folder, source.shown) for f in sorted(errors, key=lambda f: (f.line, f.column, f.code, f.message))]
         return record
     spec = loaded.spec
     counts = [n for n in (settings.players or range(spec.players.min, spec.players.max + 1)) if spec.players.min <= n <= spec.players.max]
@@ -177,6 +178,7 @@ def _check_folder(folder: Path, job: VariantJob, record: Record) -> Record:
                 keys = runner.game(n).usage_keys()
                 metrics = compute_metrics(runner.run(tasks), n, keys)
         record["counts"].append(_count_record(n, base, _agent_name(settings.agents, settings.mcts_budget), metrics, count.skill))
-    unique = {json.dumps(_finding_record(f, source.shown), sort_keys=True): _finding_record(f, source.shown) for f in findings}
+    shown = [_finding_record(f, folder, source.shown) for f in findings]
+    unique = {json.dumps(item, sort_keys=True): item for item in shown}
     record["findings"] = [unique[k] for k in sorted(unique)]
     return record

@@ -90,3 +90,8 @@ def test_the_balance_report_links_the_sweep_page_when_there_is_one(tmp_path: Pat
     other = tmp_path / "other"
     code, _ = run("report", str(TOY), "--playouts", "10", "--skill-games", "0", "--solve-deals", "0", "--jobs", "1", "--quiet", "--out", str(other))
     assert code == 0 and "sweep.html" not in (other / "toy" / "report" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_player_count_the_game_lacks_exits_2(tmp_path: Path) -> None:
+    code, out = run("sweep", str(TOY), "--vary", "numbers.wild_points=2", "--players", "9", "--out", str(tmp_path))
+    assert code == 2 and "1 to 3 players" in out
