@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,3 +60,13 @@ def test_the_search_prefers_an_even_start_to_a_big_head_start() -> None:
     result = tune(plan, Objective("balance"), LocalExecutor(1), trials=4, batch=2)
     assert result.best is not None and result.best.overrides == (("first_seat_bonus", 0),)
     assert {t.overrides for t in result.trials} == {(("first_seat_bonus", 0),), (("first_seat_bonus", 12),)}
+
+
+def test_a_resumed_search_replays_its_trials_without_playing_them_again(tmp_path: Path) -> None:
+    plan = plan_sweep(TOY, parse_varies(["numbers.wild_points=1..8"]), CheckSettings((2,), 10, "random", 0, 4, 0))
+    results = tmp_path / "tune.jsonl"
+    first = tune(plan, Objective("decisiveness"), LocalExecutor(1), trials=5, batch=2, results=results)
+    again = Reversed()
+    resumed = tune(plan, Objective("decisiveness"), again, trials=5, batch=2, results=results, resume=True)
+    assert again.ran == 0
+    assert [(t.overrides, t.score) for t in resumed.trials] == [(t.overrides, t.score) for t in first.trials]
