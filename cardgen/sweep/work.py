@@ -164,7 +164,7 @@ def _check_folder(folder: Path, job: VariantJob, record: Record) -> Record:
     for n in counts:
         base = variant_seed(source.digest, job.overrides, n, settings.seed)
         report = run_checks(
-            loaded, settings.playouts, base, 1, players=[n], skill_games=settings.skill_games, mcts_budget=settings.mcts_budget,
+            loaded, playouts=settings.playouts, seed=base, jobs=1, players=[n], skill_games=settings.skill_games, mcts_budget=settings.mcts_budget,
         )
         findings.extend(f for f in report.findings if f.severity in (Severity.ERROR, Severity.WARNING))
         count = report.counts[0] if report.counts else None
