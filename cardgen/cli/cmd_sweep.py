@@ -78,10 +78,10 @@ def _plan(game: str, vary: list[str], players: Optional[int], playouts: Optional
     from cardgen.sweep.variants import parse_varies
     from cardgen.sweep.work import AGENT_CHOICES, CheckSettings
 
+    folder = find_spec_folder(game)  # the game first: a missing game is named before any option is judged
     if agents not in AGENT_CHOICES:
         raise InputError(f"--agents must be one of {', '.join(AGENT_CHOICES)}, not {agents!r}")
     varies = parse_varies(vary)
-    folder = find_spec_folder(game)
     loaded = load_spec(folder)
     if loaded.spec is None:
         raise InputError("the spec does not load; fix it first (cardgen validate)", loaded.file)
