@@ -25,6 +25,8 @@ from cardgen.report.pages import render_html, render_pdf
 REPORT_FOLDER = "report"
 INDEX = "index.html"
 JSON_NAME = "report.json"
+SIBLING_PAGES = ("sweep.html",)
+"""Pages other commands write into the report folder (``cardgen sweep``); the report links those present."""
 
 
 def pdf_name(game: str) -> str:
@@ -50,7 +52,7 @@ def write_report(data: ReportData, folder: Path) -> list[Path]:
     sections = build_sections(data)
     name = pdf_name(data.game)
     outputs = [
-        (folder / INDEX, render_html(data, name, sections).encode("utf-8")),
+        (folder / INDEX, render_html(data, name, sections, tuple(p for p in SIBLING_PAGES if (folder / p).is_file())).encode("utf-8")),
         (folder / name, render_pdf(data, sections)),
         (folder / JSON_NAME, report_json(data).encode("utf-8")),
     ]

@@ -86,8 +86,11 @@ def parameters_line(data: ReportData) -> str:
     )
 
 
-def render_html(data: ReportData, pdf_name: str, sections: list[Section] | None = None) -> str:
-    """The report page: summary box, then per player count every chart inline, the findings and a glossary."""
+def render_html(data: ReportData, pdf_name: str, sections: list[Section] | None = None, more_pages: tuple[str, ...] = ()) -> str:
+    """The report page: summary box, then per player count every chart inline, the findings and a glossary.
+
+    ``more_pages`` names other pages of the report folder to link (``sweep.html``, written by ``cardgen sweep``).
+    """
     sections = sections if sections is not None else build_sections(data)
     title = f"Balance report: {data.title}"
     parts = [
@@ -98,7 +101,8 @@ def render_html(data: ReportData, pdf_name: str, sections: list[Section] | None 
         f"<header><h1>{_e(title)}</h1>",
         f'<p class="params">{_e(data.game)} · version {_e(data.version)} · {_e(data.check.file)}</p>',
         f'<p class="params">{_e(parameters_line(data))}</p>',
-        f'<p class="params">Files: <a href="report.json">report.json</a> · <a href="{_e(pdf_name)}">{_e(pdf_name)}</a></p></header>',
+        f'<p class="params">Files: <a href="report.json">report.json</a> · <a href="{_e(pdf_name)}">{_e(pdf_name)}</a>'
+        + "".join(f' · <a href="{_e(page)}">{_e(page)}</a>' for page in more_pages) + "</p></header>",
     ]
     links = [(s.key, s.heading) for s in sections] + [("findings", "Findings"), ("glossary", "How to read this")]
     parts.append("<nav><ul>" + "".join(f'<li><a href="#{_e(k)}">{_e(h)}</a></li>' for k, h in links) + "</ul></nav><main>")
