@@ -48,6 +48,15 @@ class NumberRule:
 
 
 @dataclass(frozen=True)
+class OptionRule:
+    """A rule option the rules read (``options.NAME`` in the spec): its choices and the one it takes when left out."""
+
+    choices: tuple[str, ...]
+    default: str
+    meaning: str
+
+
+@dataclass(frozen=True)
 class DeckRule:
     """A deck the rules read: the fields, effects and card types they act on."""
 
@@ -105,6 +114,8 @@ class RulesContract:
     players: tuple[int, int]
     """The player counts the rules can seat (inclusive)."""
     numbers: Mapping[str, NumberRule] = field(default_factory=dict)
+    options: Mapping[str, OptionRule] = field(default_factory=dict)
+    """Rule options the rules read; each has a default, so a spec may leave any of them out."""
     decks: Mapping[str, DeckRule] = field(default_factory=dict)
     setup: SetupRule = field(default_factory=SetupRule)
     components: Mapping[str, ComponentRule] = field(default_factory=dict)
@@ -116,3 +127,8 @@ class RulesContract:
     inert: tuple[SpecCheck, ...] = ()
     """Checks for cards whose effect can never change the game in this spec (a guard against a card that is not
     in the deck, a mirror of shapes that are all symmetric); each problem is reported at the card."""
+
+
+def read_option(contract: RulesContract, spec: Spec, name: str) -> str:
+    """The value of rule option ``name`` in ``spec``: the spec's choice, or the contract's default."""
+    return spec.options.get(name, contract.options[name].default)

@@ -433,6 +433,10 @@ class Spec(SpecModel):
     dice: list[Dice] = Field(default_factory=list, description="Dice.")
     setups: list[Setup] = Field(min_length=1, description="What is dealt for each supported player count.")
     numbers: dict[str, int] = Field(default_factory=dict, description="The numbers the rules read (hand limits, points, bonuses, thresholds), by name.")
+    options: dict[str, Identifier] = Field(
+        default_factory=dict,
+        description="Rule options the rules module offers (a reading of the source, a variant), by name: each value is one of the choices the module declares; an option left out takes its default.",
+    )
     stated_counts: list[StatedCount] = Field(default_factory=list, description="Counts the source rulebook states, checked against the components.")
     strings: dict[str, LocalText] = Field(default_factory=dict, description="Other localised labels printed on cards (e.g. 'Level').")
     rules_text: RulesText = Field(description="The rules prose of the rulebook, written for this project in every locale.")

@@ -61,6 +61,7 @@ def rules_contract(loaded: LoadedSpec) -> Iterator[Finding]:
 
     yield from _players(spec, contract, rules, finding)
     yield from _numbers(spec, contract, rules, finding)
+    yield from _options(spec, contract, rules, finding)
     yield from _decks(spec, contract, rules, finding)
     yield from _setups(spec, contract, rules, finding)
     yield from _components(spec, contract, rules, finding)
@@ -104,6 +105,16 @@ def _numbers(spec: Spec, contract: RulesContract, rules: object, finding: _Make)
             yield finding(
                 "CG171", ("numbers", name), f"numbers.{name} is {value}, but the {rules} rules play {read_rule.min} to {read_rule.max} ({read_rule.meaning})"
             )
+
+
+def _options(spec: Spec, contract: RulesContract, rules: object, finding: _Make) -> Iterator[Finding]:
+    for name, value in spec.options.items():
+        rule = contract.options.get(name)
+        if rule is None:
+            known = ", ".join(sorted(contract.options)) or "none"
+            yield finding("CG172", ("options", name), f"options.{name} is not an option of the {rules} rules", f"the options they read: {known}")
+        elif value not in rule.choices:
+            yield finding("CG171", ("options", name), f"options.{name} is {value!r}, but the {rules} rules offer {', '.join(rule.choices)} ({rule.meaning})")
 
 
 def _decks(spec: Spec, contract: RulesContract, rules: object, finding: _Make) -> Iterator[Finding]:

@@ -1,7 +1,8 @@
 """One fact, one place: every rule-bearing value of every shipped spec is obeyed or refused.
 
 For each value a designer might edit (every number, every setup count, every card's copies, every
-component count, the dice, the player range), the test writes a copy of the spec with that one value
+component count, the dice, the player range, and every other choice of each rule option the rules module
+declares), the test writes a copy of the spec with that one value
 moved up and down by one, and demands one of two outcomes:
 
 * the static validator refuses the copy (an error finding, no simulation needed), or
@@ -23,7 +24,7 @@ import pytest
 import yaml
 
 from cardgen.engine.agents import RandomAgent
-from cardgen.engine.core import make_game
+from cardgen.engine.core import contract_for, make_game
 from cardgen.engine.playout import play_game
 from cardgen.findings import Severity
 from cardgen.spec.load import load_spec
@@ -54,6 +55,13 @@ def _set(path: tuple[Any, ...], delta: int) -> Edit:
         for key in path[:-1]:
             node = node[key]
         node[path[-1]] = node[path[-1]] + delta
+
+    return edit
+
+
+def _set_option(name: str, choice: str) -> Edit:
+    def edit(data: dict[str, Any], folder: Path) -> None:
+        data.setdefault("options", {})[name] = choice
 
     return edit
 
@@ -98,6 +106,12 @@ def rule_bearing_values(spec_id: str) -> Iterator[tuple[str, Edit]]:
     for name, path in places:
         for delta in (1, -1):
             yield f"{name}{'+' if delta > 0 else '-'}1", _with_default_copies(_set(path, delta), path)
+    contract = contract_for(data["rules"]) if data.get("rules") else None
+    for name, rule in (contract.options.items() if contract else []):
+        current = data.get("options", {}).get(name, rule.default)
+        for choice in rule.choices:
+            if choice != current:
+                yield f"options.{name}={choice}", _set_option(name, choice)
     for deck in data.get("decks", []):
         sheet = deck.get("cards_file")
         if sheet:

@@ -243,3 +243,10 @@ def test_a_mirror_of_symmetric_shapes_does_nothing(tmp_path: Path) -> None:
     result = static(folder)
     found = errors(result.findings, "CG174")
     assert [f.path for f in found] == ["decks[2].cards[4].effect"], rendered(result.findings)
+
+
+def test_an_option_the_rules_do_not_offer_is_unread(tmp_path: Path) -> None:
+    folder = copy_spec("keramikos", tmp_path)
+    edit_yaml(folder, lambda data: data.__setitem__("options", {"house_rule": "on"}))
+    found = _only(folder, "CG172")
+    assert found[0].path == "options.house_rule"
