@@ -31,7 +31,6 @@ from pathlib import Path
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import TYPE_CHECKING, cast
 
-from babel.support import NullTranslations, Translations
 from markupsafe import escape
 
 from cardgen import __version__
@@ -316,7 +315,7 @@ def _translations_cached(path: str, mtime_ns: int, locale: str, build_cache: Has
     long-running process (``cardgen watch``) looks each build's cache up once
     and the entry counts as used by that build.
     """
-    from babel.support import Translations  # (Babel is loaded when a catalog is)
+    from babel.support import NullTranslations, Translations  # (Babel is loaded when a catalog is)
 
     cache = cast("ResultCache | None", build_cache)
     key = ""
