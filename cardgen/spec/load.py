@@ -237,8 +237,10 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
                 )
                 continue
             if not sheet.is_file():
+                named = folder / deck["cards_file"]
+                what = "is a symbolic link that leads nowhere (a loop, or a missing target)" if os.path.islink(named) else "does not exist"
                 loaded.findings.append(
-                    loaded.place_finding("CG011", Severity.ERROR, path, f"card sheet {deck['cards_file']!r} does not exist", "create it or fix the name")
+                    loaded.place_finding("CG011", Severity.ERROR, path, f"card sheet {deck['cards_file']!r} {what}", "create it or fix the name")
                 )
                 continue
             rows, sheet_map = load_card_table(sheet, display_path(sheet), budget=budget)

@@ -40,6 +40,22 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+RANGE_NOTES: dict[str, str] = {
+    "CG5": (
+        "Which simulation findings are errors. `cardgen check` and `cardgen validate` exit 1 on errors only. "
+        "Errors are what no designer would ship and what the evidence proves: a setup that cannot be dealt (CG502), "
+        "a dead end (CG503), a game past its length bound (CG504), a crash (CG506), scores outside their bounds (CG507), "
+        "broken conservation (CG508), a card the rules module proves can never be used at a player count (CG505, with the "
+        "reason), and a degenerate game (CG513-CG515), each with the number of completed playouts it rests on. Warnings "
+        "are judgements or unproved observations: a card no random, skill or targeted game happened to use (CG505, with "
+        "the games it rests on), seats whose 95% Wilson intervals show a gap wider than `balance.max_seat_gap` (CG509), "
+        "and a skill edge below `balance.min_skill_edge` (CG510). Every figure comes from seeded playouts whose number is "
+        "fixed by the spec (never by a clock), so one spec and seed give one verdict on any machine."
+    ),
+}
+"""A paragraph printed under a range's table (how its findings are judged)."""
+
+
 def findings_reference_markdown() -> str:
     """The reference page of every finding code, grouped by layer."""
     codes = all_codes()
@@ -57,4 +73,6 @@ def findings_reference_markdown() -> str:
         lines += [f"## {title}", "", "| code | meaning |", "| --- | --- |"]
         lines += [f"| {code} | {_cell(text)} |" for code, text in group.items()]
         lines.append("")
+        if prefix in RANGE_NOTES:
+            lines += [RANGE_NOTES[prefix], ""]
     return "\n".join(lines)

@@ -147,7 +147,7 @@ def test_a_disk_failing_while_publishing_is_exit_2(spec: Path, tmp_path: Path, q
     def full(staging: Path, target: Path) -> list[Path]:
         raise OSError(errno.ENOSPC, "No space left on device", str(target / "decks"))
 
-    with mock.patch.object(build_module, "_publish", full):
+    with mock.patch.object(build_module, "publish", full):
         line = assert_one_line_exit_2(run_cli(["build", str(spec), "--out", str(out)]), str(out / "minimal" / "decks"))
     assert "No space left on device" in line
     assert leftovers(out) == []
@@ -421,13 +421,14 @@ def test_layout_parameters_no_widget_can_draw_are_findings_in_the_layout(scaffol
     assert all(abs(line - changed) <= 1 for line in lines), (lines, changed, stdout)
 
 
-def test_a_card_sheet_that_is_a_symbolic_link_loop_is_exit_2(scaffolded: Path, tmp_path: Path) -> None:
+def test_a_card_sheet_that_is_a_symbolic_link_loop_is_a_finding(scaffolded: Path, tmp_path: Path) -> None:
+    """The spec names a sheet that cannot be read: a finding at the spec's line (exit 1), never exit 3."""
     spec = copy_spec(scaffolded, tmp_path / "gem-game")
     (spec / "cards.csv").unlink()
     (spec / "cards.csv").symlink_to("cards.csv")
     code, stdout, stderr = run_cli(["validate", "--no-sim", str(spec)])
-    assert code == 2 and "internal error" not in stdout + stderr, (code, stdout, stderr)
-    assert any("cards.csv" in row and "loops" in row for row in stdout.splitlines()), stdout
+    assert code == 1 and "internal error" not in stdout + stderr, (code, stdout, stderr)
+    assert any("cards.csv" in row and "symbolic link that leads nowhere" in row and "CG011" in row for row in stdout.splitlines()), stdout
 
 
 def test_out_through_a_symbolic_link_loop_is_a_usage_error(spec: Path, tmp_path: Path) -> None:
