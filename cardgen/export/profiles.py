@@ -46,10 +46,11 @@ from cardgen.spec.load import LoadedSpec, inside_folder
 from cardgen.spec.models import SIZE_PRESETS, SizeName
 from cardgen.spec.source import load_yaml
 from cardgen.validate.registry import register_codes
+from cardgen.resources import TEMPLATES
 
 PROFILE_NAME = re.compile(r"[a-z0-9][a-z0-9_\-]*")
 """What a profile name may be: it names a file in the profiles folder, so no path."""
-PROFILES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "profiles"
+PROFILES_DIR: Path = TEMPLATES / "profiles"
 """The bundled profiles (drivethrucards, gamecrafter, makeplayingcards)."""
 
 

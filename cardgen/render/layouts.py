@@ -26,8 +26,9 @@ from cardgen.limits import MAX_ELEMENTS_PER_FACE, MAX_FRAME_CELLS, MAX_LAYOUT_MM
 from cardgen.spec.load import SPEC_LAYOUTS, confined_path, leaves_folder
 from cardgen.spec.models import CardSize, Component, Deck
 from cardgen.spec.source import Place, SourceMap, active_parse_cache, load_yaml
+from cardgen.resources import TEMPLATES
 
-LAYOUTS_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "layouts"
+LAYOUTS_DIR: Path = TEMPLATES / "layouts"
 """The bundled layouts, one folder per game id."""
 
 _COLOUR_OR_KEYWORD = r"^(#[0-9a-fA-F]{6}|type|seat|entry)$"

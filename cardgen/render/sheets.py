@@ -55,8 +55,9 @@ from cardgen.render.scene import (
     shared_face,
 )
 from cardgen.spec.source import active_parse_cache, load_yaml
+from cardgen.resources import TEMPLATES
 
-TEMPLATES_DIR: Path = Path(__file__).resolve().parents[2] / "templates" / "sheets"
+TEMPLATES_DIR: Path = TEMPLATES / "sheets"
 """Default folder of the bundled sheet templates (a4.yaml, letter.yaml)."""
 
 _EPS = 1e-6

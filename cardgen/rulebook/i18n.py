@@ -35,6 +35,7 @@ from markupsafe import escape
 
 from cardgen import __version__
 from cardgen.spec.source import ResultCache, active_parse_cache, open_entry, read_bytes, seal_entry
+from cardgen.resources import CHECKOUT, LOCALES, TEMPLATES
 
 if TYPE_CHECKING:
     from babel.support import NullTranslations, Translations
@@ -44,11 +45,11 @@ if TYPE_CHECKING:
 # imported by the functions that use it: a build whose compiled catalogs and catalog-check findings
 # come from its cache needs none of the catalog machinery, and one that prints no rulebook none of Babel.
 
-PROJECT_ROOT: Path = Path(__file__).resolve().parents[2]
+PROJECT_ROOT: Path = CHECKOUT
 """The repository root (templates/ and locales/ live there)."""
-TEMPLATES_DIR: Path = PROJECT_ROOT / "templates" / "rulebook"
+TEMPLATES_DIR: Path = TEMPLATES / "rulebook"
 """The bundled rulebook templates."""
-LOCALES_DIR: Path = PROJECT_ROOT / "locales"
+LOCALES_DIR: Path = LOCALES
 """The gettext catalogs."""
 PYTHON_SOURCES_DIR: Path = Path(__file__).resolve().parent
 """Python modules whose N_()/gettext messages belong to the catalog."""

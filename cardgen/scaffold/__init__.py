@@ -22,11 +22,11 @@ from pathlib import Path
 from string import Template
 
 from cardgen.findings import InputError, display_path
+from cardgen.resources import SCHEMA, TEMPLATES
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES_DIR = REPO_ROOT / "templates" / "scaffold"
+TEMPLATES_DIR = TEMPLATES / "scaffold"
 """The scaffold's file templates."""
-SCHEMA_FILE = REPO_ROOT / "schema" / "cardgen-spec.schema.json"
+SCHEMA_FILE = SCHEMA / "cardgen-spec.schema.json"
 """The JSON Schema the new game.yaml points editors at."""
 DECK_ID = "cards"
 """The id of the scaffold's one deck (its layout file is ``layouts/cards.yaml``)."""
