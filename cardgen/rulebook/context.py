@@ -50,10 +50,14 @@ class TextResolver:
         self.locale = locale
         self.fallback = spec.locales[0] if spec.locales else "en"
         self.effect_cards: dict[str, Card] = {}
+        self.effect_carriers: dict[str, list[Card]] = {}
+        """Every card carrying each effect, in spec order: ``{effect:ID}`` names them all ("Hook or Zigzag")."""
         for deck in spec.decks:
             for card in deck.cards:
                 if card.effect and card.effect not in self.effect_cards:
                     self.effect_cards[card.effect] = card
+                if card.effect:
+                    self.effect_carriers.setdefault(card.effect, []).append(card)
 
     def local(self, text: dict[str, str] | None) -> str:
         """The text in this locale (the spec's first locale when it lacks this one), placeholders left in."""
@@ -78,8 +82,11 @@ class TextResolver:
             if reference is not None:
                 kind, name, effect = reference.groups()
                 if effect is not None:
-                    card = self.effect_cards.get(effect)
-                    return self.local(card.name) if card else f"[{effect}?]"
+                    carriers = self.effect_carriers.get(effect, [])
+                    if not carriers:
+                        return f"[{effect}?]"
+                    names = [self.local(card.name) for card in carriers]
+                    return names[0] if len(names) == 1 else format_list(names, style="or", locale=self.locale)
                 value = resolve_reference(self.spec, kind, name, players).value
                 return self.number(value) if value is not None else f"[{kind}.{name}?]"
             return self.icon_word(match.group(1))
@@ -316,7 +323,8 @@ def _setup_table(spec: Spec, r: TextResolver) -> dict[str, Any]:
         rows.append({"kind": "deal", "name": deck_names.get(deck_id, deck_id), "values": [s.deal.get(deck_id) for s in setups]})
     shown = ordered({k for s in setups for k in s.display}, deck_order)
     for deck_id in shown:
-        rows.append({"kind": "display", "name": deck_names.get(deck_id, deck_id), "values": [s.display.get(deck_id) for s in setups]})
+        two_sided = any(d.double_sided for d in spec.decks if d.id == deck_id)
+        rows.append({"kind": "display", "name": deck_names.get(deck_id, deck_id), "values": [s.display.get(deck_id) for s in setups], "double_sided": two_sided})
     grid_names = ordered({k for s in setups for k in s.grids}, [])
     for grid_name in grid_names:
         label = spec.strings.get(grid_name)
@@ -350,4 +358,10 @@ def _setup_table(spec: Spec, r: TextResolver) -> dict[str, Any]:
             {"kind": "pieces", "name": component_names.get(component_id, component_id), "values": [s.pieces.get(component_id) for s in setups]}
         )
     notes = [{"players": s.players, "text": r.prose(s.notes, s.players)} for s in setups if s.notes]
-    return {"columns": [s.players for s in setups], "rows": rows, "notes": notes}
+    return {
+        "columns": [s.players for s in setups],
+        "rows": rows,
+        "notes": notes,
+        "decks": len(spec.decks),
+        "pieces": any(row["kind"] == "pieces" for row in rows),
+    }

@@ -250,3 +250,35 @@ def test_an_option_the_rules_do_not_offer_is_unread(tmp_path: Path) -> None:
     edit_yaml(folder, lambda data: data.__setitem__("options", {"house_rule": "on"}))
     found = _only(folder, "CG172")
     assert found[0].path == "options.house_rule"
+
+
+def test_rulebooks_use_the_specs_own_names_and_counts(tmp_path: Path) -> None:
+    """Issue 16's reader errors, by family: card names, tiles per player and the setup sentence all come from
+    the spec, so renaming a card or changing a count changes both rulebooks and leaves no second copy behind."""
+    folder = copy_spec("ceramus", tmp_path)
+
+    def change(data: Any) -> None:
+        card(data, "ceramas", "c5")["name"] = {"en": "Looking Glass", "pt_BR": "Espelho"}
+        data["components"][0]["count"] = 5
+
+    edit_yaml(folder, change)
+    loaded = load_spec(folder)
+    assert loaded.spec is not None
+    en = " ".join(make_rulebook(loaded.spec, "en", folder).markdown.split())
+    pt = " ".join(make_rulebook(loaded.spec, "pt_BR", folder).markdown.split())
+    assert "Only the bonus of Looking Glass flips a shape" in en and "Só o bônus de Espelho vira uma forma" in pt
+    assert "Column" not in en and "Coluna" not in pt
+    assert "| Tile markers: given to each player | 20 | 20 | 20 | 20 |" in en
+    assert "takes the 20 tiles bearing their corner mark, 5 of each style" in en
+
+
+def test_a_one_deck_game_without_pieces_is_not_told_about_other_decks(tmp_path: Path) -> None:
+    folder = copy_spec("ceratopsians", tmp_path)
+    loaded = load_spec(folder)
+    assert loaded.spec is not None
+    en = make_rulebook(loaded.spec, "en", folder).markdown
+    pt = make_rulebook(loaded.spec, "pt_BR", folder).markdown
+    assert "Shuffle the deck. Then deal and lay out the cards shown" in en
+    assert "Shuffle each deck" not in en and "cards and pieces shown" not in en
+    assert "Embaralhe o baralho." in pt and "Embaralhe cada baralho" not in pt
+    assert "face up" not in en and "cards laid out in the middle, as they come" in en  # two-sided cards have no face-down side
