@@ -441,4 +441,9 @@ class Spec(SpecModel):
     strings: dict[str, LocalText] = Field(default_factory=dict, description="Other localised labels printed on cards (e.g. 'Level').")
     rules_text: RulesText = Field(description="The rules prose of the rulebook, written for this project in every locale.")
     clarifications: list[Clarification] = Field(default_factory=list, description="Numbered readings where the source is silent or ambiguous.")
+    glossary: list[LocalText] = Field(
+        default_factory=list,
+        description="Terms translated one way only, each given in every locale (after the game's own translated rulebook where one exists): "
+        "wherever a text uses a term in the first locale, its other locales must use that term's translation.",
+    )
     balance: BalanceThresholds = Field(default_factory=BalanceThresholds, description="Thresholds for the balance report.")

@@ -35,6 +35,7 @@ register_codes(
     {
         "CG146": "A text carries different numbers or references in different locales.",
         "CG147": "A count is typed into rules prose next to what it counts; name it with a reference so it follows the data.",
+        "CG148": "A translation does not use the glossary's term for a term its source text uses.",
     }
 )
 
@@ -170,3 +171,46 @@ def _typed_counts(loaded: LoadedSpec, path: PathKey, locale: str, value: str, no
                 f"the count {number} is typed into the text before {noun!r}; when the data changes it will not",
                 "name it with a reference such as {deck.ID}, {component.ID.per_player}, {setup.deal.DECK} or {numbers.NAME}",
             )
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words with a plural -s or -es dropped, so 'Shape cards' and 'Shape card' compare equal."""
+    out = []
+    for word in re.findall(r"[^\W\d_]+", text.lower()):
+        if len(word) > 3 and word.endswith("es") and not word.endswith("ses"):
+            word = word[:-2]
+        elif len(word) > 3 and word.endswith("s"):
+            word = word[:-1]
+        out.append(word)
+    return out
+
+
+def _contains(words: list[str], term: list[str]) -> bool:
+    n = len(term)
+    return n > 0 and any(words[i : i + n] == term for i in range(len(words) - n + 1))
+
+
+@check("glossary", "static")
+def glossary(loaded: LoadedSpec) -> Iterator[Finding]:
+    """Every translation of a text that uses a glossary term uses the glossary's translation of it."""
+    assert loaded.spec is not None
+    spec = loaded.spec
+    if not spec.glossary or len(spec.locales) < 2:
+        return
+    source, *others = spec.locales
+    terms = [{locale: _words(entry.get(locale, "")) for locale in spec.locales} for entry in spec.glossary]
+    for path, text in all_texts(spec):
+        if path and path[0] == "glossary":
+            continue
+        source_words = _words(REFERENCE.sub(" ", text.get(source, "")))
+        for index, term in enumerate(terms):
+            if not _contains(source_words, term[source]):
+                continue
+            for locale in others:
+                if locale in text and not _contains(_words(REFERENCE.sub(" ", text[locale])), term[locale]):
+                    entry = spec.glossary[index]
+                    yield loaded.place_finding(
+                        "CG148", Severity.ERROR, path + (locale,),
+                        f"the {source} text says {entry.get(source)!r}, which the glossary translates as {entry.get(locale)!r}, but the {locale} text does not use it",
+                        f"use {entry.get(locale)!r} (glossary[{index}]), or change the glossary",
+                    )

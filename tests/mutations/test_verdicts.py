@@ -282,3 +282,17 @@ def test_a_one_deck_game_without_pieces_is_not_told_about_other_decks(tmp_path: 
     assert "Shuffle each deck" not in en and "cards and pieces shown" not in en
     assert "Embaralhe o baralho." in pt and "Embaralhe cada baralho" not in pt
     assert "face up" not in en and "cards laid out in the middle, as they come" in en  # two-sided cards have no face-down side
+
+
+def test_a_translation_that_leaves_the_glossary_is_reported(tmp_path: Path) -> None:
+    """Ceramus keeps the terms of its own Portuguese rulebook: a Shape card is a 'carta de Forma'."""
+    folder = copy_spec("ceramus", tmp_path)
+
+    def drift(data: Any) -> None:
+        solo = data["rules_text"]["solo"]
+        assert "Shape card" in solo["en"] and "cartas de Forma" in solo["pt_BR"]
+        solo["pt_BR"] = solo["pt_BR"].replace("cartas de Forma", "cartas de Figura")
+
+    edit_yaml(folder, drift)
+    found = _only(folder, "CG148")
+    assert found[0].path == "rules_text.solo.pt_BR" and "'carta de Forma'" in found[0].message
