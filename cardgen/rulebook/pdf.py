@@ -123,7 +123,7 @@ def make_styles(locale: str) -> Styles:
     return Styles(
         body=body,
         cell=cell,
-        cell_head=ParagraphStyle("cell_head", parent=cell, fontName=FONT_BOLD),
+        cell_head=ParagraphStyle("cell_head", parent=cell, fontName=FONT_BOLD, hyphenationLang=""),  # headers are never hyphenated
         item=ParagraphStyle("item", parent=body, spaceAfter=2),
         title=ParagraphStyle("title", fontSize=32, leading=38, spaceBefore=60 * mm, spaceAfter=8 * mm, **{**centred, "fontName": FONT_BOLD, "textColor": ACCENT}),
         tagline=ParagraphStyle("tagline", fontSize=14, leading=18, spaceAfter=14 * mm, **{**centred, "fontName": FONT_ITALIC}),

@@ -151,3 +151,11 @@ def test_rendered_card_faces_appear_in_the_components_section() -> None:
     without = rulebook_pdf(loaded.spec, with_pictures.rulebook, "a4")
     assert "Seda" in with_pictures.text  # the first market card's name, drawn on its face
     assert "Seda" not in pdf_text(without)
+
+
+def test_table_headers_are_never_hyphenated_while_portuguese_body_text_is() -> None:
+    from cardgen.rulebook.pdf import make_styles
+
+    styles = make_styles("pt_BR")
+    assert styles.body.hyphenationLang and styles.cell.hyphenationLang
+    assert not styles.cell_head.hyphenationLang
