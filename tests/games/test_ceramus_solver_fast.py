@@ -5,18 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from ceramus_solver_reference import exhaustive, solve_reference, solve_state_reference
 from game_helpers import play_to_end, shipped_spec
 
 from cardgen.engine.core import make_game, play_actions
 from cardgen.games.ceramus.rules import ON_TABLE, USED, CeramusGame, CeramusState
 from cardgen.games.ceramus.solo_search import SoloSearch, engine_actions
-from cardgen.games.ceramus.solver import (
-    exhaustive,
-    solve,
-    solve_reference,
-    solve_state,
-    solve_state_reference,
-)
+from cardgen.games.ceramus.solver import solve, solve_state
 
 
 @pytest.fixture(scope="module")
