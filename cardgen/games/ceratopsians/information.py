@@ -23,9 +23,25 @@ from typing import Sequence
 
 from cardgen.games.ceratopsians.rules import UPDATE, CeratopsiansState
 
-ENDGAME_DRAFTS = 5
-"""How many final drafts :func:`endgame_note` solves under the players' information (five take
-hundredths of a second; six take seconds, with 4 cards unseen at the first of them)."""
+ENDGAME_COST = 12_000
+"""The most lines (draft choices times uncovered cards) :func:`endgame_note` lets its expectimax walk.
+
+In a full deal that is the last five drafts, with three cards unseen at the first of them
+(hundredths of a second); six drafts, with four unseen, would cost seconds.
+"""
+
+
+def _lines(unseen: int, drafts: int, refills: int) -> int:
+    """How many lines an expectimax walks over ``drafts`` drafts: three choices a draft, and each
+    refill that uncovers a card branches over the unseen cards and their sides."""
+    lines = 1
+    for d in range(drafts):
+        lines *= 3
+        if d < refills and unseen > 0:
+            lines *= 2 * unseen
+            unseen -= 1
+    return lines
+
 
 Bone = tuple[int, int, int]
 
@@ -110,19 +126,27 @@ def information_value(state: CeratopsiansState) -> Fraction:
     return value if state.drafts % 2 == 0 else -value
 
 
-def endgame_note(start: CeratopsiansState, actions: Sequence[int], drafts: int = ENDGAME_DRAFTS) -> tuple[str, ...]:
-    """A line comparing both information models at the position ``actions`` reach ``drafts`` drafts before the end."""
+def endgame_note(start: CeratopsiansState, actions: Sequence[int], cost: int = ENDGAME_COST) -> tuple[str, ...]:
+    """A line comparing both information models at the first position of the line small enough to solve.
+
+    That is the first position from which the expectimax walks at most ``cost`` lines (see
+    :func:`_lines`); the last draft always qualifies.
+    """
     from cardgen.games.ceratopsians.solver import solve_state
 
     total = 2 * start.game.drafts_per_player
-    cut = max(start.drafts, total - drafts)
     state = start.clone()
-    for action in actions[: cut - start.drafts]:
+    for action in actions:
+        # the deck's top card is seen; the cards under it are not
+        unseen = max(0, len(state.order) - state.top - 1)
+        refills = len(state.order) - state.top
+        if _lines(unseen, total - state.drafts, refills) <= cost or state.drafts >= total - 1:
+            break
         state.apply_action(action)
     known = solve_state(state)[0]
     expected = information_value(state)
     return (
-        f"after draft {cut} of this line, with {total - cut} drafts left: P1's margin {known} with the deck known; "
+        f"after draft {state.drafts} of this line, with {total - state.drafts} drafts left: P1's margin {known} with the deck known; "
         f"{float(expected):.3f} ({expected}) expected under the players' information "
         f"(top card seen, the rest in random order with random sides; exact expectimax)",
     )
