@@ -96,6 +96,9 @@ def bench_ceratopsians(deals: int, start: int, tail: int) -> dict[str, object]:
         first, second = walk.scores()
         if not walk.is_terminal() or first - second != value:
             errors.append(f"seed {seed}: the line reaches {first - second}, not {value}")
+        done = seed - start + 1
+        if done % 100 == 0:
+            print(f"  ... {done} deals, {len(errors)} disagreements, {bound_checks} bound checks, {len(gaps)} endgames", flush=True)
     return {
         "game": "ceratopsians",
         "deals": deals,
