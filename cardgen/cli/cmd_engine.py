@@ -196,6 +196,10 @@ def solve(
             if deals == 1:
                 what = f" ({solution.detail})" if solution.detail else ""
                 typer.echo(f"{loaded.spec.id}, seed {deal}: value {solution.value:g}{what}, {'proved optimal' if solution.proved else 'not proved (search budget hit; a lower bound)'}, {solution.nodes} positions, {times[-1]:.2f} s")
+                if solution.information:
+                    typer.echo(f"what the solver knows: {solution.information}")
+                for note in solution.notes:
+                    typer.echo(note)
                 for line in lines:
                     typer.echo(line)
                 typer.echo(f"verified: replaying the line reaches {reached:g}" if ok else f"NOT verified: replaying the line reaches {reached:g}, not {solution.value:g}")
@@ -207,6 +211,8 @@ def solve(
         for v in values:
             counts[v] = counts.get(v, 0) + 1
         typer.echo(f"{deals} deals: mean {statistics.fmean(values):.2f}, median {statistics.median(values):g}, min {min(values):g}, max {max(values):g}; {proved} proved; median time {statistics.median(times):.3f} s")
+        if solution.information:
+            typer.echo(f"what the solver knows: {solution.information}")
         typer.echo("distribution: " + ", ".join(f"{v:g}: {n}" for v, n in sorted(counts.items())))
     if failed:
         raise _exit(f"{failed} solution(s) did not replay to their value", 1)

@@ -257,6 +257,10 @@ class Solution:
     """Positions searched."""
     detail: str = ""
     """What ``value`` measures, e.g. 'solo score' or 'first player's margin'."""
+    information: str = ""
+    """What the solver knows that the players may not (e.g. the deck order); empty when it knows only what they do."""
+    notes: tuple[str, ...] = ()
+    """Further figures the solver found, one readable line each."""
 
 
 Solver = Callable[[Game, int], Solution]

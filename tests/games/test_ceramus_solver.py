@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from ceramus_solver_reference import exhaustive, solve_state_reference, upper_bound
 from game_helpers import play_to_end, shipped_spec
 
 from cardgen.engine.core import make_game, play_actions, solver_for
 from cardgen.games.ceramus.rules import CeramusGame
-from cardgen.games.ceramus.solver import (
-    exhaustive,
-    solve_state,
-    solve_state_reference,
-    upper_bound,
-)
+from cardgen.games.ceramus.solver import solve_state
 
 
 @pytest.fixture(scope="module")

@@ -5,18 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from ceramus_solver_reference import exhaustive, solve_reference, solve_state_reference
 from game_helpers import play_to_end, shipped_spec
 
 from cardgen.engine.core import make_game, play_actions
 from cardgen.games.ceramus.rules import ON_TABLE, USED, CeramusGame, CeramusState
 from cardgen.games.ceramus.solo_search import SoloSearch, engine_actions
-from cardgen.games.ceramus.solver import (
-    exhaustive,
-    solve,
-    solve_reference,
-    solve_state,
-    solve_state_reference,
-)
+from cardgen.games.ceramus.solver import solve, solve_state
 
 
 @pytest.fixture(scope="module")
@@ -218,3 +213,41 @@ def test_bounds_never_undercut_enumeration_on_random_small_positions(solo: Ceram
         loose += search.bound(key) > exact
         checked += 1
     assert loose < checked  # the bound is often exact: the check is not vacuous
+
+
+def test_bounds_never_undercut_enumeration_with_three_shape_cards(solo: CeramusGame) -> None:
+    """Three Shape cards in hand: the quick bound alone is used there by the search, the full one is checked too."""
+    rng = random.Random(77)
+    checked = 0
+    ncards = len(solo.card_ids)
+    while checked < 5:
+        root = solo.new_initial_state(rng.randrange(10**6))
+        search = SoloSearch(root)
+        hand = sum(1 << i for i in rng.sample(range(len(solo.shape_ids)), 3))
+        tiles = [0] * solo.nstyles
+        for _ in range(rng.randint(8, 14)):
+            cell, style = rng.randrange(root.geo.cells), rng.randrange(solo.nstyles)
+            if any(t >> cell & 1 for t in tiles) or root.orig[cell] == style or tiles[style].bit_count() >= 4:
+                continue
+            tiles[style] |= 1 << cell
+        table = held = 0
+        for card in range(ncards):
+            r = rng.random()
+            if r < 0.4:
+                table |= 1 << card
+            elif r < 0.6:
+                held |= 1 << card
+        key = (tuple(tiles), hand, table, held)
+        if search.is_over(key):
+            continue
+        exact = _enumerated(search, key, {})
+        assert search.quick_bound(key) >= exact, key
+        assert search.bound(key) >= exact, key
+        checked += 1
+
+
+def test_solver_refuses_a_position_in_the_middle_of_a_turn(solo: CeramusGame) -> None:
+    state = solo.new_initial_state(0)
+    state.apply_action(state.legal_actions()[0])  # a shape revealed: the turn has begun
+    with pytest.raises(ValueError, match="beginning of a round"):
+        solve_state(state)

@@ -682,7 +682,19 @@ class SoloSearch:
         geometry; only the tile counts, the reserve, the cells and the packing of needs into reserves.
 
         It depends only on the tile count of each style, the hand and the Add and Remove cards that
-        may still be used, so it is remembered on those."""
+        may still be used, so it is remembered on those.
+
+        Why it is sound: it is :meth:`bound` with each condition relaxed. Every Add and Remove card
+        held, or in the row while a later turn follows (two Shape cards or more in hand), is taken
+        as usable, so the Adds ``A`` and the Removes counted are at least those that can be used.
+        The tiles gained are then at most the needs plus ``A`` and at most the reserve, and the
+        last-build cap (its anchor stays uncovered, only Adds follow) holds as in :meth:`bound`.
+        The packing lets every shape take any style, a superset of the styles it can really use,
+        and only the reserve caps each style, so it is at least the true packing; with one Remove
+        it is also tried with one reserve raised by the lifted tile, minus the tile lifted. With
+        two Removes or more no packing is used. Move cards only shift tiles (no tile is gained),
+        so they change none of these counts.
+        """
         tiles, hand, table, held = key
         cards = (held | (table if hand & (hand - 1) else 0)) & self.add_remove
         qk = (tuple(map(int.bit_count, tiles)), hand, cards)

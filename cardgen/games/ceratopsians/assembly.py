@@ -57,6 +57,8 @@ class DisplayScorer:
         self.joints = list(joints)
         self.parts = parts
         self.bonus = bonus
+        if bonus < 0 or any(w < 0 for row in self.weight for w in row):
+            raise ValueError("display weights and the complete-display bonus must not be negative (the bounds assume it)")
         self.neighbours: list[list[int]] = [[] for _ in range(parts)]
         for joint in self.joints:
             self.neighbours[joint.first].append(joint.second)
@@ -158,7 +160,15 @@ class DisplayScorer:
         return best
 
     def upper_bound(self, faces: Sequence[Face]) -> int:
-        """A bound no arrangement can beat: each joint's best matching plus a bonus per card of the rarest part."""
+        """A bound no arrangement can beat: each joint's best matching plus a bonus per card of the rarest part.
+
+        Proof. A display holds at most one card per part, so across one joint (parts p and q)
+        the displays pair cards of p with cards of q at most once each: a matching between the
+        two groups, worth at most the best matching. Every point of an arrangement lies on one
+        joint of one display, or is a bonus; a complete display holds a card of every part, and
+        no card is in two displays, so there are at most as many complete displays as cards of
+        the rarest part.
+        """
         by_part: list[list[Face]] = [[] for _ in range(self.parts)]
         for f in faces:
             by_part[self.part_of[f]].append(f)
@@ -168,7 +178,24 @@ class DisplayScorer:
     # --- exact search ---------------------------------------------------------
 
     def search(self, faces: Sequence[Face], want_arrangement: bool = False) -> tuple[int, Arrangement]:
-        """The exact best score of ``faces`` and (when asked) one arrangement reaching it."""
+        """The exact best score of ``faces`` and (when asked) one arrangement reaching it.
+
+        Faces are placed part by part (the most numerous part first). Every cut keeps an optimum:
+
+        * the search stops once an arrangement reaches :meth:`upper_bound` (nothing beats it);
+        * ``remaining[i]``: placing face ``i`` adds only its edges to cards already placed, which
+          are of earlier parts; each such edge is at most its best weight to any card of that
+          part. Edges to later parts are counted when the later card is placed. So the faces
+          from ``i`` on add at most ``remaining[i]`` in edges;
+        * bonuses still to come: at most ``bonus_cap`` in all, and at most one per display that
+          can still be completed. Once every card of a part is placed, a display lacking that
+          part never gets it, and a display opened later lacks it too, so only the open displays
+          holding all earlier parts count. While the first part is placed (no earlier part)
+          every face opens a display of its own, a single forced path met before any
+          arrangement is complete, so nothing is cut there;
+        * one card per part at most: a single display holding all of them is best, since weights
+          and bonus are never negative.
+        """
         part_of, weight, neighbours, parts, bonus = self.part_of, self.weight, self.neighbours, self.parts, self.bonus
         by_part: list[list[Face]] = [[] for _ in range(parts)]
         for f in faces:
@@ -290,48 +317,3 @@ class DisplayScorer:
                 self.matchings.clear()
             self.matchings[key] = found
         return found
-
-    # --- references for tests ---------------------------------------------------
-
-    def greedy(self, faces: Sequence[Face]) -> int:
-        """A quick non-optimal assembly: each face, rarest part first, joins the display where it gains most."""
-        displays: list[dict[int, Face]] = []
-        for f in sorted(faces, key=lambda f: self.part_of[f]):
-            p = self.part_of[f]
-            best: dict[int, Face] | None = None
-            best_gain = -1
-            for d in displays:
-                if p not in d:
-                    gain = sum(self.weight[f][d[q]] for q in self.neighbours[p] if q in d)
-                    if gain > best_gain:
-                        best, best_gain = d, gain
-            if best is None:
-                displays.append({p: f})
-            else:
-                best[p] = f
-        return self.arrangement_score([list(d.values()) for d in displays])
-
-    def brute_force(self, faces: Sequence[Face]) -> int:
-        """The best score over every set partition of ``faces`` (no pruning; small collections only)."""
-        faces = list(faces)
-        if len(faces) > 10:
-            raise ValueError("brute force is for small collections")
-        best = 0
-        blocks: list[list[Face]] = []
-
-        def walk(i: int) -> None:
-            nonlocal best
-            if i == len(faces):
-                if all(len({self.part_of[f] for f in b}) == len(b) for b in blocks):
-                    best = max(best, self.arrangement_score(blocks))
-                return
-            for block in blocks:
-                block.append(faces[i])
-                walk(i + 1)
-                block.pop()
-            blocks.append([faces[i]])
-            walk(i + 1)
-            blocks.pop()
-
-        walk(0)
-        return best

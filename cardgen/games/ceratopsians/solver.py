@@ -1,14 +1,22 @@
-"""Exact solver for Ceratopsians: the score margin of a deal under perfect play.
+"""Exact solver for Ceratopsians: the score margin of a deal under perfect information.
 
-Once a seed fixes the deck order and every card's side, Ceratopsians is a
-two-player game of perfect information (the solver sees the whole deck, which
-players do not: it measures the deal, not a strategy players could follow).
-The solver runs a fail-soft negamax with alpha-beta on the first player's
-margin (P1 score minus P2 score), driven by MTD(f) null-window probes, with a
-transposition table keyed on the boneyard and the two collections' canonical
-keys (faces that score alike are merged), and moves ordered by the table's best
-move and then by the immediate gain. The last draft is resolved directly: the
-player to move takes the card that raises their own score most.
+What the solver knows. Once a seed fixes the deck order and every card's side,
+Ceratopsians is a two-player game of perfect information, and that is the game
+:func:`solve` solves: its value is the first player's margin when both players
+see the whole deck. Players at the table do not: they see the boneyard and the
+top card of the deck only. The value measures the deal, not a strategy players
+could follow. The value under the players' own information (an expectation
+over the unseen order) is computed exactly for the last drafts by
+:mod:`.information`, and :func:`solve` reports it beside the perfect-information
+value for the position its line reaches.
+
+The search is a fail-soft negamax with alpha-beta on the margin of the player
+to move, driven by MTD(f) null-window probes, with a transposition table keyed
+on the drafts made, the boneyard's faces and both collections' canonical keys
+(faces that score alike are merged), and moves ordered by the table's best move
+and then by :func:`gain_bound`. The last draft is resolved directly: the player
+to move takes the card that raises their own score most, and :func:`gain_bound`
+spares the exact count of candidates that cannot matter.
 
 The boneyard update is the rules module's own :data:`~.rules.UPDATE` table, so
 the solver and the engine cannot disagree about slides and flips.
@@ -17,68 +25,79 @@ the solver and the engine cannot disagree about slides and flips.
 from __future__ import annotations
 
 from statistics import mean
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from cardgen.engine.core import Action, Game, Solution
-from cardgen.games.ceratopsians.rules import UPDATE, CeratopsiansGame
+from cardgen.games.ceratopsians.assembly import DisplayScorer
+from cardgen.games.ceratopsians.rules import UPDATE, CeratopsiansGame, CeratopsiansState
 
 INFINITY = 10_000
+INFORMATION = "perfect information: the solver sees the deck order and every card's side, which the players do not"
+
+Bone = tuple[int, int, int]
 
 
-class _DealSearch:
-    """The search over one deal: positions as (drafts made, boneyard faces, both collection keys)."""
+def gain_bound(scorer: DisplayScorer, face: int, faces: Sequence[int]) -> int:
+    """An upper bound on ``value(faces + [face]) - value(faces)``: what one more card can add.
 
-    def __init__(self, game: CeratopsiansGame, seed: int) -> None:
+    Proof. Let A be a best arrangement of ``faces + [face]`` and D the display
+    holding ``face``. Taking ``face`` out of D leaves an arrangement of ``faces``
+    (displays only lose a card, so each still holds one card per part), whose
+    score is A's minus what ``face`` brought to D: the weight of its edge to the
+    card of each neighbouring part q in D (at most ``best[q]``, the largest
+    weight between ``face`` and any card of part q in ``faces``; 0 when there is
+    none), plus the bonus if D was complete. D can be complete only when every
+    part occurs in ``faces + [face]``. Hence ``value(faces) >= value(faces +
+    [face]) - sum(best[q]) - bonus * [every part present]``. Weights and the
+    bonus are never negative (the scorer refuses others), so no other term can
+    be lost.
+
+    The bound must not assume the bonus needs a new rarest part: a collection
+    can gain a complete display by one card while its rarest count stays put,
+    when the best arrangement regroups the cards around the new one.
+    """
+    part_of, row = scorer.part_of, scorer.weight[face]
+    best = [0] * scorer.parts
+    present = [False] * scorer.parts
+    for g in faces:
+        q = part_of[g]
+        present[q] = True
+        if row[g] > best[q]:
+            best[q] = row[g]
+    bound = 0
+    for q in scorer.neighbours[part_of[face]]:
+        bound += best[q]
+    present[part_of[face]] = True
+    if all(present):
+        bound += scorer.bonus
+    return bound
+
+
+class DealSearch:
+    """The search from one position of a deal whose deck order and sides are known.
+
+    Positions are (drafts made, boneyard faces, both collections' canonical keys);
+    the faces are kept beside the keys for :func:`gain_bound`.
+    """
+
+    def __init__(self, state: CeratopsiansState) -> None:
+        game = state.game
         self.game = game
-        order, sides = game.deal(seed)
-        self.refill = [2 * card + sides[card] for card in order]
-        """The face each deck position shows when it enters the boneyard (cards on the deck never flip)."""
+        self.start = state.drafts
+        sides = state.sides
+        self.refill = [2 * card + sides[card] for card in state.order[state.top :]]
+        """The face each remaining deck card shows when it enters the boneyard (cards on the deck never flip)."""
+        self.bone0: Bone = tuple(2 * c + sides[c] if c >= 0 else -1 for c in state.bone)  # type: ignore[assignment]
+        self.faces0 = (tuple(state.collections[0]), tuple(state.collections[1]))
+        self.keys0 = (state.keys[0], state.keys[1])
         self.total = 2 * game.drafts_per_player
+        self.scorer = game.scorer
         self.step = game.scorer.key_step
         self.value = game.scorer.value
         self.table: dict[tuple[int, int, int, int, int, int], tuple[int, int, int]] = {}
         self.nodes = 0
-        scorer = game.scorer
-        first: dict[int, int] = {}
-        for face, cls in enumerate(scorer.class_of):
-            first.setdefault(cls, face)
-        self.representative = [first[c] for c in range(len(first))]
-        self.part_of = scorer.part_of
-        self.weight = scorer.weight
-        self.neighbours = scorer.neighbours
-        self.parts = scorer.parts
-        self.bonus = scorer.bonus
 
-    def gain_bound(self, face: int, faces: tuple[int, ...]) -> int:
-        """An upper bound on what adding ``face`` to the collection ``faces`` can add to its best score.
-
-        Taking ``face`` out of a best arrangement of the larger collection loses at most its
-        best partner's weight in every neighbouring part, plus one bonus when the new card can
-        raise the number of complete displays (that is, when its part is the only rarest one).
-        """
-        part_of, row = self.part_of, self.weight[face]
-        part = part_of[face]
-        best = [0] * self.parts
-        counts = [0] * self.parts
-        for g in faces:
-            q = part_of[g]
-            counts[q] += 1
-            if row[g] > best[q]:
-                best[q] = row[g]
-        bound = 0
-        for q in self.neighbours[part]:
-            bound += best[q]
-        old_min = min(counts)
-        counts[part] += 1
-        if min(counts) > old_min:
-            bound += self.bonus
-        return bound
-
-    def root(self) -> tuple[int, int, int]:
-        """The boneyard faces after setup: the top three cards, in slots 0, 1, 2."""
-        return self.refill[0], self.refill[1], self.refill[2]
-
-    def child(self, drafts: int, bone: tuple[int, int, int], slot: int) -> tuple[int, tuple[int, int, int]]:
+    def child(self, drafts: int, bone: Bone, slot: int) -> tuple[int, Bone]:
         """The drafted face and the boneyard after drafting ``slot``, sliding, flipping and refilling."""
         player = drafts & 1
         from_far, to_far, flip_far, from_mid, flip_mid, near = UPDATE[player][slot]
@@ -87,31 +106,29 @@ class _DealSearch:
         new = [-1, -1, -1]
         new[to_far] = far_face
         new[1] = mid_face
-        deck_index = drafts + 3
+        deck_index = drafts - self.start
         if deck_index < len(self.refill):
             new[near] = self.refill[deck_index]
         return bone[slot], (new[0], new[1], new[2])
 
     def faces_value(self, key: int, faces: tuple[int, ...]) -> int:
         """The best assembly of ``faces``, whose canonical key is ``key`` (memoised in the scorer)."""
-        cached = self.game.scorer.memo.get(key)
+        cached = self.scorer.memo.get(key)
         if cached is not None:
             return cached
         return self.value(faces, key)
 
-    def negamax(
-        self, drafts: int, bone: tuple[int, int, int], mine: int, theirs: int, my_faces: tuple[int, ...], their_faces: tuple[int, ...], alpha: int, beta: int
-    ) -> int:
+    def negamax(self, drafts: int, bone: Bone, mine: int, theirs: int, my_faces: tuple[int, ...], their_faces: tuple[int, ...], alpha: int, beta: int) -> int:
         """The margin for the player to move (their score minus the other's), fail-soft.
 
         ``mine``/``theirs`` are the collections' canonical keys, ``my_faces``/``their_faces`` the faces.
         """
         self.nodes += 1
-        step = self.step
         if drafts == self.total:
             return self.faces_value(mine, my_faces) - self.faces_value(theirs, their_faces)
         if drafts == self.total - 1:
             return self._last_draft(bone, mine, theirs, my_faces, their_faces, alpha, beta)
+        step = self.step
         key = (drafts, bone[0], bone[1], bone[2], mine, theirs)
         entry = self.table.get(key)
         hint = -1
@@ -130,7 +147,7 @@ class _DealSearch:
         for slot in range(3):
             face = bone[slot]
             if face >= 0:
-                moves.append((slot != hint, -self.gain_bound(face, my_faces), slot))
+                moves.append((slot != hint, -gain_bound(self.scorer, face, my_faces), slot))
         moves.sort()
         best = -INFINITY
         best_slot = -1
@@ -151,18 +168,17 @@ class _DealSearch:
             self.table[key] = (best, best, best_slot)
         return best
 
-    def _last_draft(
-        self, bone: tuple[int, int, int], mine: int, theirs: int, my_faces: tuple[int, ...], their_faces: tuple[int, ...], alpha: int, beta: int
-    ) -> int:
-        """The final draft: the mover takes the card that raises their own score most.
+    def _last_draft(self, bone: Bone, mine: int, theirs: int, my_faces: tuple[int, ...], their_faces: tuple[int, ...], alpha: int, beta: int) -> int:
+        """The final draft: the mover takes the card that raises their own score most (fail-soft).
 
-        Each candidate is first bounded by :meth:`gain_bound`; exact values are computed only
-        for candidates whose bound can still matter.
+        Each candidate is first bounded by :func:`gain_bound`; exact values are computed only
+        for candidates whose bound can still matter. A return at or below ``alpha`` is an
+        upper bound on the true value, since every candidate's value is at most its bound.
         """
         step = self.step
         other = self.faces_value(theirs, their_faces)
         base = self.faces_value(mine, my_faces)
-        bounded = sorted(((base + self.gain_bound(f, my_faces), f) for f in bone if f >= 0), reverse=True)
+        bounded = sorted(((base + gain_bound(self.scorer, f, my_faces), f) for f in bone if f >= 0), reverse=True)
         if bounded[0][0] - other <= alpha:
             return bounded[0][0] - other
         best = -INFINITY
@@ -176,13 +192,22 @@ class _DealSearch:
                     break
         return best
 
-    def exact(self, drafts: int, bone: tuple[int, int, int], guess: int = 0) -> int:
-        """The exact margin for the player to move from a position with empty collections, by MTD(f)."""
+    def probe(self, alpha: int, beta: int) -> int:
+        """The fail-soft margin of the starting position for the player to move, in the window (alpha, beta)."""
+        me = self.start & 1
+        return self.negamax(
+            self.start, self.bone0, self.keys0[me], self.keys0[1 - me], self.faces0[me], self.faces0[1 - me], alpha, beta
+        )
+
+    def exact(self, guess: int = 0) -> int:
+        """The exact margin of the starting position for the player to move, by MTD(f)."""
+        if self.start >= self.total:
+            return self.probe(-INFINITY, INFINITY)
         low, high = -INFINITY, INFINITY
         value = guess
         while low < high:
             probe = value + 1 if value == low else value
-            value = self.negamax(drafts, bone, 0, 0, (), (), probe - 1, probe)
+            value = self.probe(probe - 1, probe)
             if value < probe:
                 high = value
             else:
@@ -190,10 +215,13 @@ class _DealSearch:
         return value
 
     def line(self, value: int) -> list[Action]:
-        """One optimal sequence of drafts from the start, each keeping the margin at ``value``."""
-        drafts, bone = 0, self.root()
-        keys = [0, 0]
-        faces: list[tuple[int, ...]] = [(), ()]
+        """One optimal sequence of drafts from the starting position, each keeping the margin at ``value``.
+
+        ``value`` is the margin for the player to move at the start.
+        """
+        drafts, bone = self.start, self.bone0
+        keys = list(self.keys0)
+        faces = list(self.faces0)
         actions: list[Action] = []
         target = value  # for the player to move
         while drafts < self.total:
@@ -205,8 +233,8 @@ class _DealSearch:
                     continue
                 face, new_bone = self.child(drafts, bone, slot)
                 grown = mine + self.step[face]
-                # The child is optimal when its value, seen by the rival, is at most -target.
                 grown_faces = faces[player] + (face,)
+                # The child is optimal when its value, seen by the rival, is at most -target.
                 if self.negamax(drafts + 1, new_bone, theirs, grown, faces[1 - player], grown_faces, -target, -target + 1) <= -target:
                     chosen = slot
                     keys[player] = grown
@@ -221,28 +249,44 @@ class _DealSearch:
         return actions
 
 
+def solve_state(state: CeratopsiansState) -> tuple[int, list[Action], int]:
+    """Solve a position under perfect information: P1's margin (P1 minus P2), one optimal line, positions searched."""
+    search = DealSearch(state)
+    value = search.exact()
+    actions = search.line(value)
+    margin = value if state.drafts % 2 == 0 else -value
+    return margin, actions, search.nodes
+
+
 def solve(game: Game, seed: int) -> Solution:
-    """Solve the deal of ``seed``: the first player's margin under perfect play and one optimal line."""
+    """Solve the deal of ``seed``: P1's margin under perfect information and one optimal line.
+
+    The notes give the value under the players' own information for the last
+    drafts of that line (see :mod:`.information`).
+    """
+    from cardgen.games.ceratopsians.information import endgame_note
+
     if not isinstance(game, CeratopsiansGame):
         raise TypeError("the ceratopsians solver needs a CeratopsiansGame")
-    search = _DealSearch(game, seed)
-    value = search.exact(0, search.root())
-    actions = search.line(value)
+    state = game.new_initial_state(seed)
+    value, actions, nodes = solve_state(state)
     return Solution(
         value=float(value),
         actions=tuple(actions),
         proved=True,
-        nodes=search.nodes,
-        detail="first player's score margin (P1 minus P2) under perfect play, deck order and sides known",
+        nodes=nodes,
+        detail="first player's score margin (P1 minus P2) under perfect play",
+        information=INFORMATION,
+        notes=endgame_note(state, actions),
     )
 
 
 def optimal_first_move(game: CeratopsiansGame, seed: int) -> Action:
-    """The slot an optimal first player drafts first in the deal of ``seed``."""
-    return solve(game, seed).actions[0]
+    """The slot an optimal first player drafts first in the deal of ``seed`` (perfect information)."""
+    return solve_state(game.new_initial_state(seed))[1][0]
 
 
 def first_player_edge(game: CeratopsiansGame, seeds: Iterable[int]) -> tuple[float, list[int]]:
-    """The first player's mean solved margin over the deals of ``seeds``, and each deal's margin."""
-    margins = [int(solve(game, seed).value) for seed in seeds]
+    """The first player's mean perfect-information margin over the deals of ``seeds``, and each deal's margin."""
+    margins = [solve_state(game.new_initial_state(seed))[0] for seed in seeds]
     return (mean(margins) if margins else 0.0), margins
