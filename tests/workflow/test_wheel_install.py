@@ -24,7 +24,7 @@ def test_a_wheel_installed_elsewhere_scaffolds_validates_and_builds(tmp_path: Pa
     env_dir = tmp_path / "env"
     venv.create(env_dir, system_site_packages=True, with_pip=True)  # the dependencies come from this environment
     python = env_dir / "bin" / "python"
-    installed = _run([str(python), "-m", "pip", "install", "--no-deps", "--quiet", "--disable-pip-version-check", str(wheel)], tmp_path)
+    installed = _run([str(python), "-m", "pip", "install", "--no-deps", "--ignore-installed", "--quiet", "--disable-pip-version-check", str(wheel)], tmp_path)
     assert installed.returncode == 0, installed.stderr[-2000:]
     work = tmp_path / "elsewhere"
     work.mkdir()
