@@ -12,7 +12,7 @@ from game_helpers import SPECS, shipped_spec
 from cardgen.engine.agents import RandomAgent
 from cardgen.engine.core import CHANCE, TERMINAL, Termination, make_game
 from cardgen.engine.playout import play_game
-from cardgen.games.mausoleum_guardians.rules import PASS, MausoleumGame, MausoleumState
+from cardgen.games.mausoleum_guardians.rules import DEFEND, PASS, PLAY, MausoleumGame, MausoleumState
 from cardgen.spec.models import Spec
 
 SPEC_DIR = SPECS / "mausoleum-guardians"
@@ -293,7 +293,7 @@ def test_protection_is_played_in_answer_to_an_attack(g2: MausoleumGame) -> None:
     assert state.usage()["card:protection"] == 1
     _do(state, PASS)  # P2
     attack(state, "invasion", 1)  # P2 holds no Protection now: the attack gets through
-    assert state.current_player() == 0 and state.phase != 8
+    assert state.current_player() == 0 and state.phase != DEFEND
     pick(state, "statues")
     assert area(state, 1) == {"columns": 1} and area(state, 0) == {"statues": 1}
 
@@ -312,8 +312,8 @@ def test_protection_may_be_kept_back_when_answering_is_a_choice(spec: Spec) -> N
     assert copy.fingerprint() == state.fingerprint()
     _do(copy, answer)
     assert hand(copy, 1) == {"statues": 1, "base": 1} and hand(copy, 0) == {"theft": 1, "base": 1}
-    assert copy.current_player() == 1 and copy.phase == 0  # P1's turn is over, P2 draws and plays
-    assert state.current_player() == 1 and state.phase == 8  # the clone was independent
+    assert copy.current_player() == 1 and copy.phase == PLAY  # P1's turn is over, P2 draws and plays
+    assert state.current_player() == 1 and state.phase == DEFEND  # the clone was independent
     _do(state, PASS)  # kept back: the Theft goes on to its random take
     assert state.current_player() == CHANCE
     pick(state, "protection")
