@@ -37,9 +37,11 @@ FIXED = [
     ("keramikos", 3, 2, [5, 0, 0], 330, "db81f1c4ca361f39", "cdfba02b9598"),
     ("keramikos", 4, 0, [1, 0, 0, 6], 298, "66e61a9fbea6bef3", "e6d74219b590"),
     ("keramikos", 4, 2, [0, 0, 6, 0], 347, "1155fdd169b21cd4", "250270b19c07"),
-    ("mausoleum-guardians", 2, 0, [16, 16], 67, "ba325ae6b3e12c06", "a7506dc4edae"),
-    ("mausoleum-guardians", 3, 1, [0, 8, 0], 67, "a02b1c8a5f232a85", "63b92053c152"),
-    ("mausoleum-guardians", 4, 1, [8, 0, 0, 0], 86, "c15ee3b5321652b8", "f461c3443120"),
+    # Mausoleum Guardians since issue 20 (the source's readings of Protection, Sculptors and Mausolo); its
+    # first-edition options still replay the former games: tests/games/test_mausoleum_guardians.py.
+    ("mausoleum-guardians", 2, 0, [0, 0], 69, "1748c35c8c094464", "8fe993eb075f"),
+    ("mausoleum-guardians", 3, 1, [0, 8, 0], 67, "1a7c069d4749c15e", "c97d345ebbe4"),
+    ("mausoleum-guardians", 4, 1, [0, 8, 0, 0], 79, "9694c207d2cd4026", "c8e335328fe2"),
 ]
 
 # Digest of (scores, length, actions digest, ranking, usage, termination) over seeds 0-39.
@@ -52,9 +54,9 @@ FORTY_SEEDS = {
     ("keramikos", 2): "1e320d24fbca84a3",
     ("keramikos", 3): "1d9dd3f989b9d339",
     ("keramikos", 4): "59c9f828378b3e59",
-    ("mausoleum-guardians", 2): "d236f02f3b2bbf27",
-    ("mausoleum-guardians", 3): "9bbd679ef8d45474",
-    ("mausoleum-guardians", 4): "26877ba62c7425e7",
+    ("mausoleum-guardians", 2): "4bdd025a70abdda5",
+    ("mausoleum-guardians", 3): "c177b580b98f6dd9",
+    ("mausoleum-guardians", 4): "ccb8e7c56e2020bf",
 }
 
 

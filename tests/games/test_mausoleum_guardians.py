@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from pathlib import Path
 
 import pytest
 from game_helpers import SPECS, shipped_spec
 
+from cardgen.engine.agents import RandomAgent
 from cardgen.engine.core import CHANCE, TERMINAL, Termination, make_game
-from cardgen.games.mausoleum_guardians.rules import PASS, MausoleumGame, MausoleumState
+from cardgen.engine.playout import play_game
+from cardgen.games.mausoleum_guardians.rules import DEFEND, PASS, PLAY, MausoleumGame, MausoleumState
 from cardgen.spec.models import Spec
 
 SPEC_DIR = SPECS / "mausoleum-guardians"
@@ -32,6 +35,17 @@ def g3(spec: Spec) -> MausoleumGame:
     game = make_game(spec, 3)
     assert isinstance(game, MausoleumGame)
     return game
+
+
+def with_options(spec: Spec, players: int = 2, **options: str) -> MausoleumGame:
+    """The shipped game with some rule options set (the others keep their defaults)."""
+    game = make_game(spec.model_copy(update={"options": {**spec.options, **options}}), players)
+    assert isinstance(game, MausoleumGame)
+    return game
+
+
+FIRST_EDITION = {"protection": "in_advance", "sculptors": "theft", "mausolo": "at_end"}
+"""The readings this edition shipped with before issue 20, kept as rule options."""
 
 
 # --- helpers: every move goes through legal_actions, so an illegal one fails the test ---
@@ -197,6 +211,32 @@ def test_mausolo_doubles_one_set_once(g2: MausoleumGame) -> None:
     assert no_set.scores() == [0, 0]
 
 
+def test_mausolo_doubles_when_played_and_keeps_it(g2: MausoleumGame) -> None:
+    """"Mausolo: When played, this card doubles the points of a complete set (valid once per game)."
+    The doubling is scored as Mausolo is played: an Earthquake that later breaks the set does not undo it."""
+    state = g2.custom_state(pile=["base", "base", "base"], hands=[["mausolo", "mausolo"], ["earthquake"]], areas=[SET, []])
+    play(state, "mausolo")
+    assert state.scores() == [16, 0]
+    attack(state, "earthquake", 0)
+    pick(state, "statues")  # P1 discards a Statues: the set is broken
+    assert state.sets == [0, 0] and state.scores() == [8, 0]
+    state = g2.custom_state(pile=["base"], hands=[["mausolo"], []], areas=[SET * 2, []], characters=[["mausolo"], []])
+    assert state.scores() == [8 + 8 + 8 + 4, 0]
+    play(state, "mausolo")  # once per game: a second copy doubles nothing more
+    assert state.scores() == [28, 0]
+
+
+def test_mausolo_counted_at_the_end_under_the_first_edition(spec: Spec) -> None:
+    """``options.mausolo: at_end``: the doubling counts only if a complete set stands at the end."""
+    game = with_options(spec, mausolo="at_end")
+    state = game.custom_state(pile=["base", "base"], hands=[["mausolo"], ["earthquake"]], areas=[SET, []])
+    play(state, "mausolo")
+    assert state.scores() == [16, 0]
+    attack(state, "earthquake", 0)
+    pick(state, "statues")
+    assert state.scores() == [0, 0]
+
+
 def test_mausolo_needs_a_complete_set_to_be_played(g2: MausoleumGame) -> None:
     state = g2.custom_state(pile=["statues"], hands=[["mausolo"], ["base"]], areas=[["base", "columns", "pyramid"], []])
     play_mausolo = g2.play_base + g2.kind_of["mausolo"]
@@ -223,30 +263,85 @@ def test_earthquake_target_chooses_the_card(g2: MausoleumGame) -> None:
 
 
 def test_earthquake_is_blocked_by_architects(g2: MausoleumGame) -> None:
+    # "Architects: protects the player against event cards that destroy parts of the construction."
     state = g2.custom_state(
-        pile=["theft"], hands=[["earthquake"], []], areas=[[], SET], characters=[[], ["architects"]], shields=[[], ["protection"]]
+        pile=["theft"], hands=[["earthquake"], ["protection"]], areas=[[], SET], characters=[[], ["architects"]]
     )
     attack(state, "earthquake", 1)
     assert area(state, 1) == {card: 1 for card in SET}
-    assert state.shields[1 * g2.kinds + g2.kind_of["protection"]] == 1  # the Protection is not spent (C12)
+    assert hand(state, 1) == {"protection": 1}  # the Protection is not spent (C12)
     assert state.current_player() == 1
 
 
-def test_protection_blocks_exactly_the_next_attack(g2: MausoleumGame) -> None:
+# --- Protection (C11): "the target must respond if they can defend" --------------------------------
+
+
+def test_protection_is_played_in_answer_to_an_attack(g2: MausoleumGame) -> None:
+    """The source's reading (the default): a target holding Protection must answer, on the attacker's turn."""
     state = g2.custom_state(
         pile=["base", "base", "base"],
         hands=[["invasion", "invasion"], ["protection", "statues"]],
         areas=[[], ["columns"]],
     )
     _do(state, PASS)
-    play(state, "protection")  # P2 lays it face up in advance (C11)
-    assert state.shields[1 * g2.kinds + g2.kind_of["protection"]] == 1
+    assert g2.play_base + g2.kind_of["protection"] not in state.legal_actions()  # never laid on one's own turn
+    play(state, "statues")
+    attack(state, "invasion", 1)  # P2 can defend, so P2 must: both cards are discarded
+    assert area(state, 1) == {"columns": 1, "statues": 1} and area(state, 0) == {}
+    assert hand(state, 1) == {"base": 1}
+    assert discard_pile(state)["protection"] == 2 and discard_pile(state)["invasion"] == 2
+    assert state.usage()["card:protection"] == 1
+    _do(state, PASS)  # P2
+    attack(state, "invasion", 1)  # P2 holds no Protection now: the attack gets through
+    assert state.current_player() == 0 and state.phase != DEFEND
+    pick(state, "statues")
+    assert area(state, 1) == {"columns": 1} and area(state, 0) == {"statues": 1}
+
+
+def test_protection_may_be_kept_back_when_answering_is_a_choice(spec: Spec) -> None:
+    """``options.protection: may_answer``: the target decides, on the attacker's turn, to answer or not."""
+    game = with_options(spec, protection="may_answer")
+    state = game.custom_state(pile=["base", "base"], hands=[["theft", "theft"], ["protection", "statues"]])
+    attack(state, "theft", 1)
+    assert state.current_player() == 1  # the decision is the target's
+    answer = game.pick_base + game.kind_of["protection"]
+    assert state.legal_actions() == [PASS, answer]
+    assert state.action_to_string(PASS) == "P2 lets P1's Theft through"
+    assert state.action_to_string(answer) == "P2 answers P1's Theft with Protection"
+    copy = state.clone()
+    assert copy.fingerprint() == state.fingerprint()
+    _do(copy, answer)
+    assert hand(copy, 1) == {"statues": 1, "base": 1} and hand(copy, 0) == {"theft": 1, "base": 1}
+    assert copy.current_player() == 1 and copy.phase == PLAY  # P1's turn is over, P2 draws and plays
+    assert state.current_player() == 1 and state.phase == DEFEND  # the clone was independent
+    _do(state, PASS)  # kept back: the Theft goes on to its random take
+    assert state.current_player() == CHANCE
+    pick(state, "protection")
+    assert hand(state, 0) == {"theft": 1, "base": 1, "protection": 1} and hand(state, 1) == {"statues": 1, "base": 1}
+
+
+def test_protection_laid_in_advance_blocks_exactly_the_next_attack(spec: Spec) -> None:
+    """``options.protection: in_advance`` (the first edition): laid face up on the owner's turn."""
+    game = with_options(spec, protection="in_advance")
+    state = game.custom_state(
+        pile=["base", "base", "base"],
+        hands=[["invasion", "invasion"], ["protection", "statues"]],
+        areas=[[], ["columns"]],
+    )
+    _do(state, PASS)
+    play(state, "protection")  # P2 lays it face up in advance
+    assert state.shields[1 * game.kinds + game.kind_of["protection"]] == 1
     attack(state, "invasion", 1)  # cancelled
     assert area(state, 1) == {"columns": 1} and area(state, 0) == {}
     assert discard_pile(state)["protection"] == 2 and discard_pile(state)["invasion"] == 2
     _do(state, PASS)  # P2
     attack(state, "invasion", 1)  # the next attack gets through
     assert area(state, 1) == {} and area(state, 0) == {"columns": 1}
+
+
+def test_a_face_up_protection_is_refused_when_it_is_a_reaction(g2: MausoleumGame) -> None:
+    with pytest.raises(ValueError, match="only in answer to an attack"):
+        g2.custom_state(shields=[[], ["protection"]])
 
 
 def test_invasion_moves_a_construction_card_and_can_complete_a_set(g2: MausoleumGame) -> None:
@@ -261,11 +356,30 @@ def test_invasion_moves_a_construction_card_and_can_complete_a_set(g2: Mausoleum
     assert state.usage()["set:complete"] == 1
 
 
-def test_theft_takes_a_random_card_unless_sculptors(g2: MausoleumGame) -> None:
-    guarded = g2.custom_state(pile=["base"], hands=[["theft"], ["base", "mausolo"]], characters=[[], ["sculptors"]])
+def test_sculptors_stop_the_event_that_steals(g2: MausoleumGame) -> None:
+    """"Sculptors: protects the player against event cards that steal": Invasion is the event that steals."""
+    state = g2.custom_state(pile=["base"], hands=[["invasion", "theft"], ["columns"]], areas=[[], ["statues"]],
+                            characters=[[], ["sculptors"]])
+    attack(state, "invasion", 1)
+    assert area(state, 1) == {"statues": 1} and area(state, 0) == {}
+    assert discard_pile(state)["invasion"] == 3 and state.current_player() == 1
+    state = g2.custom_state(pile=["base"], hands=[["theft"], ["columns"]], characters=[[], ["sculptors"]])
+    attack(state, "theft", 1)  # an action: Sculptors let it through
+    assert hand(state, 0) == {"base": 1, "columns": 1} and hand(state, 1) == {}
+
+
+def test_sculptors_stop_theft_under_the_first_edition(spec: Spec) -> None:
+    """``options.sculptors: theft``: the first edition's reading, a guard of the hand against the action."""
+    game = with_options(spec, sculptors="theft")
+    guarded = game.custom_state(pile=["base"], hands=[["theft"], ["base", "mausolo"]], characters=[[], ["sculptors"]])
     attack(guarded, "theft", 1)
     assert hand(guarded, 1) == {"base": 1, "mausolo": 1} and guarded.current_player() == 1
+    state = game.custom_state(pile=["base"], hands=[["invasion"], []], areas=[[], ["statues"]], characters=[[], ["sculptors"]])
+    attack(state, "invasion", 1)
+    assert area(state, 0) == {"statues": 1}
 
+
+def test_theft_takes_a_random_card(g2: MausoleumGame) -> None:
     state = g2.custom_state(pile=["columns"], hands=[["theft"], ["base", "base", "mausolo"]])
     attack(state, "theft", 1)
     assert state.current_player() == CHANCE
@@ -319,6 +433,38 @@ def test_archaeological_discovery_takes_from_the_discard(g2: MausoleumGame) -> N
     play(state, "discovery")  # nothing but Discovery cards to take: no effect (C15)
     assert hand(state, 0) == {"base": 1, "statues": 1, "pyramid": 1}
     assert discard_pile(state) == {"discovery": 3}
+
+
+class _LiteralDiscovery(MausoleumState):
+    """The source's words alone: "draw a card from the discard pile", another Discovery included."""
+
+    __slots__ = ()
+
+    def _dig_options(self) -> list[int]:
+        return [k for k, n in enumerate(self.discard) if n]
+
+
+def test_discovery_taking_discovery_never_has_to_end(g2: MausoleumGame) -> None:
+    """Why C15 narrows the source: read literally, a Discovery may take back another Discovery, and a
+    position can then repeat for ever. P1 holds a Discovery with another on the discard pile and the draw
+    pile empty; each turn P1 plays it and takes the other back, P2 passes: P1's plays keep resetting the
+    passes, and every round ends in the same position, so no game length bounds play."""
+    state = g2.custom_state(hands=[["discovery"], []], discard=["discovery"], rest="discard", draw=False)
+    state.__class__ = _LiteralDiscovery
+    seen = []
+    for _ in range(4):
+        play(state, "discovery")
+        if state.current_player() == 0:  # a choice among the discard pile: take the other Discovery
+            pick(state, "discovery")
+        assert hand(state, 0) == {"discovery": 1}
+        _do(state, PASS)  # P2
+        assert not state.is_terminal() and state.passes == 1
+        seen.append(state.fingerprint())
+    assert seen[1:] == seen[:-1]  # the same position after every round: a cycle with no way out forced
+    # The edition's own reading (C15) ends the same position: the Discovery takes something else or nothing.
+    ours = g2.custom_state(hands=[["discovery"], []], discard=["discovery"], rest="discard", draw=False)
+    play(ours, "discovery")
+    assert "discovery" not in {g2.card_ids[a - g2.pick_base] for a in ours.legal_actions()}
 
 
 def test_discovery_choice_between_cards(g2: MausoleumGame) -> None:
@@ -379,10 +525,13 @@ def test_tiebreakers_in_the_portuguese_order(g2: MausoleumGame, g3: MausoleumGam
 # --- invariants over random games ------------------------------------------------------
 
 
+OPTION_SETS = [{}, {"protection": "may_answer"}, FIRST_EDITION]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=["source", "may-answer", "first-edition"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_playouts_conserve_cards_and_end(spec: Spec, players: int) -> None:
-    game = make_game(spec, players)
-    assert isinstance(game, MausoleumGame)
+def test_random_playouts_conserve_cards_and_end(spec: Spec, players: int, options: dict[str, str]) -> None:
+    game = with_options(spec, players, **options)
     info = game.info()
     used: dict[str, int] = {}
     for seed in range(200):
@@ -413,6 +562,22 @@ def test_random_playouts_conserve_cards_and_end(spec: Spec, players: int) -> Non
                 replay.apply_action(action)
             assert replay.fingerprint() == state.fingerprint()
     assert all(used.get(key, 0) > 0 for key in game.usage_keys()), used
+
+
+FIRST_EDITION_FORTY_SEEDS = {2: "d236f02f3b2bbf27", 3: "9bbd679ef8d45474", 4: "26877ba62c7425e7"}
+"""tests/engine/test_fixed_playouts.py's digests of seeds 0-39 as they were before issue 20 changed the defaults."""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_first_edition_options_play_the_first_edition_games(spec: Spec, players: int) -> None:
+    """The three former readings, chosen as options, replay the former random games move for move."""
+    game = with_options(spec, players, **FIRST_EDITION)
+    h = hashlib.sha256()
+    for seed in range(40):
+        r = play_game(game, [RandomAgent() for _ in range(players)], seed)
+        actions = hashlib.sha256(repr(r.actions).encode()).hexdigest()[:16]
+        h.update(repr((r.scores, r.length, actions, r.ranking, sorted(r.usage.items()), r.termination)).encode())
+    assert h.hexdigest()[:16] == FIRST_EDITION_FORTY_SEEDS[players]
 
 
 def test_clone_is_independent_and_fingerprint_complete(g2: MausoleumGame) -> None:

@@ -72,3 +72,36 @@ def test_hands_larger_than_the_deck(tmp_path: Path) -> None:
     assert [f.path for f in cg502] == ["setups[1]", "setups[2]"], rendered(report.findings)
     assert "3 player(s)" in cg502[0].message and "4 player(s)" in cg502[1].message
     assert {f.code for f in errors(report.findings)} == {"CG502"}, rendered(report.findings)
+
+
+def _without(tmp_path: Path, card_id: str, **options: str) -> Path:
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+
+    def change(data: Any) -> None:
+        cards = deck(data, "cards")["cards"]
+        cards[:] = [c for c in cards if c["id"] != card_id]
+        data.setdefault("options", {}).update(options)
+
+    edit_yaml(folder, change)
+    return folder
+
+
+def test_sculptors_guard_against_nothing_without_invasion(tmp_path: Path) -> None:
+    """Sculptors stop Invasion (C10): without Invasion cards they are inert (CG174 at the Sculptors)."""
+    found = errors(static(_without(tmp_path, "invasion")).findings, "CG174")
+    assert len(found) == 1 and "sculptors" in found[0].message and "invasion" in found[0].message
+
+
+def test_sculptors_follow_the_option_they_are_read_with(tmp_path: Path) -> None:
+    """Without Theft, Sculptors still stop Invasion; under the first edition's reading they guard nothing."""
+    assert not errors(static(_without(tmp_path / "a", "theft")).findings, "CG174")
+    found = errors(static(_without(tmp_path / "b", "theft", sculptors="theft")).findings, "CG174")
+    assert len(found) == 1 and "sculptors" in found[0].message and "theft" in found[0].message
+
+
+def test_an_option_choice_the_rules_do_not_offer_is_refused(tmp_path: Path) -> None:
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+    edit_yaml(folder, lambda data: data["options"].__setitem__("sculptors", "exchange"))
+    result = static(folder)
+    assert [f.path for f in errors(result.findings)] == ["options.sculptors"], rendered(result.findings)
+    assert {f.code for f in errors(result.findings)} == {"CG171"}

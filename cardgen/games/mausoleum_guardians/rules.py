@@ -13,8 +13,8 @@ and a pointer to its top.
 Turn flow (one seat, :data:`PLAY` phase): the draw is done automatically when
 the turn starts (the deck order is fixed by the seed, so it is no chance step);
 the player passes or plays one card; an attack may need a further choice (the
-target's for Earthquake, the attacker's for Invasion, Exchange and Discovery)
-or a chance step (the random card taken by Theft and Exchange); then the player
+target's answer with Protection, C11; the target's card for Earthquake; the
+attacker's for Invasion, Exchange and Discovery) or a chance step (the random card taken by Theft and Exchange); then the player
 discards down to the hand limit one card at a time. A choice with a single
 option is made automatically, so it never costs an action.
 """
@@ -35,7 +35,7 @@ from cardgen.engine.core import (
     State,
     Termination,
 )
-from cardgen.spec.contract import DeckRule, NumberRule, RulesContract, SetupRule
+from cardgen.spec.contract import DeckRule, NumberRule, OptionRule, RulesContract, SetupRule, read_option
 from cardgen.spec.models import MAX_PLAYERS, Spec
 from cardgen.spec.source import PathKey
 
@@ -81,27 +81,49 @@ TAKE_CHANCE = 6
 """Chance: the random card taken from the target's hand (Theft, Exchange)."""
 OVER = 7
 """The game has ended."""
+DEFEND = 8
+"""The attack's target decides whether to answer it with a Protection from their hand (C11, ``may_answer``)."""
 
 # How a card in hand becomes legal actions (precomputed per kind).
-PLAIN, NEEDS_SET, HITS_AREA, HITS_HAND, SWAPS_HAND = range(5)
+PLAIN, NEEDS_SET, HITS_AREA, HITS_HAND, SWAPS_HAND, ANSWER_ONLY = range(6)
+
+# Rule options: the source's reading is each default (C7, C10, C11).
+MUST_ANSWER, MAY_ANSWER, IN_ADVANCE = "must_answer", "may_answer", "in_advance"
+"""``options.protection``: the target must answer an attack with a Protection held in hand (the source's "must
+respond if they can defend"), may choose to, or lays it face up on their own turn beforehand (the first edition)."""
+ON_PLAY, AT_END = "on_play", "at_end"
+"""``options.mausolo``: the doubling is scored when Mausolo is played (the source) or at the end, kept only while a
+complete set stands (the first edition)."""
 
 PASS: Action = 0
 """The only action id that is the same in every phase."""
 
-GUARDED_BY: dict[str, tuple[str, ...]] = {
-    "guard_construction": ("earthquake",),
-    "guard_hand": ("theft",),
-    "protection": ("earthquake", "invasion", "exchange", "theft"),
-}
-"""The effects each defence stops: with none of them in the deck, the defence never does anything."""
+# The Sculptors' effect keeps its first-edition id, ``guard_hand``; what it guards against is the option's.
+SCULPTORS_GUARD: dict[str, str] = {"invasion": "invasion", "theft": "theft"}
+"""``options.sculptors``: the attack effect Sculptors stop. The source says "event cards that steal", and the
+only event that steals is Invasion (the default); the first edition read it as the action Theft."""
+
+
+def guarded_by(spec: Spec) -> dict[str, tuple[str, ...]]:
+    """The effects each defence stops in ``spec`` (Sculptors' depends on ``options.sculptors``; a choice the
+    rules do not offer is CG171, and Sculptors are then left out here)."""
+    guards = {
+        "guard_construction": ("earthquake",),
+        "protection": ("earthquake", "invasion", "exchange", "theft"),
+    }
+    sculptors = SCULPTORS_GUARD.get(read_option(CONTRACT, spec, "sculptors"))
+    if sculptors is not None:
+        guards["guard_hand"] = (sculptors,)
+    return guards
 
 
 def _defences_without_attacks(spec: Spec) -> Iterator[tuple[PathKey, str]]:
     """A defence whose attacks are all missing from the deck can never stop anything."""
+    guards = guarded_by(spec)
     for d_index, deck in enumerate(spec.decks):
         effects = {card.effect for card in deck.cards if card.effect}
         for c_index, card in enumerate(deck.cards):
-            attacks = GUARDED_BY.get(card.effect or "")
+            attacks = guards.get(card.effect or "")
             if attacks and not effects & set(attacks):
                 yield ("decks", d_index, "cards", c_index, "effect"), f"card {card.id!r} defends against {', '.join(attacks)}, and no card of the deck carries it"
 
@@ -117,6 +139,22 @@ CONTRACT = RulesContract(
         "multi_set_threshold": NumberRule(2, 10, "complete sets that earn the bonus"),
         "mausolo_multiplier": NumberRule(2, 10, "what Mausolo multiplies a set's points by (1 would do nothing)"),
         "mausolo_sets_per_player": NumberRule(1, 10, "sets one player's Mausolo cards may double"),
+    },
+    options={
+        "protection": OptionRule(
+            (MUST_ANSWER, MAY_ANSWER, IN_ADVANCE),
+            MUST_ANSWER,
+            "Protection answers an attack from the target's hand, always (must_answer) or by the target's choice "
+            "(may_answer), or is laid face up on the owner's turn beforehand (in_advance)",
+        ),
+        "sculptors": OptionRule(
+            tuple(SCULPTORS_GUARD), "invasion", "the attack Sculptors stop: the stealing event (invasion) or the action (theft)"
+        ),
+        "mausolo": OptionRule(
+            (ON_PLAY, AT_END),
+            ON_PLAY,
+            "Mausolo doubles a set when played (on_play), or at the end if a complete set still stands (at_end)",
+        ),
     },
     decks={
         "cards": DeckRule(
@@ -155,6 +193,11 @@ class MausoleumGame(Game):
         self.multi_set_threshold: int = n["multi_set_threshold"]
         self.mausolo_multiplier: int = n["mausolo_multiplier"]
         self.mausolo_sets: int = n["mausolo_sets_per_player"]
+        self.protection_mode: str = read_option(CONTRACT, spec, "protection")
+        """How Protection is played (C11): answered from the hand, always or by choice, or laid in advance."""
+        self.mausolo_on_play: bool = read_option(CONTRACT, spec, "mausolo") == ON_PLAY
+        """Whether Mausolo's doubling is scored when it is played (C7), not counted at the end."""
+        hand_guarded = EFFECT_BEHAVIOUR[SCULPTORS_GUARD[read_option(CONTRACT, spec, "sculptors")]]
 
         ids: list[str] = []
         names: list[str] = []
@@ -203,9 +246,15 @@ class MausoleumGame(Game):
             else HITS_AREA if b in (EARTHQUAKE, INVASION)
             else HITS_HAND if b == THEFT
             else SWAPS_HAND if b == EXCHANGE
+            else ANSWER_ONLY if b == PROTECTION and self.protection_mode != IN_ADVANCE
             else PLAIN
             for b in behaviour
         )
+        self.guard_of: tuple[tuple[CardKind, ...], ...] = tuple(
+            self.quake_guard_kinds if b == EARTHQUAKE else self.theft_guard_kinds if b == hand_guarded else ()
+            for b in behaviour
+        )
+        """For each attack kind, the character kinds that stop it while they stand in the target's row (C10)."""
         self.opponents: tuple[tuple[Seat, ...], ...] = tuple(
             tuple(t for t in range(num_players) if t != seat) for seat in range(num_players)
         )
@@ -215,8 +264,16 @@ class MausoleumGame(Game):
             num_players=num_players,
             max_game_length=self._length_bound(),
             min_score=0,
-            max_score=self.score_for(self.max_sets, mausolo=self.max_sets > 0 and bool(self.mausolo_kinds)),
+            max_score=self.score_for(self.max_sets, self._most_doubled()),
         )
+
+    def _most_doubled(self) -> int:
+        """The most sets one player can have doubled by Mausolo."""
+        if not self.mausolo_kinds or not self.max_sets:
+            return 0
+        if self.mausolo_on_play:  # each copy played beside a complete set doubles one, up to the cap (C7)
+            return min(self.mausolo_sets, sum(self.copies[k] for k in self.mausolo_kinds))
+        return min(self.max_sets, self.mausolo_sets)
 
     def _length_bound(self) -> int:
         """A true upper bound on actions in one game (see the proof in the comments)."""
@@ -231,14 +288,17 @@ class MausoleumGame(Game):
         # are at most the cards gained in the turn (the draw, Artemisia's extra cards, one stolen card).
         extra = max(self.artemisia_draw - self.draw_per_turn, 0)
         surplus = max(self.hand_size - self.hand_limit, 0)
-        per_turn = 1 + 3 + surplus + self.draw_per_turn + extra + 1
+        # A Protection answered from the hand (C11) is one more card leaving a hand, and by choice one more
+        # decision, at most once per turn (one attack per turn).
+        answer = 1 if self.protection_mode == MAY_ANSWER else 0
+        per_turn = 1 + 3 + surplus + self.draw_per_turn + extra + 1 + answer
         return (pile_turns + late_turns) * per_turn
 
-    def score_for(self, sets: int, mausolo: bool) -> int:
-        """The points of ``sets`` complete sets, with or without Mausolo in the character row."""
+    def score_for(self, sets: int, doubled: int) -> int:
+        """The points of ``sets`` complete sets with ``doubled`` of them doubled by Mausolo (C7)."""
         points = sets * self.set_points
-        if mausolo:
-            points += min(sets, self.mausolo_sets) * self.set_points * (self.mausolo_multiplier - 1)
+        if doubled:
+            points += doubled * self.set_points * (self.mausolo_multiplier - 1)
         if sets >= self.multi_set_threshold:
             points += self.multi_set_bonus
         return points
@@ -269,7 +329,9 @@ class MausoleumGame(Game):
 
         ``pile`` lists the draw pile from its top; ``hands``, ``areas``,
         ``characters`` (character rows) and ``shields`` (waiting Protection
-        cards) give one list per seat. Every card not named goes to ``rest``:
+        cards, laid in advance) give one list per seat. Under ``mausolo:
+        on_play`` each Mausolo named in a character row beside a complete set
+        has doubled one, up to the cap. Every card not named goes to ``rest``:
         the discard pile, or the bottom of the draw pile in deck order, so the
         position always holds all the cards. With ``draw`` the current player
         then draws, as at the start of a turn.
@@ -305,6 +367,11 @@ class MausoleumGame(Game):
             state.hsize[seat] = sum(state.hands[seat * K : seat * K + K])
             state.sets[seat] = state.count_sets(seat)
             state.area_total[seat] = state.area_size(seat)
+            if self.mausolo_on_play and state.sets[seat]:
+                played = sum(state.chars[seat * K + k] for k in self.mausolo_kinds)
+                state.doubled[seat] = min(played, self.mausolo_sets)
+        if any(state.shields) and self.protection_mode != IN_ADVANCE:
+            raise ValueError("a Protection lies face up, and these rules play it only in answer to an attack")
         state.cur = current
         if draw:
             state.draw(current, self.draw_per_turn)
@@ -325,6 +392,7 @@ class MausoleumState(State):
         "completed",
         "cur",
         "discard",
+        "doubled",
         "ended",
         "g",
         "given",
@@ -356,7 +424,9 @@ class MausoleumState(State):
         self.chars = [0] * (P * K)
         """Characters in each player's character row (C6)."""
         self.shields = [0] * (P * K)
-        """Protection cards waiting face up in front of each player (C11)."""
+        """Protection cards waiting face up in front of each player (C11, ``in_advance`` only)."""
+        self.doubled = [0] * P
+        """Sets each player has had doubled by playing Mausolo (C7, ``on_play`` only)."""
         self.discard = [0] * K
         self.sets = [0] * P
         """Complete sets per player, kept up to date as cards move."""
@@ -430,7 +500,7 @@ class MausoleumState(State):
         phase = self.phase
         if phase == PLAY or phase == DISCARD or phase == INVADE_PICK or phase == DIG_PICK or phase == GIVE_PICK:
             return self.cur
-        if phase == QUAKE_PICK:
+        if phase == QUAKE_PICK or phase == DEFEND:
             return self.target
         if phase == TAKE_CHANCE:
             return CHANCE
@@ -464,6 +534,10 @@ class MausoleumState(State):
             return [pick + k for k in g.construction_kinds if area[base + k]]
         if phase == DIG_PICK:
             return [pick + k for k in self._dig_options()]
+        if phase == DEFEND:
+            base = self.target * K
+            hands = self.hands
+            return [PASS] + [pick + k for k in g.protection_kinds if hands[base + k]]
         return [action for action, _ in self.chance_outcomes()]
 
     def _play_actions(self) -> list[Action]:
@@ -480,6 +554,8 @@ class MausoleumState(State):
             c = play_class[k]
             if c == PLAIN:
                 plays.append(g.play_base + k)
+            elif c == ANSWER_ONLY:
+                continue
             elif c == NEEDS_SET:
                 if self.sets[cur]:
                     plays.append(g.play_base + k)
@@ -536,6 +612,11 @@ class MausoleumState(State):
             self._give(kind)
         elif phase == TAKE_CHANCE:
             self._take(kind)
+        elif phase == DEFEND:
+            if action == PASS:
+                self._resolve(g.behaviour[self.pending])
+            else:
+                self._answer(kind)
         else:
             raise ValueError("the game is over")
 
@@ -555,7 +636,9 @@ class MausoleumState(State):
             self._refresh_sets(cur)
         elif b in CHARACTER_BEHAVIOURS:
             self.chars[slot] += 1
-            if b == DRAW_THREE:
+            if b == DOUBLE_SET and g.mausolo_on_play and self.doubled[cur] < g.mausolo_sets:
+                self.doubled[cur] += 1  # C7: a complete set stands (the play needs one) and is doubled now
+            elif b == DRAW_THREE:
                 self.draw(cur, g.artemisia_draw - g.draw_per_turn)  # C8
         elif b == PROTECTION:
             self.shields[slot] += 1
@@ -581,19 +664,38 @@ class MausoleumState(State):
         self.pending = kind
         self.target = target
         b = g.behaviour[kind]
-        # C10 and C12: a standing character guard first, then a waiting Protection.
-        if (b == EARTHQUAKE and self._has(self.chars, target, g.quake_guard_kinds)) or (
-            b == THEFT and self._has(self.chars, target, g.theft_guard_kinds)
-        ):
+        # C10 and C12: a standing character guard first, then a Protection.
+        if self._has(self.chars, target, g.guard_of[kind]):
             self._finish_attack()
             return
+        mode = g.protection_mode
+        zone = self.shields if mode == IN_ADVANCE else self.hands
         for k in g.protection_kinds:
-            slot = target * K + k
-            if self.shields[slot]:
-                self.shields[slot] -= 1
-                self.discard[k] += 1
-                self._finish_attack()
+            if zone[target * K + k]:
+                if mode == MAY_ANSWER:
+                    self.phase = DEFEND  # the target decides, on the attacker's turn (C11)
+                elif mode == MUST_ANSWER:
+                    self._answer(k)
+                else:
+                    self.shields[target * K + k] -= 1
+                    self.discard[k] += 1
+                    self._finish_attack()
                 return
+        self._resolve(b)
+
+    def _answer(self, kind: CardKind) -> None:
+        """The target plays a Protection from their hand: it and the attack go to the discard pile (C11)."""
+        target = self.target
+        self.hands[target * self.g.kinds + kind] -= 1
+        self.hsize[target] -= 1
+        self.discard[kind] += 1
+        self.plays[kind] += 1
+        self._finish_attack()
+
+    def _resolve(self, b: int) -> None:
+        """Carry out an attack nothing stopped."""
+        g = self.g
+        cur, K, target = self.cur, g.kinds, self.target
         if b == EARTHQUAKE or b == INVASION:
             options = [k for k in g.construction_kinds if self.area[target * K + k]]
             if len(options) == 1:
@@ -704,7 +806,10 @@ class MausoleumState(State):
 
     def _score(self, seat: Seat, sets: int) -> int:
         g = self.g
-        return g.score_for(sets, mausolo=self._has(self.chars, seat, g.mausolo_kinds))
+        if g.mausolo_on_play:
+            return g.score_for(sets, self.doubled[seat])
+        doubled = min(sets, g.mausolo_sets) if self._has(self.chars, seat, g.mausolo_kinds) else 0
+        return g.score_for(sets, doubled)
 
     def scores(self) -> list[int]:
         """Each player's points for the position as it stands (final once the game is over)."""
@@ -734,6 +839,7 @@ class MausoleumState(State):
         other.shields = self.shields[:]
         other.discard = self.discard[:]
         other.sets = self.sets[:]
+        other.doubled = self.doubled[:]
         other.phase = self.phase
         other.cur = self.cur
         other.target = self.target
@@ -750,7 +856,7 @@ class MausoleumState(State):
         return (
             self.phase, self.cur, self.target, self.pending, self.given, self.passes,
             self.pile[self.top :], tuple(self.hands), tuple(self.area), tuple(self.chars),
-            tuple(self.shields), tuple(self.discard),
+            tuple(self.shields), tuple(self.discard), tuple(self.doubled),
         )
 
     def _seat(self, seat: Seat) -> str:
@@ -769,6 +875,11 @@ class MausoleumState(State):
                 return f"{who} plays {names[action - g.play_base]}"
             kind, target = divmod(action - g.target_base, g.max_seats)
             return f"{who} plays {names[kind]} against {self._seat(target)}"
+        if phase == DEFEND:
+            attack = f"{self._seat(self.cur)}'s {names[self.pending]}"
+            if action == PASS:
+                return f"{self._seat(self.target)} lets {attack} through"
+            return f"{self._seat(self.target)} answers {attack} with {names[action - g.pick_base]}"
         kind = action - g.pick_base
         if not 0 <= kind < g.kinds:
             return f"action {action}"
@@ -826,8 +937,13 @@ class MausoleumState(State):
                     errors.append(f"{g.card_ids[k]} lies in {self._seat(seat)}'s construction area")
                 if self.chars[base + k] and g.behaviour[k] not in CHARACTER_BEHAVIOURS:
                     errors.append(f"{g.card_ids[k]} lies in {self._seat(seat)}'s character row")
-                if self.shields[base + k] and g.behaviour[k] != PROTECTION:
-                    errors.append(f"{g.card_ids[k]} waits as a protection of {self._seat(seat)}")
+                if self.shields[base + k] and (g.behaviour[k] != PROTECTION or g.protection_mode != IN_ADVANCE):
+                    errors.append(f"{g.card_ids[k]} waits face up as a protection of {self._seat(seat)}")
+            if self.doubled[seat] and not (
+                g.mausolo_on_play
+                and self.doubled[seat] <= min(g.mausolo_sets, sum(self.chars[base + k] for k in g.mausolo_kinds))
+            ):
+                errors.append(f"{self._seat(seat)} is credited {self.doubled[seat]} doubled sets without the Mausolo cards played")
             if self.area_size(seat) != self.area_total[seat]:
                 errors.append(f"{self._seat(seat)}'s area count {self.area_total[seat]} does not match the cards there")
             if self.count_sets(seat) != self.sets[seat]:
