@@ -27,7 +27,8 @@ def build(
     only: Optional[str] = typer.Option(None, "--only", help="Build only these artefacts, comma-separated: faces (SVGs), print (sheets), bleed (one card per page), rulebooks, gallery."),
 ) -> None:
     """Validate, then write card faces (SVG), print sheets (PDF) and rulebooks under the output folder."""
-    from cardgen.build import BuildOptions, Paper, artefact_kinds, build_game, build_lock
+    from cardgen.api import build_spec, output_lock
+    from cardgen.build import BuildOptions, Paper, artefact_kinds
     from cardgen.cli.common import resolve_games
     from cardgen.progress import TerminalProgress
 
@@ -47,12 +48,12 @@ def build(
     folders = resolve_games(games)
     failed = False
     unreadable = False
-    with build_lock(out), TerminalProgress("building", quiet) as progress:
+    with output_lock(out), TerminalProgress("building", quiet) as progress:
         progress.start(len(folders), "building")
         for folder in folders:
             progress.advance(0)
             try:
-                result = build_game(folder, out, options)
+                result = build_spec(folder, out, options, lock=False)
             except InputError as error:  # one unreadable spec: say so in one line, build the others
                 unreadable = True
                 typer.echo(error.render(), err=True)

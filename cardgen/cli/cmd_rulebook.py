@@ -27,21 +27,16 @@ def rulebook(
     """Write a game's rulebooks: <game>-rules-<lang>.pdf (and -letter.pdf) and <game>-rules-<lang>.md."""
     from cardgen.rulebook.build import RulebookError, build_rulebooks
     from cardgen.rulebook.pdf import PAPERS
-    from cardgen.spec.load import find_spec_folder
-    from cardgen.validate.runner import validate_folder
+    from cardgen.cli.common import load_or_refuse
 
     if paper != "all" and paper not in PAPERS:
         raise typer.BadParameter(f"choose {', '.join(PAPERS)} or all", param_hint="--paper")
-    folder = find_spec_folder(game)
     # The catalogs are checked as `validate` and `build` check them (CG3xx): a translation the
     # rulebook cannot use is reported the same way everywhere. Rendering is left to the writing below.
-    result = validate_folder(folder, ["static", "i18n"], skip=["rulebook-render"])
-    errors = [f for f in result.findings if f.severity is Severity.ERROR]
-    if errors or result.loaded is None or result.loaded.spec is None:
-        typer.echo(format_findings(errors, "text"), err=True)
-        typer.echo(f"{folder}: the spec has {len(errors)} error(s); fix them before making its rulebook", err=True)
-        raise typer.Exit(EXIT_FINDINGS)
-    spec = result.loaded.spec
+    loaded = load_or_refuse(game, "making its rulebook", ["static", "i18n"], skip=["rulebook-render"])
+    spec = loaded.spec
+    assert spec is not None
+    folder = loaded.folder
     if lang == "all":
         locales = list(spec.locales)
     elif lang in spec.locales:
@@ -50,7 +45,7 @@ def rulebook(
         raise typer.BadParameter(f"{spec.id} declares {', '.join(spec.locales)}; choose one of them or all", param_hint="--lang")
     papers = list(PAPERS) if paper == "all" else [paper]
     try:
-        written = build_rulebooks(spec, out, locales, papers, spec_folder=folder, loaded=result.loaded)
+        written = build_rulebooks(spec, out, locales, papers, spec_folder=folder, loaded=loaded)
     except RulebookError as error:
         place = f"{error.file}:{error.line}: " if error.file and error.line else f"{error.file}: " if error.file else ""
         typer.echo(f"{place}error: {error}", err=True)

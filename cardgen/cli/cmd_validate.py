@@ -32,7 +32,8 @@ def validate(
         raise typer.Exit(EXIT_CLEAN)
     from cardgen.cli.common import resolve_games
     from cardgen.progress import TerminalProgress
-    from cardgen.validate.runner import input_error_finding, validate_folder
+    from cardgen.api import validate_spec
+    from cardgen.validate.runner import input_error_finding
 
     if fmt not in {"text", "json", "github"}:
         raise typer.BadParameter("choose text, json or github", param_hint="--format")
@@ -46,7 +47,7 @@ def validate(
         progress.start(len(folders), "validating")
         for folder in folders:
             try:
-                findings.extend(validate_folder(folder, kinds).findings)
+                findings.extend(validate_spec(folder, kinds).findings)
             except InputError as error:
                 input_failed = True
                 findings.append(input_error_finding(error))

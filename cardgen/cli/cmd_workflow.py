@@ -45,12 +45,11 @@ def _stamp() -> str:
 
 def build_once(folder: Path, out: Path, options: BuildOptions) -> str | None:
     """Validate and build one game, printing findings and a one-line outcome; return the game id when known."""
-    from cardgen.build import build_game, build_lock
+    from cardgen.api import build_spec
 
     started = time.perf_counter()
     try:
-        with build_lock(out):
-            result = build_game(folder, out, options)
+        result = build_spec(folder, out, options)
     except InputError as error:
         typer.echo(error.render())
         typer.echo(f"[{_stamp()}] not built: fix the file and save again")
