@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING
 from cardgen.findings import Finding, InputError, Severity
 
 if TYPE_CHECKING:
-    from cardgen.build import BuildOptions, GameBuild
+    from cardgen.artefacts import BuildOptions
+    from cardgen.build import GameBuild
     from cardgen.engine.checks import CheckReport
     from cardgen.engine.core import Game
     from cardgen.engine.playout import PlayoutResult
@@ -98,7 +99,8 @@ def build_spec(game: GameRef, out: Path = Path("output"), options: BuildOptions 
     caller holds it already (``cardgen build`` holds it over all its games,
     taken with :func:`output_lock`).
     """
-    from cardgen.build import BuildOptions, build_game
+    from cardgen.artefacts import BuildOptions
+    from cardgen.build import build_game
 
     chosen = options if options is not None else BuildOptions()
     if not lock:

@@ -28,7 +28,8 @@ def build(
 ) -> None:
     """Validate, then write card faces (SVG), print sheets (PDF) and rulebooks under the output folder."""
     from cardgen.api import build_spec, output_lock
-    from cardgen.build import BuildOptions, Paper, artefact_kinds
+    from cardgen.artefacts import BuildOptions, Paper
+    from cardgen.build import artefact_kinds
     from cardgen.cli.common import resolve_games
     from cardgen.progress import TerminalProgress
 

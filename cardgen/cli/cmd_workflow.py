@@ -15,7 +15,7 @@ from cardgen.cli.errors import os_error_line
 from cardgen.findings import InputError, display_path, format_findings
 
 if TYPE_CHECKING:
-    from cardgen.build import BuildOptions
+    from cardgen.artefacts import BuildOptions
 
 # The build pipeline, the scaffold and the spec models are imported inside the commands.
 
@@ -87,7 +87,7 @@ def watch(
     max_cycles: Optional[int] = typer.Option(None, "--max-cycles", hidden=True, help="Stop after this many polls (for tests)."),
 ) -> None:
     """Build a game, then rebuild it (validation included) every time one of its files changes; Ctrl-C stops."""
-    from cardgen.build import BuildOptions, Paper
+    from cardgen.artefacts import BuildOptions, Paper
     from cardgen.scaffold.watch import snapshot, watch_loop
     from cardgen.spec.load import find_spec_folder
 

@@ -29,7 +29,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Mapping
 
-from cardgen.build import ArtefactCache, BuildContext, register_producer
+from cardgen.artefacts import BuildContext, register_producer
+from cardgen.cache import ArtefactCache
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Box, Group, Scene, scene_digest, shared_face

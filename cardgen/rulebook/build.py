@@ -36,7 +36,7 @@ from cardgen.spec.models import Spec
 from cardgen.spec.source import ResultCache
 
 if TYPE_CHECKING:
-    from cardgen.build import ArtefactCache
+    from cardgen.cache import ArtefactCache
     from cardgen.rulebook.pdf import TypesetPdf
 
 # reportlab's page layout (platypus) and the card pictures drawn for it are imported where a rulebook

@@ -97,7 +97,7 @@ class StoredTemplates(BytecodeCache):
     of the environment this module makes. The sandbox and autoescaping work at
     render time, through the environment, so cached code is as confined as
     fresh code. Since a code object runs when loaded, it matters who wrote the
-    entry: :class:`cardgen.build.ArtefactCache` reads back only files this
+    entry: :class:`cardgen.cache.ArtefactCache` reads back only files this
     user wrote and nobody else may change, and the seal rejects damaged ones.
     """
 

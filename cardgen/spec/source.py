@@ -96,7 +96,7 @@ def dotted(path: PathKey) -> str:
 
 
 class ResultCache(Protocol):
-    """Where a loader or a check keeps a result for later processes (a build's :class:`cardgen.build.ArtefactCache`).
+    """Where a loader or a check keeps a result for later processes (a build's :class:`cardgen.cache.ArtefactCache`).
 
     Keys come from :meth:`key`, which covers cardgen's code and the versions
     of the libraries it uses besides the parts given; a result is stored only

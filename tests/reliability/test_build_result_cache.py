@@ -22,7 +22,9 @@ import cardgen.render.layouts as layouts
 import cardgen.rulebook.checks as checks
 import cardgen.rulebook.environment as environment
 import cardgen.spec.source as source
-from cardgen.build import CACHE_DIR, BuildOptions, GameBuild, build_game, seal_artefact, unseal_artefact
+from cardgen.artefacts import BuildOptions
+from cardgen.build import GameBuild, build_game
+from cardgen.cache import CACHE_DIR, seal_artefact, unseal_artefact
 from cardgen.validate.runner import validate_folder
 
 from .conftest import MINIMAL, copy_spec
@@ -213,7 +215,7 @@ def test_a_spec_that_fails_to_parse_is_reported_every_time(spec: Path, tmp_path:
 
 
 def test_the_code_fingerprint_covers_every_file_but_compiled_bytecode(tmp_path: Path) -> None:
-    from cardgen.build import _fingerprint_files
+    from cardgen.cache import _fingerprint_files
 
     root = tmp_path / "pkg"
     (root / "sub" / "__pycache__").mkdir(parents=True)
@@ -228,7 +230,7 @@ def test_the_code_fingerprint_covers_every_file_but_compiled_bytecode(tmp_path: 
 
 def test_a_cache_opened_before_the_game_is_known(tmp_path: Path) -> None:
     """Before bind(), lookups search every game's folder and entries wait; bind() writes them into the game's folder."""
-    from cardgen.build import ArtefactCache
+    from cardgen.cache import ArtefactCache
 
     root = tmp_path / CACHE_DIR
     ArtefactCache(root / "old-name").put("a" * 64, b"parsed before the game was renamed")

@@ -22,10 +22,12 @@ from unittest import mock
 
 import pytest
 
-import cardgen.build as build_module
+import cardgen.artefacts as artefacts_module
 
-CACHE_DIR = getattr(build_module, "CACHE_DIR", ".cache")
-from cardgen.build import LOCK_NAME, BuildContext, BuildOptions, build_game, build_lock, registered_producers
+from cardgen.cache import CACHE_DIR
+from cardgen.artefacts import BuildContext, BuildOptions
+from cardgen.build import build_game, registered_producers
+from cardgen.publish import LOCK_NAME, build_lock
 from cardgen.cli.app import main
 
 from .conftest import MINIMAL, ROOT, copy_spec, shipped_spec_folders
@@ -101,10 +103,9 @@ def interrupting_producer(context: BuildContext) -> list[Path]:
 
 @pytest.fixture
 def test_producers(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
-    """Replace every registered producer with the test producer (the real ones are not imported)."""
+    """Replace every registered producer with the test producer (the real ones stay registered but unused)."""
     producers: dict[str, object] = {"cards-list": card_list_producer}
-    monkeypatch.setattr(build_module, "_PRODUCERS", producers)
-    monkeypatch.setattr(build_module, "PRODUCER_MODULES", ())
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", producers)
     return producers
 
 
@@ -304,7 +305,7 @@ def test_real_producer_failure_midway_keeps_previous_output(spec: Path, tmp_path
     assert code == 0, (stdout, stderr)
     before = tree_hashes(out)
     assert len(before) > 3
-    monkeypatch.setitem(build_module._PRODUCERS, "zz-fails", failing_producer)
+    monkeypatch.setitem(artefacts_module._PRODUCERS, "zz-fails", failing_producer)
     code, stdout, stderr = run_cli(["build", str(spec), "--out", str(out), "--paper", "a4"])
     assert code == 3 and "renderer crashed halfway" in stderr
     assert tree_hashes(out) == before
@@ -316,7 +317,7 @@ def test_a_lock_left_by_a_dead_build_is_taken_over(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from cardgen.build import LOCK_NAME, build_lock
+    from cardgen.publish import LOCK_NAME, build_lock
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
     pid = int(dead.stdout)
@@ -334,12 +335,12 @@ def test_a_lock_left_by_a_dead_build_is_taken_over(tmp_path: Path) -> None:
 
 def test_a_lock_held_by_a_live_process_is_respected(tmp_path: Path) -> None:
     """Another process holding the operating-system lock keeps it; the message names that process."""
-    from cardgen.build import LOCK_NAME, build_lock
+    from cardgen.publish import LOCK_NAME, build_lock
     from cardgen.findings import InputError
 
     out = tmp_path / "out"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from pathlib import Path; from cardgen.build import build_lock\n"
+        [sys.executable, "-c", "import sys; from pathlib import Path; from cardgen.publish import build_lock\n"
          "with build_lock(Path(sys.argv[1])):\n    print('held', flush=True); sys.stdin.read()", str(out)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
     )

@@ -20,10 +20,11 @@ from unittest import mock
 
 import pytest
 
+import cardgen.artefacts as artefacts_module
 import cardgen.build as build_module
 import cardgen.rulebook.checks as checks
 import cardgen.rulebook.i18n as i18n
-from cardgen.build import BuildContext
+from cardgen.artefacts import BuildContext
 
 from .conftest import MINIMAL, copy_spec, one_line
 from .test_build_safety import leftovers, run_cli
@@ -85,8 +86,7 @@ def _list_producer(context: BuildContext) -> list[Path]:
 
 @pytest.fixture
 def quick_producers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(build_module, "_PRODUCERS", {"decks": _list_producer})
-    monkeypatch.setattr(build_module, "PRODUCER_MODULES", ())
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"decks": _list_producer})
 
 
 # --- the output side ------------------------------------------------------------------
@@ -134,8 +134,7 @@ def test_a_full_or_read_only_disk_is_exit_2(spec: Path, tmp_path: Path, monkeypa
         _list_producer(context)
         raise OSError(number, reason, str(context.staging / "decks" / "more.txt"))
 
-    monkeypatch.setattr(build_module, "_PRODUCERS", {"decks": refused_write})
-    monkeypatch.setattr(build_module, "PRODUCER_MODULES", ())
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"decks": refused_write})
     line = assert_one_line_exit_2(run_cli(["build", str(spec), "--out", str(out)]), "more.txt")
     assert reason in line
     assert leftovers(out) == [] and not (out / "minimal").exists()
@@ -147,7 +146,7 @@ def test_a_disk_failing_while_publishing_is_exit_2(spec: Path, tmp_path: Path, q
     def full(staging: Path, target: Path) -> list[Path]:
         raise OSError(errno.ENOSPC, "No space left on device", str(target / "decks"))
 
-    with mock.patch.object(build_module, "_publish", full):
+    with mock.patch.object(build_module, "publish", full):
         line = assert_one_line_exit_2(run_cli(["build", str(spec), "--out", str(out)]), str(out / "minimal" / "decks"))
     assert "No space left on device" in line
     assert leftovers(out) == []
@@ -443,8 +442,7 @@ def test_watch_reports_a_full_disk_in_one_line_and_keeps_watching(spec: Path, tm
     def full_disk(context: BuildContext) -> list[Path]:
         raise OSError(errno.ENOSPC, "No space left on device", str(context.staging / "decks.txt"))
 
-    monkeypatch.setattr(build_module, "_PRODUCERS", {"decks": full_disk})
-    monkeypatch.setattr(build_module, "PRODUCER_MODULES", ())
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"decks": full_disk})
     code, stdout, stderr = run_cli_within(["watch", str(spec), "--out", str(out), "--interval", "0.1", "--max-cycles", "1"], 120)
     assert code == 0, (stdout, stderr)
     assert "internal error" not in stdout + stderr

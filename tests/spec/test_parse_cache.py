@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import cardgen.spec.source as source
-from cardgen.build import ArtefactCache, seal_artefact, unseal_artefact
+from cardgen.cache import ArtefactCache, seal_artefact, unseal_artefact
 from cardgen.findings import InputError
 from cardgen.render.layouts import DeckLayout, FaceLayout, _load_layout
 from cardgen.spec.load import load_spec

@@ -25,7 +25,7 @@ import yaml
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from cardgen.build import ArtefactCache
+from cardgen.cache import ArtefactCache
 from cardgen.findings import InputError
 from cardgen.spec import source
 from cardgen.spec.source import MAX_INT, cards_from_rows, load_yaml
