@@ -28,7 +28,7 @@ from cardgen.export import gallery
 from cardgen.findings import Finding, Severity
 from cardgen.publish import LOCK_NAME as LOCK_NAME, STAGING_PREFIX, publish, publish_pending, repair_notes
 from cardgen.publish import build_lock as build_lock
-from cardgen.spec.source import parse_cache_scope
+from cardgen.spec.parse_cache import parse_cache_scope
 from cardgen.render import produce as render_produce
 from cardgen.rulebook import produce as rulebook_produce
 from cardgen.validate.runner import validate_folder

@@ -99,7 +99,7 @@ class ArtefactCache:
     function of its inputs and the key also covers cardgen's code
     (:func:`code_fingerprint`). The spec loader, the catalog check and the
     rulebook's Jinja environment keep their results here the same way (see
-    :class:`cardgen.spec.source.ResultCache`). Entries not used by a build are
+    :class:`cardgen.spec.parse_cache.ResultCache`). Entries not used by a build are
     removed at its end, so the cache holds one build's worth of entries per game.
 
     An entry is only read back when it is a regular file owned by this user

@@ -89,3 +89,21 @@ def test_imports_point_down() -> None:
     assert unexplained == {}, "imports that point up the layers"
     stale = set(UPWARD) - set(upward)
     assert stale == set(), f"UPWARD names edges that no longer exist; remove them: {sorted(stale)}"
+
+
+def test_the_spec_layer_has_no_import_cycle() -> None:
+    """Inside ``cardgen.spec`` no two modules import each other, directly or round a loop (function-level imports count)."""
+    folder = PACKAGE / "spec"
+    graph = {_module_name(path): {name for name in _imports(path) if name.startswith("cardgen.spec.")} for path in folder.glob("*.py")}
+    done: set[str] = set()
+
+    def visit(module: str, trail: tuple[str, ...]) -> None:
+        assert module not in trail, f"import cycle: {' -> '.join(trail[trail.index(module):] + (module,))}"
+        if module in done:
+            return
+        for name in sorted(graph.get(module, ())):
+            visit(name, trail + (module,))
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())

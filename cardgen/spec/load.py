@@ -18,7 +18,11 @@ from pydantic import ValidationError
 
 from cardgen.findings import Finding, InputError, Severity, display_path
 from cardgen.spec.models import SIZE_PRESETS, CardSize, Deck, SizeName, Spec
-from cardgen.spec.source import PathKey, ResultCache, SheetBudget, SourceMap, dotted, load_card_table, load_yaml
+from cardgen.spec.parse_cache import ResultCache
+from cardgen.spec.sheets import SheetBudget
+from cardgen.spec.source import dotted, PathKey, SourceMap
+from cardgen.spec.tables import load_card_table
+from cardgen.spec.yaml_load import load_yaml
 
 SPEC_FILE = "game.yaml"
 SPEC_LAYOUTS = "layouts"
@@ -201,7 +205,7 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
     Raises :class:`InputError` when a file cannot be read at all; everything
     else (schema errors, escaping paths) becomes findings on the result.
     With a ``cache`` (a build's), the parse of ``game.yaml`` is reused when its
-    bytes are unchanged (see :func:`cardgen.spec.source.load_yaml`), and the
+    bytes are unchanged (see :func:`cardgen.spec.yaml_load.load_yaml`), and the
     cache rides along on the result for the checks.
     """
     spec_path = folder / SPEC_FILE

@@ -21,7 +21,7 @@ import cardgen.render.faces as faces
 import cardgen.render.layouts as layouts
 import cardgen.rulebook.checks as checks
 import cardgen.rulebook.environment as environment
-import cardgen.spec.source as source
+import cardgen.spec.yaml_load as yaml_load
 from cardgen.artefacts import BuildOptions
 from cardgen.build import GameBuild, build_game
 from cardgen.cache import CACHE_DIR, seal_artefact, unseal_artefact
@@ -45,7 +45,7 @@ back:
 def work(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """Counts of the work done: "yaml" (files parsed by ruamel), "catalog" (catalogs checked), "compile" (templates compiled)."""
     counts: Counter[str] = Counter()
-    parse, check, compile_ = source._parse_yaml, checks.catalog_findings, jinja2.Environment.compile
+    parse, check, compile_ = yaml_load._parse_yaml, checks.catalog_findings, jinja2.Environment.compile
 
     def parsing(*args: Any) -> Any:
         counts["yaml"] += 1
@@ -59,7 +59,7 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         counts["compile"] += 1
         return compile_(self, *args, **kwargs)
 
-    monkeypatch.setattr(source, "_parse_yaml", parsing)
+    monkeypatch.setattr(yaml_load, "_parse_yaml", parsing)
     monkeypatch.setattr(checks, "catalog_findings", checking)
     monkeypatch.setattr(jinja2.Environment, "compile", compiling)
     return counts

@@ -19,7 +19,8 @@ import pytest
 
 from cardgen.findings import InputError, Severity
 from cardgen.spec.load import confined_path, load_spec
-from cardgen.spec.source import MAX_FILE_BYTES, check_flow_depth, load_yaml
+from cardgen.limits import MAX_FILE_BYTES
+from cardgen.spec.yaml_load import check_flow_depth, load_yaml
 from cardgen.validate.runner import validate_folder
 
 from .conftest import HOSTILE, MINIMAL, copy_spec, one_line
@@ -107,7 +108,7 @@ def test_self_referencing_alias_ends_quickly(tmp_path: Path) -> None:
 
 def test_cyclic_data_from_a_tool_is_a_clean_error() -> None:
     """Values built by code may be cyclic; the converter's depth limit stops them."""
-    from cardgen.spec.source import convert_plain
+    from cardgen.spec.yaml_load import convert_plain
 
     loop: list[object] = [1]
     loop.append(loop)
