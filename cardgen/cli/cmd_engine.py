@@ -3,7 +3,7 @@
 GAME is a game id under specs/ or a spec folder. A spec with error findings is
 refused (its findings are printed, exit 1); unreadable input is an
 :class:`InputError` (exit 2). Files are written only when asked: ``check
---replays`` writes replays of odd games to output/<game>/replays/, ``play
+--replays`` writes replays of odd games to <out>/<game>/replays/ (``--out``, default output/), ``play
 --replay-out FILE`` writes the game's replay to FILE.
 """
 
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
+from cardgen.cli.options import OutOption
 from cardgen.findings import InputError, display_path
 from cardgen.limits import MAX_JOBS, MAX_PLAYERS, MAX_PLAYOUTS, MAX_SEED
 
@@ -24,9 +25,6 @@ if TYPE_CHECKING:
 # The engine (and every game's rules module it registers), the spec models,
 # the progress bar and statistics are imported inside the functions that use
 # them: every command (`cardgen build` too) loads this module, and needs none of them.
-
-OUTPUT_ROOT = Path("output")
-
 
 def _exit(message: str, code: int) -> typer.Exit:
     typer.echo(message, err=True)
@@ -49,7 +47,8 @@ def check(
     fmt: str = typer.Option("text", "--format", help="text or json."),
     skill_games: int = typer.Option(12, "--skill-games", min=0, help="Games per rung of the skill ladder (0 skips it)."),
     mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, help="Planner iterations per decision in the skill ladder."),
-    replays: bool = typer.Option(False, "--replays", help="Write replays of odd games to output/<game>/replays/."),
+    replays: bool = typer.Option(False, "--replays", help="Write replays of odd games to <out>/<game>/replays/."),
+    out: OutOption = Path("output"),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
     """Simulate GAME: dead ends, timeouts, unreachable cards, balance metrics and the skill ladder."""
@@ -61,7 +60,7 @@ def check(
     loaded = load_checked(game)
     spec = loaded.spec
     assert spec is not None
-    replays_dir = OUTPUT_ROOT / spec.id / "replays" if replays else None
+    replays_dir = out / spec.id / "replays" if replays else None
     with TerminalProgress(f"{spec.id}: playouts", quiet) as progress:
         report = check_spec(
             loaded, playouts, seed, jobs, players=players,

@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 
+from cardgen.cli.options import LangOption, PaperChoice, PaperOption, papers
 from cardgen.cli.outputs import output_folder
 
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
@@ -14,23 +15,18 @@ from cardgen.findings import Finding, InputError, Severity, format_findings
 
 # The rulebook pipeline and the spec models are imported inside the commands.
 
-LANG_HELP = "The language: a locale of the game (en, pt_BR) or 'all' for every locale it declares."
-PAPER_HELP = "The paper: a4, letter or all. A4 files are named <game>-rules-<lang>.pdf, Letter ones <game>-rules-<lang>-letter.pdf."
 
 
 def rulebook(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    lang: str = typer.Option("all", "--lang", help=LANG_HELP),
-    paper: str = typer.Option("a4", "--paper", help=PAPER_HELP),
+    lang: LangOption = "all",
+    paper: PaperOption = PaperChoice.all,
     out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help="The output folder; files go to <out>/<game>/."),
 ) -> None:
     """Write a game's rulebooks: <game>-rules-<lang>.pdf (and -letter.pdf) and <game>-rules-<lang>.md."""
     from cardgen.rulebook.build import RulebookError, build_rulebooks
-    from cardgen.rulebook.pdf import PAPERS
     from cardgen.cli.common import load_or_refuse
 
-    if paper != "all" and paper not in PAPERS:
-        raise typer.BadParameter(f"choose {', '.join(PAPERS)} or all", param_hint="--paper")
     # The catalogs are checked as `validate` and `build` check them (CG3xx): a translation the
     # rulebook cannot use is reported the same way everywhere. Rendering is left to the writing below.
     loaded = load_or_refuse(game, "making its rulebook", ["static", "i18n"], skip=["rulebook-render"])
@@ -43,9 +39,8 @@ def rulebook(
         locales = [lang]
     else:
         raise typer.BadParameter(f"{spec.id} declares {', '.join(spec.locales)}; choose one of them or all", param_hint="--lang")
-    papers = list(PAPERS) if paper == "all" else [paper]
     try:
-        written = build_rulebooks(spec, out, locales, papers, spec_folder=folder, loaded=loaded)
+        written = build_rulebooks(spec, out, locales, list(papers(paper)), spec_folder=folder, loaded=loaded)
     except RulebookError as error:
         place = f"{error.file}:{error.line}: " if error.file and error.line else f"{error.file}: " if error.file else ""
         typer.echo(f"{place}error: {error}", err=True)
