@@ -37,3 +37,9 @@ def test_every_command_that_writes_under_output_takes_out() -> None:
     for command in ("build", "watch", "rulebook", "check", "report", "preview"):
         assert "--out" in _options(command), command
     assert _options("check")["--out"].default == Path("output")
+
+
+def test_format_choices_are_checked_by_typer_with_one_error_style() -> None:
+    for command in (["validate"], ["check", "no-such-game"], ["i18n", "check"]):
+        result = CliRunner().invoke(app, [*command, "--format", "xml"])
+        assert result.exit_code == 2 and "xml" in result.output, (command, result.output)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from cardgen.cli.options import OutOption
+from cardgen.cli.options import OutOption, ReportFormat, ReportFormatOption
 from cardgen.findings import InputError, display_path
 from cardgen.limits import MAX_JOBS, MAX_PLAYERS, MAX_PLAYOUTS, MAX_SEED
 
@@ -44,7 +44,7 @@ def check(
     playouts: Optional[int] = typer.Option(None, "--playouts", min=1, max=MAX_PLAYOUTS, help="Random playouts per player count (default: enough for the win-rate interval)."),
     seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="The first playout's seed; playout i uses seed + i."),
     jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU)."),
-    fmt: str = typer.Option("text", "--format", help="text or json."),
+    fmt: ReportFormatOption = ReportFormat.text,
     skill_games: int = typer.Option(12, "--skill-games", min=0, help="Games per rung of the skill ladder (0 skips it)."),
     mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, help="Planner iterations per decision in the skill ladder."),
     replays: bool = typer.Option(False, "--replays", help="Write replays of odd games to <out>/<game>/replays/."),
@@ -55,8 +55,6 @@ def check(
     from cardgen.api import check_spec
     from cardgen.progress import TerminalProgress
 
-    if fmt not in ("text", "json"):
-        raise InputError(f"--format must be text or json, not {fmt!r}")
     loaded = load_checked(game)
     spec = loaded.spec
     assert spec is not None

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from cardgen.cli.options import LangOption, PaperChoice, PaperOption, papers
+from cardgen.cli.options import FindingsFormat, FindingsFormatOption, LangOption, PaperChoice, PaperOption, papers
 from cardgen.cli.outputs import output_folder
 
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
@@ -94,19 +94,17 @@ def i18n_compile(
 
 @i18n_app.command("check")
 def i18n_check(
-    fmt: str = typer.Option("text", "--format", help="Output format: text, json or github."),
+    fmt: FindingsFormatOption = FindingsFormat.text,
 ) -> None:
     """Check every catalog: all translated, nothing fuzzy, placeholders kept, up to date with the templates."""
     from cardgen.rulebook.checks import check_all_catalogs
 
-    if fmt not in {"text", "json", "github"}:
-        raise typer.BadParameter("choose text, json or github", param_hint="--format")
     try:
         findings: list[Finding] = check_all_catalogs()
     except InputError as error:
         typer.echo(error.render(), err=True)
         raise typer.Exit(EXIT_INPUT) from None
-    output = format_findings(findings, fmt)  # type: ignore[arg-type]
+    output = format_findings(findings, fmt.value)
     if fmt == "text":
         errors = sum(f.severity is Severity.ERROR for f in findings)
         summary = f"catalogs checked: {errors} error(s), {len(findings) - errors} other finding(s)"

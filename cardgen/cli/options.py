@@ -43,6 +43,21 @@ def card_locale(lang: str, card_lang: str | None) -> str | None:
     return None if lang == "all" else lang
 
 
+class ReportFormat(str, Enum):
+    """What ``--format`` accepts where a command prints a report: ``check``, ``sweep``, ``tune``."""
+
+    text = "text"
+    json = "json"
+
+
+class FindingsFormat(str, Enum):
+    """What ``--format`` accepts where a command prints findings: ``validate``, ``i18n check``."""
+
+    text = "text"
+    json = "json"
+    github = "github"
+
+
 PAPER_HELP = "Paper for print sheets and rulebooks: a4, letter or all (A4 files keep their names; Letter ones end in -letter)."
 LANG_HELP = "Rulebook language: a locale of the game (en, pt_BR) or all."
 CARD_LANG_HELP = "Language printed on the cards (default: the --lang given, or the spec's first locale with --lang all)."
@@ -53,3 +68,7 @@ CardLangOption = Annotated[Optional[str], typer.Option("--card-lang", help=CARD_
 
 
 OutOption = Annotated[Path, typer.Option("--out", callback=output_folder, help="The output folder; each game gets a folder inside it.")]
+ReportFormatOption = Annotated[ReportFormat, typer.Option("--format", help="text or json.", case_sensitive=False)]
+FindingsFormatOption = Annotated[
+    FindingsFormat, typer.Option("--format", help="Output format: text, json or github (workflow annotations).", case_sensitive=False)
+]
