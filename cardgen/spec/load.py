@@ -8,6 +8,7 @@ the line the designer wrote.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from cardgen.findings import Finding, InputError, Severity, display_path
 from cardgen.spec.models import SIZE_PRESETS, CardSize, Deck, SizeName, Spec
 from cardgen.spec.parse_cache import ResultCache
 from cardgen.spec.sheets import SheetBudget
-from cardgen.spec.source import dotted, PathKey, SourceMap
+from cardgen.spec.source import PathKey, SourceMap, dotted
 from cardgen.spec.tables import load_card_table
 from cardgen.spec.yaml_load import load_yaml
 
@@ -115,6 +116,15 @@ def confined_path(folder: Path, relative: str) -> Path | None:
     if not inside_folder(folder, folder / relative):
         return None
     return Path(os.path.realpath(folder / relative))  # (not Path.resolve: it raises on a link loop)
+
+
+def _refuse_a_link_loop(path: Path, what: str) -> None:
+    """InputError (exit 2, one line naming the file) when ``path`` is a symbolic link that loops back on itself."""
+    try:
+        os.stat(path)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise InputError(f"{what} is a symbolic link that loops back on itself; point it at a file", display_path(path)) from None
 
 
 def _layout_leaves(folder: Path, name: str) -> bool:
@@ -241,6 +251,7 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
                 )
                 continue
             if not sheet.is_file():
+                _refuse_a_link_loop(folder / deck["cards_file"], "card sheet")
                 loaded.findings.append(
                     loaded.place_finding("CG011", Severity.ERROR, path, f"card sheet {deck['cards_file']!r} does not exist", "create it or fix the name")
                 )
