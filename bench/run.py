@@ -183,7 +183,9 @@ def measure_rebuild(settings: Settings, figures: list[Figure]) -> None:
 
 def _rebuild_in_process(settings: Settings, figure: Figure, work: Path) -> None:
     """The in-process rebuild: build (untimed, warms the process), edit one card, build again (timed)."""
-    from cardgen.build import BuildOptions, build_game, build_lock
+    from cardgen.artefacts import BuildOptions
+    from cardgen.build import build_game
+    from cardgen.publish import build_lock
 
     options = BuildOptions()
     for index in range(1 + settings.reps):  # the first round only warms the process

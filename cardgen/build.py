@@ -1,7 +1,9 @@
 """The build pipeline: validate, produce every artefact into a staging folder, then move it into place.
 
 Artefact producers (card faces, print sheets, rulebooks...) register themselves
-with :func:`register_producer`; the pipeline knows none of them by name. A build
+with :func:`cardgen.artefacts.register_producer`; this pipeline imports their
+modules explicitly (:data:`PRODUCER_MODULES`) and the artefact cache from
+:mod:`cardgen.cache`, so every import points down. A build
 never leaves a half-written file next to a good one: producers write into a
 private staging folder, and only when every producer of a game has finished are
 the files published into ``<out>/<game>/`` by :func:`cardgen.publish.publish`
@@ -13,29 +15,26 @@ nothing else.
 
 from __future__ import annotations
 
-import hashlib
-import importlib
 import os
 import shutil
-import stat
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Literal
 
-from cardgen.findings import Finding, InputError, Severity
+from cardgen import artefacts
+from cardgen.artefacts import BuildContext, BuildOptions, Producer
+from cardgen.cache import CACHE_DIR, ArtefactCache
+from cardgen.export import gallery
+from cardgen.findings import Finding, Severity
 from cardgen.publish import LOCK_NAME as LOCK_NAME, STAGING_PREFIX, publish, publish_pending, repair_notes
 from cardgen.publish import build_lock as build_lock
-from cardgen.spec.load import LoadedSpec
-from cardgen.spec.source import parse_cache_scope
+from cardgen.spec.parse_cache import parse_cache_scope
+from cardgen.render import produce as render_produce
+from cardgen.rulebook import produce as rulebook_produce
 from cardgen.validate.runner import validate_folder
 
-Paper = Literal["a4", "letter"]
-CACHE_DIR = ".cache"
-"""Inside the output folder: the artefact cache, one sub-folder per game."""
-PRODUCER_MODULES = ("cardgen.render.produce", "cardgen.rulebook.produce", "cardgen.export.gallery")
-"""Modules that register artefact producers when imported; those not written yet are skipped."""
+PRODUCER_MODULES = (render_produce, rulebook_produce, gallery)
+"""The modules whose import registers the artefact producers, imported here by name."""
 CHECKS_DONE_BY_PRODUCERS: dict[str, str] = {"rulebook-render": "rulebooks"}
 """Validation checks a build skips because a producer does the same work: check name -> producer name.
 
@@ -58,309 +57,19 @@ build still run it).
 """
 
 
-@dataclass(frozen=True)
-class BuildOptions:
-    """What the designer asked for."""
-
-    papers: tuple[Paper, ...] = ("a4", "letter")
-    langs: tuple[str, ...] = ()
-    """Locales to build; empty means every locale the spec declares."""
-    card_lang: str | None = None
-    """The locale printed on the cards; None means the spec's first locale."""
-    only: tuple[str, ...] = ()
-    """Artefact kinds to build (``cardgen build --only``, see :func:`artefact_kinds`); empty means every kind."""
-    cache: bool = True
-    """Reuse artefacts (face SVGs, PDFs) and intermediate results (YAML parses, the catalog check, compiled
-    rulebook templates) from ``<out>/.cache/`` when their inputs are unchanged; False: compute everything afresh."""
-
-    def wants(self, kind: str) -> bool:
-        """Whether artefacts of ``kind`` are to be built."""
-        return not self.only or kind in self.only
-
-
-_CODE_FINGERPRINT: list[str] = []
-_STAT_ONLY = (".ttf", ".png", ".jpg", ".mo")
-"""Large binary files of the package that the fingerprint covers by size and modification time, not content."""
-FINGERPRINT_LIBRARIES = ("reportlab", "rl_accel", "svgwrite", "Jinja2", "Babel", "pyphen", "PyYAML")
-"""Libraries whose version changes what cardgen writes (typesetting, templates, catalogs, YAML parsing)."""
-
-
-def _fingerprint_files(root: Path) -> list[str]:
-    """Every file under ``root`` (``__pycache__`` folders skipped), as sorted '/'-joined paths relative to ``root``'s parent."""
-    found: list[str] = []
-    base = str(root.parent)
-    for folder, subfolders, files in os.walk(root):
-        subfolders[:] = [name for name in subfolders if name != "__pycache__"]
-        relative = os.path.relpath(folder, base).replace(os.sep, "/")
-        found.extend(f"{relative}/{name}" for name in files)
-    return sorted(found)
-
-
-def code_fingerprint() -> str:
-    """A digest of everything besides its inputs that shapes an artefact: cardgen's code, templates, fonts, the versions of the libraries that write or typeset them.
-
-    Part of every cache key, so a cache written by another version of cardgen
-    (or of reportlab, Jinja2, Babel, PyYAML, or of Python itself) is never
-    reused. Source files and templates are hashed by content; the large binary
-    files (fonts, images) by size and modification time. Computed once per
-    process (about 5 ms: one directory walk, ~1 MB of text hashed).
-    """
-    if not _CODE_FINGERPRINT:
-        from importlib.metadata import PackageNotFoundError, version
-
-        digest = hashlib.sha256()
-        digest.update(f"python={sys.implementation.cache_tag}:{sys.version}".encode())
-        package = Path(__file__).resolve().parent
-        for root in (package, package.parent / "templates"):
-            if not root.is_dir():
-                continue
-            for relative in _fingerprint_files(root):
-                path = os.path.join(root.parent, relative)
-                if relative.endswith(_STAT_ONLY):
-                    info = os.stat(path)
-                    content = f"{info.st_size}:{info.st_mtime_ns}".encode()
-                else:
-                    with open(path, "rb") as handle:
-                        content = handle.read()
-                digest.update(f"{relative}\0{len(content)}\0".encode())
-                digest.update(content)
-        for name in FINGERPRINT_LIBRARIES:
-            try:
-                digest.update(f"{name}={version(name)}".encode())
-            except PackageNotFoundError:
-                digest.update(f"{name}=none".encode())
-        _CODE_FINGERPRINT.append(digest.hexdigest())
-    return _CODE_FINGERPRINT[0]
-
-
-ENTRY_HEADER = b"cardgen-entry sha256:"
-"""Every file of the artefact cache starts with this, the sha256 of its payload in hex, and a newline."""
-
-
-def seal_artefact(data: bytes) -> bytes:
-    """``data`` as stored in the artefact cache: a header with its sha256, then the bytes."""
-    return ENTRY_HEADER + hashlib.sha256(data).hexdigest().encode("ascii") + b"\n" + data
-
-
-def unseal_artefact(stored: bytes) -> bytes | None:
-    """The payload of a stored entry, or None when its digest does not match (a damaged or foreign file)."""
-    header, newline, data = stored.partition(b"\n")
-    if not newline or not header.startswith(ENTRY_HEADER):
-        return None
-    if header[len(ENTRY_HEADER):] != hashlib.sha256(data).hexdigest().encode("ascii"):
-        return None
-    return data
-
-
-class ArtefactCache:
-    """A persistent content-addressed store of built artefacts and parse results, under the output folder.
-
-    A producer computes a key from ALL the inputs of an artefact (see
-    :meth:`key`); if the store has bytes for that key they are exactly the
-    bytes the producer would write, because every artefact is a deterministic
-    function of its inputs and the key also covers cardgen's code
-    (:func:`code_fingerprint`). The spec loader, the catalog check and the
-    rulebook's Jinja environment keep their results here the same way (see
-    :class:`cardgen.spec.source.ResultCache`). Entries not used by a build are
-    removed at its end, so the cache holds one build's worth of entries per game.
-
-    An entry is only read back when it is a regular file owned by this user
-    that nobody else may write (this cache writes them so), so a file planted
-    in a shared output folder by someone else is never taken for an entry; and
-    only when its bytes match the sha256 written with them
-    (:func:`seal_artefact`), so a damaged entry (a flipped bit, a write cut
-    short) is a miss, is deleted, and the artefact is made afresh.
-
-    A build opens its cache before it knows the game's id (the id is read from
-    the spec, whose parse is cached too): until :meth:`bind` names the game,
-    lookups search every game's folder under ``root`` and new entries wait in
-    memory; :meth:`bind` then writes them into ``<root>/<game>/``.
-    """
-
-    def __init__(self, folder: Path | None, root: Path | None = None) -> None:
-        self.folder = folder
-        self.root = root if root is not None else (folder.parent if folder is not None else None)
-        self.used: set[str] = set()
-        self.hits = 0
-        self.misses = 0
-        self._pending: dict[str, bytes] = {}
-
-    @classmethod
-    def unbound(cls, root: Path) -> "ArtefactCache":
-        """A cache over ``root`` (``<out>/.cache``) whose game is not known yet; see :meth:`bind`."""
-        return cls(None, root)
-
-    def bind(self, game: str) -> None:
-        """Name the game: entries go to ``<root>/<game>/`` from now on, the waiting ones first."""
-        if self.folder is not None or self.root is None:
-            return
-        self.folder = self.root / game
-        pending, self._pending = self._pending, {}
-        for key, data in pending.items():
-            if self._read(self.folder / key) != data:  # (a hit may have come from this very folder)
-                self._write(key, data)
-
-    @staticmethod
-    def key(*parts: object) -> str:
-        """A sha256 hex key over the code fingerprint and the ``repr`` of each part (str/bytes as is)."""
-        digest = hashlib.sha256(code_fingerprint().encode())
-        for part in parts:
-            data = part if isinstance(part, bytes) else (part if isinstance(part, str) else repr(part)).encode()
-            digest.update(len(data).to_bytes(8, "big"))
-            digest.update(data)
-        return digest.hexdigest()
-
-    @staticmethod
-    def _read(path: Path) -> bytes | None:
-        """The bytes of the entry file ``path``, or None when it is missing or not to be trusted."""
-        try:
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))  # (a FIFO must not block)
-        except OSError:
-            return None
-        with os.fdopen(fd, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            foreign = hasattr(os, "geteuid") and info.st_uid != os.geteuid()
-            if not stat.S_ISREG(info.st_mode) or foreign or info.st_mode & 0o022:
-                return None
-            try:
-                stored = handle.read()
-            except OSError:
-                return None
-        data = unseal_artefact(stored)
-        if data is None:  # damaged (a flipped byte, a cut-short write) or not ours: a miss, and gone
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
-        return data
-
-    def get(self, key: str) -> bytes | None:
-        """The stored bytes for ``key``, or None. Marks the key used, so :meth:`prune` keeps it."""
-        self.used.add(key)
-        if self.folder is not None:
-            data = self._read(self.folder / key)
-        else:
-            data = self._pending.get(key)
-            for folder in self._game_folders() if data is None else []:
-                data = self._read(folder / key)
-                if data is not None:
-                    self._pending[key] = data  # copied into this game's folder by bind()
-                    break
-        if data is None:
-            self.misses += 1
-        else:
-            self.hits += 1
-        return data
-
-    def _game_folders(self) -> list[Path]:
-        if self.root is None:
-            return []
-        try:
-            return sorted(p for p in self.root.iterdir() if p.is_dir())
-        except OSError:
-            return []
-
-    def put(self, key: str, data: bytes) -> None:
-        """Store ``data`` under ``key`` (atomically; a failure to write only loses the cache entry)."""
-        self.used.add(key)
-        if self.folder is None:
-            self._pending[key] = data
-        else:
-            self._write(key, data)
-
-    def _write(self, key: str, data: bytes) -> None:
-        assert self.folder is not None
-        tmp = self.folder / f".{key}.{os.getpid()}.tmp"
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
-            with os.fdopen(fd, "wb") as handle:
-                if hasattr(os, "fchmod"):
-                    os.fchmod(handle.fileno(), 0o644)  # whatever the umask: only this user may write it
-                handle.write(seal_artefact(data))
-            os.replace(tmp, self.folder / key)
-        except OSError:
-            try:
-                tmp.unlink(missing_ok=True)
-            except OSError:
-                pass
-
-    def fetch(self, key: str, make: Callable[[], bytes]) -> bytes:
-        """The cached bytes for ``key``, or ``make()``'s, stored for next time."""
-        data = self.get(key)
-        if data is None:
-            data = make()
-            self.put(key, data)
-        return data
-
-    def prune(self) -> None:
-        """Delete the entries this build did not use (only files this cache wrote: 64-hex names)."""
-        if self.folder is None or not self.folder.is_dir():
-            return
-        for path in self.folder.iterdir():
-            name = path.name
-            stale_tmp = name.startswith(".") and name.endswith(".tmp")
-            if (len(name) == 64 and name not in self.used) or stale_tmp:
-                path.unlink(missing_ok=True)
-
-
-@dataclass
-class BuildContext:
-    """What a producer receives: the validated spec, the staging folder for this game, the options."""
-
-    loaded: LoadedSpec
-    staging: Path
-    options: BuildOptions
-    notes: list[str] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    cache: ArtefactCache | None = None
-    """Where producers may reuse unchanged artefacts (None: build everything afresh)."""
-
-    @property
-    def game_id(self) -> str:
-        """The game's id."""
-        assert self.loaded.spec is not None
-        return self.loaded.spec.id
-
-
-Producer = Callable[[BuildContext], list[Path]]
-_PRODUCERS: dict[str, Producer] = {}
-_ARTEFACTS: dict[str, tuple[str, ...]] = {}
-"""Producer name -> the artefact kinds it writes (what ``cardgen build --only`` chooses from)."""
-
-
-def register_producer(name: str, producer: Producer, artefacts: tuple[str, ...] = ()) -> None:
-    """Add an artefact producer; it writes under ``context.staging`` and returns the files it wrote.
-
-    ``artefacts`` names the kinds of artefact it writes (default: one kind named
-    like the producer). A build with ``BuildOptions.only`` runs a producer only
-    when it writes one of the chosen kinds; a producer of several kinds asks
-    ``context.options.wants(kind)`` for each.
-    """
-    _PRODUCERS[name] = producer
-    _ARTEFACTS[name] = artefacts or (name,)
-
-
 def artefact_kinds() -> dict[str, str]:
-    """Every artefact kind a build can be restricted to, with the producer that writes it (producers imported first)."""
-    registered_producers()
-    return {kind: name for name, kinds in sorted(_ARTEFACTS.items()) for kind in kinds}
+    """Every artefact kind a build can be restricted to, with the producer that writes it."""
+    return {kind: name for name in sorted(artefacts.registered()) for kind in artefacts.kinds_of(name)}
 
 
 def _selected(producers: dict[str, Producer], options: BuildOptions) -> dict[str, Producer]:
     """The producers that write at least one artefact kind the options ask for."""
-    return {name: p for name, p in producers.items() if any(options.wants(kind) for kind in _ARTEFACTS.get(name, (name,)))}
+    return {name: p for name, p in producers.items() if any(options.wants(kind) for kind in artefacts.kinds_of(name))}
 
 
 def registered_producers() -> dict[str, Producer]:
-    """Every producer, after importing the modules that register them."""
-    for module in PRODUCER_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as error:
-            if error.name != module:
-                raise
-    return dict(_PRODUCERS)
+    """Every producer (those of :data:`PRODUCER_MODULES`, and any registered from elsewhere)."""
+    return artefacts.registered()
 
 
 @dataclass

@@ -10,7 +10,7 @@ validation and python-chess' ``Board.status()``).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from enum import IntEnum
 import os
 from pathlib import Path
@@ -83,40 +83,6 @@ class Finding:
         message = self.message + (f" (hint: {self.hint})" if self.hint else "")
         message = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
         return printable(f"::{kind} file={self.file},line={max(self.line, 1)},col={max(self.column, 1)},title={title}::{message}")
-
-
-@dataclass
-class FindingList:
-    """An ordered collection of findings with a few conveniences."""
-
-    items: list[Finding] = field(default_factory=list)
-
-    def add(self, finding: Finding) -> None:
-        """Append one finding."""
-        self.items.append(finding)
-
-    def extend(self, findings: Iterable[Finding]) -> None:
-        """Append many findings."""
-        self.items.extend(findings)
-
-    @property
-    def errors(self) -> list[Finding]:
-        """The findings of severity error."""
-        return [f for f in self.items if f.severity is Severity.ERROR]
-
-    def has_errors(self) -> bool:
-        """Whether any finding is an error."""
-        return any(f.severity is Severity.ERROR for f in self.items)
-
-    def sorted(self) -> list[Finding]:
-        """Findings ordered by file, line and code, so output is stable."""
-        return sorted(self.items, key=lambda f: (f.file, f.line, f.column, f.code, f.path, f.message))
-
-    def __iter__(self):  # type: ignore[no-untyped-def]
-        return iter(self.items)
-
-    def __len__(self) -> int:
-        return len(self.items)
 
 
 OutputFormat = Literal["text", "json", "github"]

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from cardgen.build import CACHE_DIR, artefact_kinds
+from cardgen.build import artefact_kinds
+from cardgen.cache import CACHE_DIR
 from cardgen.cli.app import app
 
 MINIMAL = Path(__file__).resolve().parent / "fixtures" / "valid" / "minimal"

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from cardgen.cli.outputs import output_folder
+from cardgen.cli.options import CardLangOption, LangOption, OutOption, PaperChoice, PaperOption, card_locale, papers
 
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
 from cardgen.findings import InputError, format_findings
@@ -18,24 +18,21 @@ from cardgen.findings import InputError, format_findings
 
 def build(
     games: Optional[list[str]] = typer.Argument(None, help="Game ids or spec folders; default: every game under specs/."),
-    paper: str = typer.Option("all", "--paper", help="Paper for print sheets and rulebooks: a4, letter or all."),
-    lang: str = typer.Option("all", "--lang", help="Rulebook language: a locale (en, pt_BR) or all."),
-    card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language printed on the cards (default: the --lang given, or the spec's first locale with --lang all)."),
-    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help="The output folder; each game gets a folder inside it."),
+    paper: PaperOption = PaperChoice.all,
+    lang: LangOption = "all",
+    card_lang: CardLangOption = None,
+    out: OutOption = Path("output"),
     quiet: bool = typer.Option(False, "--quiet", help="Print only findings and errors."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Build everything afresh, ignoring and not writing <out>/.cache/."),
     only: Optional[str] = typer.Option(None, "--only", help="Build only these artefacts, comma-separated: faces (SVGs), print (sheets), bleed (one card per page), rulebooks, gallery."),
 ) -> None:
     """Validate, then write card faces (SVG), print sheets (PDF) and rulebooks under the output folder."""
-    from cardgen.build import BuildOptions, Paper, artefact_kinds, build_game, build_lock
+    from cardgen.api import build_spec, output_lock
+    from cardgen.artefacts import BuildOptions
+    from cardgen.build import artefact_kinds
     from cardgen.cli.common import resolve_games
     from cardgen.progress import TerminalProgress
 
-    papers: tuple[Paper, ...] = ("a4", "letter") if paper == "all" else (paper,)  # type: ignore[assignment]
-    if any(p not in ("a4", "letter") for p in papers):
-        raise typer.BadParameter("choose a4, letter or all", param_hint="--paper")
-    if card_lang is None and lang != "all":
-        card_lang = lang  # `--lang pt_BR` gives Portuguese cards as well as the Portuguese rulebook
     chosen: tuple[str, ...] = ()
     if only is not None:
         kinds = artefact_kinds()
@@ -43,16 +40,16 @@ def build(
         unknown = [k for k in chosen if k not in kinds]
         if unknown or not chosen:
             raise typer.BadParameter(f"unknown artefact {', '.join(unknown) or '(none given)'}; choose from {', '.join(sorted(kinds))}", param_hint="--only")
-    options = BuildOptions(papers=papers, langs=() if lang == "all" else (lang,), card_lang=card_lang, cache=not no_cache, only=chosen)
+    options = BuildOptions(papers=papers(paper), langs=() if lang == "all" else (lang,), card_lang=card_locale(lang, card_lang), cache=not no_cache, only=chosen)
     folders = resolve_games(games)
     failed = False
     unreadable = False
-    with build_lock(out), TerminalProgress("building", quiet) as progress:
+    with output_lock(out), TerminalProgress("building", quiet) as progress:
         progress.start(len(folders), "building")
         for folder in folders:
             progress.advance(0)
             try:
-                result = build_game(folder, out, options)
+                result = build_spec(folder, out, options, lock=False)
             except InputError as error:  # one unreadable spec: say so in one line, build the others
                 unreadable = True
                 typer.echo(error.render(), err=True)

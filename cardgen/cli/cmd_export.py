@@ -45,20 +45,14 @@ export_app = typer.Typer(
 
 def _load(game: str, card_lang: str | None) -> tuple[LoadedSpec, str]:
     """The validated spec of ``game`` and the card locale; exits 1 when the spec has errors."""
-    from cardgen.spec.load import find_spec_folder
-    from cardgen.validate.runner import validate_folder
+    from cardgen.cli.common import load_or_refuse
 
-    folder = find_spec_folder(game)
-    result = validate_folder(folder, ["static"])
-    errors = [f for f in result.findings if f.severity is Severity.ERROR]
-    if errors or result.loaded is None or result.loaded.spec is None:
-        typer.echo(format_findings(errors, "text"), err=True)
-        typer.echo(f"{folder}: the spec has {len(errors)} error(s); fix them before exporting", err=True)
-        raise typer.Exit(EXIT_FINDINGS)
-    spec = result.loaded.spec
+    loaded = load_or_refuse(game, "exporting")
+    spec = loaded.spec
+    assert spec is not None
     if card_lang is not None and card_lang not in spec.locales:
         raise typer.BadParameter(f"choose one of: {', '.join(spec.locales)}", param_hint="--card-lang")
-    return result.loaded, card_lang or spec.locales[0]
+    return loaded, card_lang or spec.locales[0]
 
 
 def preview(

@@ -18,7 +18,6 @@ import typer
 
 from cardgen.cli.outputs import output_folder
 
-from cardgen.cli.cmd_engine import load_checked
 from cardgen.limits import MAX_JOBS, MAX_PLAYOUTS, MAX_SEED
 
 
@@ -34,10 +33,11 @@ def report(
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
     """Write GAME's balance report (HTML page, PDF, JSON) for every player count."""
+    from cardgen.cli.common import load_or_refuse
     from cardgen.progress import TerminalProgress
     from cardgen.report import REPORT_FOLDER, gather, write_report
 
-    loaded = load_checked(game)
+    loaded = load_or_refuse(game, "reporting on it")
     assert loaded.spec is not None
     started = time.perf_counter()
     with TerminalProgress(f"{loaded.spec.id}: playouts", quiet) as progress:

@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 
+from cardgen.cli.options import FindingsFormat, FindingsFormatOption, LangOption, PaperChoice, PaperOption, papers
 from cardgen.cli.outputs import output_folder
 
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
@@ -14,43 +15,32 @@ from cardgen.findings import Finding, InputError, Severity, format_findings
 
 # The rulebook pipeline and the spec models are imported inside the commands.
 
-LANG_HELP = "The language: a locale of the game (en, pt_BR) or 'all' for every locale it declares."
-PAPER_HELP = "The paper: a4, letter or all. A4 files are named <game>-rules-<lang>.pdf, Letter ones <game>-rules-<lang>-letter.pdf."
 
 
 def rulebook(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    lang: str = typer.Option("all", "--lang", help=LANG_HELP),
-    paper: str = typer.Option("a4", "--paper", help=PAPER_HELP),
+    lang: LangOption = "all",
+    paper: PaperOption = PaperChoice.all,
     out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help="The output folder; files go to <out>/<game>/."),
 ) -> None:
     """Write a game's rulebooks: <game>-rules-<lang>.pdf (and -letter.pdf) and <game>-rules-<lang>.md."""
     from cardgen.rulebook.build import RulebookError, build_rulebooks
-    from cardgen.rulebook.pdf import PAPERS
-    from cardgen.spec.load import find_spec_folder
-    from cardgen.validate.runner import validate_folder
+    from cardgen.cli.common import load_or_refuse
 
-    if paper != "all" and paper not in PAPERS:
-        raise typer.BadParameter(f"choose {', '.join(PAPERS)} or all", param_hint="--paper")
-    folder = find_spec_folder(game)
     # The catalogs are checked as `validate` and `build` check them (CG3xx): a translation the
     # rulebook cannot use is reported the same way everywhere. Rendering is left to the writing below.
-    result = validate_folder(folder, ["static", "i18n"], skip=["rulebook-render"])
-    errors = [f for f in result.findings if f.severity is Severity.ERROR]
-    if errors or result.loaded is None or result.loaded.spec is None:
-        typer.echo(format_findings(errors, "text"), err=True)
-        typer.echo(f"{folder}: the spec has {len(errors)} error(s); fix them before making its rulebook", err=True)
-        raise typer.Exit(EXIT_FINDINGS)
-    spec = result.loaded.spec
+    loaded = load_or_refuse(game, "making its rulebook", ["static", "i18n"], skip=["rulebook-render"])
+    spec = loaded.spec
+    assert spec is not None
+    folder = loaded.folder
     if lang == "all":
         locales = list(spec.locales)
     elif lang in spec.locales:
         locales = [lang]
     else:
         raise typer.BadParameter(f"{spec.id} declares {', '.join(spec.locales)}; choose one of them or all", param_hint="--lang")
-    papers = list(PAPERS) if paper == "all" else [paper]
     try:
-        written = build_rulebooks(spec, out, locales, papers, spec_folder=folder, loaded=result.loaded)
+        written = build_rulebooks(spec, out, locales, list(papers(paper)), spec_folder=folder, loaded=loaded)
     except RulebookError as error:
         place = f"{error.file}:{error.line}: " if error.file and error.line else f"{error.file}: " if error.file else ""
         typer.echo(f"{place}error: {error}", err=True)
@@ -104,19 +94,17 @@ def i18n_compile(
 
 @i18n_app.command("check")
 def i18n_check(
-    fmt: str = typer.Option("text", "--format", help="Output format: text, json or github."),
+    fmt: FindingsFormatOption = FindingsFormat.text,
 ) -> None:
     """Check every catalog: all translated, nothing fuzzy, placeholders kept, up to date with the templates."""
     from cardgen.rulebook.checks import check_all_catalogs
 
-    if fmt not in {"text", "json", "github"}:
-        raise typer.BadParameter("choose text, json or github", param_hint="--format")
     try:
         findings: list[Finding] = check_all_catalogs()
     except InputError as error:
         typer.echo(error.render(), err=True)
         raise typer.Exit(EXIT_INPUT) from None
-    output = format_findings(findings, fmt)  # type: ignore[arg-type]
+    output = format_findings(findings, fmt.value)
     if fmt == "text":
         errors = sum(f.severity is Severity.ERROR for f in findings)
         summary = f"catalogs checked: {errors} error(s), {len(findings) - errors} other finding(s)"

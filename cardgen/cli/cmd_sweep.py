@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
+from cardgen.cli.options import ReportFormat, ReportFormatOption
 from cardgen.findings import InputError
 
 if TYPE_CHECKING:
@@ -117,7 +118,7 @@ def sweep(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="The Dask scheduler, tcp://HOST:PORT (default: a LocalCluster on this machine)."),
     results: Optional[Path] = typer.Option(None, "--results", help="The results file (default: output/<game>/sweep/results.jsonl)."),
     resume: bool = typer.Option(False, "--resume", help="Go on from the results file, playing only the variants it lacks."),
-    fmt: str = typer.Option("text", "--format", help="text or json."),
+    fmt: ReportFormatOption = ReportFormat.text,
     out: Path = typer.Option(OUTPUT_ROOT, "--out", help="Output root; the page goes to OUT/<game>/report/sweep.html."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
@@ -126,8 +127,6 @@ def sweep(
     from cardgen.sweep.present import effects, render_effects, render_table, sweep_json
     from cardgen.sweep.run import run_sweep
 
-    if fmt not in ("text", "json"):
-        raise InputError(f"--format must be text or json, not {fmt!r}")
     plan = _plan(game, vary, players, playouts, agents, skill_games, mcts_budget, seed)
     path = results if results is not None else out / plan.source.folder_name / "sweep" / "results.jsonl"
     runner = _executor(executor, jobs, scheduler)
@@ -173,7 +172,7 @@ def tune(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="The Dask scheduler, tcp://HOST:PORT."),
     results: Optional[Path] = typer.Option(None, "--results", help="The results file (default: output/<game>/sweep/tune.jsonl)."),
     resume: bool = typer.Option(False, "--resume", help="Reuse the variants already in the results file."),
-    fmt: str = typer.Option("text", "--format", help="text or json."),
+    fmt: ReportFormatOption = ReportFormat.text,
     out: Path = typer.Option(OUTPUT_ROOT, "--out", help="Output root for the default results file."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
@@ -181,8 +180,6 @@ def tune(
     from cardgen.sweep.tune import parse_objective, render_tune
     from cardgen.sweep.tune import tune as run_tune
 
-    if fmt not in ("text", "json"):
-        raise InputError(f"--format must be text or json, not {fmt!r}")
     goal = parse_objective(objective)
     plan = _plan(game, vary, players, playouts, agents, skill_games, mcts_budget, seed)
     path = results if results is not None else out / plan.source.folder_name / "sweep" / "tune.jsonl"

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
+from cardgen.cli.options import FindingsFormat, FindingsFormatOption
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
 from cardgen.findings import Finding, InputError, Severity, format_findings
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 def validate(
     games: Optional[list[str]] = typer.Argument(None, help="Game ids or spec folders; default: every game under specs/."),
-    fmt: str = typer.Option("text", "--format", help="Output format: text, json or github (workflow annotations)."),
+    fmt: FindingsFormatOption = FindingsFormat.text,
     no_sim: bool = typer.Option(False, "--no-sim", help="Skip the quick simulation."),
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
@@ -32,10 +33,9 @@ def validate(
         raise typer.Exit(EXIT_CLEAN)
     from cardgen.cli.common import resolve_games
     from cardgen.progress import TerminalProgress
-    from cardgen.validate.runner import input_error_finding, validate_folder
+    from cardgen.api import validate_spec
+    from cardgen.validate.runner import input_error_finding
 
-    if fmt not in {"text", "json", "github"}:
-        raise typer.BadParameter("choose text, json or github", param_hint="--format")
     kinds: list[CheckKind] = ["static", "render", "i18n"]
     if not no_sim:
         kinds.append("sim")
@@ -46,13 +46,13 @@ def validate(
         progress.start(len(folders), "validating")
         for folder in folders:
             try:
-                findings.extend(validate_folder(folder, kinds).findings)
+                findings.extend(validate_spec(folder, kinds).findings)
             except InputError as error:
                 input_failed = True
                 findings.append(input_error_finding(error))
             progress.advance(1)
     findings = list(dict.fromkeys(findings))  # a shared file (a catalog) is checked once per spec
-    output = format_findings(findings, fmt)  # type: ignore[arg-type]
+    output = format_findings(findings, fmt.value)
     if fmt == "text":
         errors = sum(f.severity is Severity.ERROR for f in findings)
         warnings = sum(f.severity is Severity.WARNING for f in findings)

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
-from cardgen.cli.outputs import output_folder
+from cardgen.cli.options import CardLangOption, LangOption, OutOption, PaperChoice, PaperOption, card_locale, papers
 
 from cardgen.cli.app import EXIT_CLEAN, EXIT_INPUT, debug_enabled, fail
 from cardgen.cli.errors import os_error_line
 from cardgen.findings import InputError, display_path, format_findings
 
 if TYPE_CHECKING:
-    from cardgen.build import BuildOptions
+    from cardgen.artefacts import BuildOptions
 
 # The build pipeline, the scaffold and the spec models are imported inside the commands.
 
@@ -45,12 +45,11 @@ def _stamp() -> str:
 
 def build_once(folder: Path, out: Path, options: BuildOptions) -> str | None:
     """Validate and build one game, printing findings and a one-line outcome; return the game id when known."""
-    from cardgen.build import build_game, build_lock
+    from cardgen.api import build_spec
 
     started = time.perf_counter()
     try:
-        with build_lock(out):
-            result = build_game(folder, out, options)
+        result = build_spec(folder, out, options)
     except InputError as error:
         typer.echo(error.render())
         typer.echo(f"[{_stamp()}] not built: fix the file and save again")
@@ -80,22 +79,19 @@ def build_once(folder: Path, out: Path, options: BuildOptions) -> str | None:
 
 def watch(
     game: str = typer.Argument(..., help="A game id or spec folder."),
-    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help="The output folder; the game gets a folder inside it."),
+    out: OutOption = Path("output"),
     interval: float = typer.Option(0.5, "--interval", min=0.1, max=60.0, help="Seconds between two looks at the files."),
-    paper: str = typer.Option("a4", "--paper", help="Paper for print sheets and rulebooks: a4, letter or all."),
-    lang: str = typer.Option("all", "--lang", help="Rulebook language: a locale (en, pt_BR) or all."),
-    card_lang: Optional[str] = typer.Option(None, "--card-lang", help="Language printed on the cards (default: the spec's first locale)."),
+    paper: PaperOption = PaperChoice.all,
+    lang: LangOption = "all",
+    card_lang: CardLangOption = None,
     max_cycles: Optional[int] = typer.Option(None, "--max-cycles", hidden=True, help="Stop after this many polls (for tests)."),
 ) -> None:
     """Build a game, then rebuild it (validation included) every time one of its files changes; Ctrl-C stops."""
-    from cardgen.build import BuildOptions, Paper
+    from cardgen.artefacts import BuildOptions
     from cardgen.scaffold.watch import snapshot, watch_loop
     from cardgen.spec.load import find_spec_folder
 
-    papers: tuple[Paper, ...] = ("a4", "letter") if paper == "all" else (paper,)  # type: ignore[assignment]
-    if any(p not in ("a4", "letter") for p in papers):
-        raise typer.BadParameter("choose a4, letter or all", param_hint="--paper")
-    options = BuildOptions(papers=papers, langs=() if lang == "all" else (lang,), card_lang=card_lang)
+    options = BuildOptions(papers=papers(paper), langs=() if lang == "all" else (lang,), card_lang=card_locale(lang, card_lang))
     try:
         folder = find_spec_folder(game)
     except InputError as error:

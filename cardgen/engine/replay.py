@@ -25,7 +25,7 @@ from cardgen.engine.playout import PlayoutResult
 from cardgen.findings import InputError, display_path
 from cardgen.limits import MAX_INT, MAX_JSON_DEPTH, MAX_PLAYERS, MAX_REPLAY_BYTES, MAX_REPLAY_PLIES, MAX_SEED
 from cardgen.spec.models import Spec
-from cardgen.spec.source import decode_text, read_bytes
+from cardgen.spec.files import decode_text, read_bytes
 
 
 class ReplayMismatch(ValueError):

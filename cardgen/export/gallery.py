@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from urllib.parse import quote
 
-from cardgen.build import BuildContext, register_producer
+from cardgen.artefacts import BuildContext, register_producer
 from cardgen.render.faces import Face, card_faces
 from cardgen.render.widgets import local
 from cardgen.spec.models import Spec

@@ -44,7 +44,7 @@ from cardgen.render.scene import Box, Rect, Scene
 from cardgen.render.widgets import local
 from cardgen.spec.load import LoadedSpec, inside_folder
 from cardgen.spec.models import SIZE_PRESETS, SizeName
-from cardgen.spec.source import load_yaml
+from cardgen.spec.yaml_load import load_yaml
 from cardgen.validate.registry import register_codes
 from cardgen.resources import TEMPLATES
 

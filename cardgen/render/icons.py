@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, Mapping, Sequence
 
-from cardgen.render.scene import Circle, Group, Polygon, Primitive, Rect, Transform
+from cardgen.render.scene import Group, Primitive, Transform
 
 IconDrawer = Callable[[float], Sequence[Primitive]]
 """Draws an icon into a square of the given size (mm), origin at its top-left."""
@@ -38,23 +38,3 @@ class IconRegistry:
         """The icon drawn into the square whose top-left corner is (x, top)."""
         children = tuple(self._icons[name](size))
         return Group(children=children, transform=Transform(translate=(x, top)))
-
-
-def demo_icons() -> IconRegistry:
-    """A few generic shapes (circle, square, triangle, diamond) for tests and samples."""
-
-    def circle(s: float) -> Sequence[Primitive]:
-        return (Circle(s / 2, s / 2, s * 0.4, fill="#000000"),)
-
-    def square(s: float) -> Sequence[Primitive]:
-        return (Rect(s * 0.1, s * 0.1, s * 0.8, s * 0.8, fill="#000000"),)
-
-    def triangle(s: float) -> Sequence[Primitive]:
-        return (Polygon(((s / 2, s * 0.1), (s * 0.9, s * 0.9), (s * 0.1, s * 0.9)), fill="#000000"),)
-
-    def diamond(s: float) -> Sequence[Primitive]:
-        return (
-            Polygon(((s / 2, s * 0.05), (s * 0.95, s / 2), (s / 2, s * 0.95), (s * 0.05, s / 2)), fill="#000000"),
-        )
-
-    return IconRegistry({"circle": circle, "square": square, "triangle": triangle, "diamond": diamond})

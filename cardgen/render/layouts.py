@@ -25,7 +25,9 @@ from cardgen.findings import InputError
 from cardgen.limits import MAX_ELEMENTS_PER_FACE, MAX_FRAME_CELLS, MAX_LAYOUT_MM, MAX_LAYOUT_NUMBER, MAX_TEXT_PT
 from cardgen.spec.load import SPEC_LAYOUTS, confined_path, leaves_folder
 from cardgen.spec.models import CardSize, Component, Deck
-from cardgen.spec.source import Place, SourceMap, active_parse_cache, load_yaml
+from cardgen.spec.parse_cache import active_parse_cache
+from cardgen.spec.source import Place, SourceMap
+from cardgen.spec.yaml_load import load_yaml
 from cardgen.resources import TEMPLATES
 
 LAYOUTS_DIR: Path = TEMPLATES / "layouts"

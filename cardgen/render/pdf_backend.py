@@ -102,7 +102,6 @@ class PdfBackend:
         self._subject = subject
         self._buffer = io.BytesIO()
         self._canvas: Canvas | None = None
-        self._page_height_mm = 0.0
         self._depth = 0
         self._pages = 0
         self._forms: dict[str, _Form] = {}
@@ -143,7 +142,6 @@ class PdfBackend:
         Trim/BleedBox, install the mm/y-down transform."""
         c = self._c
         self._define_forms(scene.children)
-        self._page_height_mm = scene.height_mm
         c.setPageSize((scene.width_mm * PT_PER_MM, scene.height_mm * PT_PER_MM))
         c.setTrimBox(pdf_box(scene.trim_box, scene.height_mm) if scene.trim_box else None)
         c.setBleedBox(pdf_box(scene.bleed_box, scene.height_mm) if scene.bleed_box else None)

@@ -29,7 +29,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Callable, Mapping
 
-from cardgen.build import ArtefactCache, BuildContext, register_producer
+from cardgen.artefacts import BuildContext, register_producer
+from cardgen.cache import ArtefactCache
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Box, Group, Scene, scene_digest, shared_face
@@ -37,7 +38,7 @@ from cardgen.render.sheet_guide import duplex_test_sheet, print_advice, with_gui
 from cardgen.render.sheets import CardPlacement, FooterInfo, ImposedSheets, PrintItem, builtin_sheet_template, impose
 from cardgen.render.widgets import local
 from cardgen.spec.models import Spec
-from cardgen.spec.source import open_entry, seal_entry
+from cardgen.spec.parse_cache import open_entry, seal_entry
 
 CARD_ARTEFACTS = ("faces", "bleed", "print")
 """What ``cardgen build --only`` can choose among this producer's files: the face SVGs, the

@@ -54,7 +54,8 @@ from cardgen.render.scene import (
     scene_digest,
     shared_face,
 )
-from cardgen.spec.source import active_parse_cache, load_yaml
+from cardgen.spec.parse_cache import active_parse_cache
+from cardgen.spec.yaml_load import load_yaml
 from cardgen.resources import TEMPLATES
 
 TEMPLATES_DIR: Path = TEMPLATES / "sheets"

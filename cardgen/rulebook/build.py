@@ -33,10 +33,10 @@ from cardgen.rulebook.i18n import N_, TEMPLATE_SUFFIX, TEMPLATES_DIR, atomic_wri
 from cardgen.rulebook.markdown import to_markdown
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import Spec
-from cardgen.spec.source import ResultCache
+from cardgen.spec.parse_cache import ResultCache
 
 if TYPE_CHECKING:
-    from cardgen.build import ArtefactCache
+    from cardgen.cache import ArtefactCache
     from cardgen.rulebook.pdf import TypesetPdf
 
 # reportlab's page layout (platypus) and the card pictures drawn for it are imported where a rulebook

@@ -42,7 +42,7 @@ from cardgen.rulebook.i18n import (
 )
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.strings import has_control_characters
-from cardgen.spec.source import ResultCache, open_entry, seal_entry
+from cardgen.spec.parse_cache import open_entry, ResultCache, seal_entry
 from cardgen.validate.registry import register_check, register_codes
 
 __all__ = ["placeholders", "catalog_findings", "check_all_catalogs", "spec_catalog_findings", "spec_rulebook_findings"]

@@ -44,7 +44,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from cardgen.rulebook.i18n import TEMPLATES_DIR, text_callables, translations
 from cardgen.rulebook.bounded import BoundedSandbox
 from cardgen.spec.load import inside_folder
-from cardgen.spec.source import ResultCache, open_entry, seal_entry
+from cardgen.spec.parse_cache import open_entry, ResultCache, seal_entry
 
 MAIN_TEMPLATE = "rulebook.xhtml.j2"
 """The template that renders a whole rulebook."""
@@ -91,13 +91,13 @@ class StoredTemplates(BytecodeCache):
     start with a pickle, and the cache folder lies inside the output folder.
     An entry here is the template's code object, serialised with
     :mod:`marshal` and sealed with its sha256 (see
-    :func:`cardgen.spec.source.seal_entry`); its key covers the template's
+    :func:`cardgen.spec.parse_cache.seal_entry`); its key covers the template's
     name, file and source checksum, the Python bytecode version and (through
     the cache's key) cardgen's code and Jinja2's version, and so every setting
     of the environment this module makes. The sandbox and autoescaping work at
     render time, through the environment, so cached code is as confined as
     fresh code. Since a code object runs when loaded, it matters who wrote the
-    entry: :class:`cardgen.build.ArtefactCache` reads back only files this
+    entry: :class:`cardgen.cache.ArtefactCache` reads back only files this
     user wrote and nobody else may change, and the seal rejects damaged ones.
     """
 

@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, cast
 from markupsafe import escape
 
 from cardgen import __version__
-from cardgen.spec.source import ResultCache, active_parse_cache, open_entry, read_bytes, seal_entry
+from cardgen.spec.files import read_bytes
+from cardgen.spec.parse_cache import active_parse_cache, open_entry, ResultCache, seal_entry
 from cardgen.resources import CHECKOUT, LOCALES, TEMPLATES
 
 if TYPE_CHECKING:
@@ -343,7 +344,7 @@ def translations(locale: str, root: Path = LOCALES_DIR) -> NullTranslations:
 
     The source locale (and a locale without a catalog) gets the identity
     translations, so the English text of the templates shows. Inside a build
-    (see :func:`cardgen.spec.source.parse_cache_scope`) the compiled catalog is
+    (see :func:`cardgen.spec.parse_cache.parse_cache_scope`) the compiled catalog is
     kept in the build's cache, keyed by the PO file's bytes, so a later process
     skips parsing it.
     """

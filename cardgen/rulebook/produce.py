@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from cardgen.build import BuildContext, register_producer
+from cardgen.artefacts import BuildContext, register_producer
 from cardgen.findings import Finding, Severity
 
 # The rulebook pipeline (Jinja2, reportlab's page layout) is imported when a rulebook is built,

@@ -8,6 +8,7 @@ the line the designer wrote.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass, field
@@ -18,7 +19,11 @@ from pydantic import ValidationError
 
 from cardgen.findings import Finding, InputError, Severity, display_path
 from cardgen.spec.models import SIZE_PRESETS, CardSize, Deck, SizeName, Spec
-from cardgen.spec.source import PathKey, ResultCache, SheetBudget, SourceMap, dotted, load_card_table, load_yaml
+from cardgen.spec.parse_cache import ResultCache
+from cardgen.spec.sheets import SheetBudget
+from cardgen.spec.source import PathKey, SourceMap, dotted
+from cardgen.spec.tables import load_card_table
+from cardgen.spec.yaml_load import load_yaml
 
 SPEC_FILE = "game.yaml"
 SPEC_LAYOUTS = "layouts"
@@ -113,6 +118,15 @@ def confined_path(folder: Path, relative: str) -> Path | None:
     return Path(os.path.realpath(folder / relative))  # (not Path.resolve: it raises on a link loop)
 
 
+def _refuse_a_link_loop(path: Path, what: str) -> None:
+    """InputError (exit 2, one line naming the file) when ``path`` is a symbolic link that loops back on itself."""
+    try:
+        os.stat(path)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise InputError(f"{what} is a symbolic link that loops back on itself; point it at a file", display_path(path)) from None
+
+
 def _layout_leaves(folder: Path, name: str) -> bool:
     """Whether a deck's ``layout:`` points outside the spec folder, under any name it is looked up by."""
     if leaves_folder(folder, name):
@@ -201,7 +215,7 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
     Raises :class:`InputError` when a file cannot be read at all; everything
     else (schema errors, escaping paths) becomes findings on the result.
     With a ``cache`` (a build's), the parse of ``game.yaml`` is reused when its
-    bytes are unchanged (see :func:`cardgen.spec.source.load_yaml`), and the
+    bytes are unchanged (see :func:`cardgen.spec.yaml_load.load_yaml`), and the
     cache rides along on the result for the checks.
     """
     spec_path = folder / SPEC_FILE
@@ -237,10 +251,9 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
                 )
                 continue
             if not sheet.is_file():
-                named = folder / deck["cards_file"]
-                what = "is a symbolic link that leads nowhere (a loop, or a missing target)" if os.path.islink(named) else "does not exist"
+                _refuse_a_link_loop(folder / deck["cards_file"], "card sheet")
                 loaded.findings.append(
-                    loaded.place_finding("CG011", Severity.ERROR, path, f"card sheet {deck['cards_file']!r} {what}", "create it or fix the name")
+                    loaded.place_finding("CG011", Severity.ERROR, path, f"card sheet {deck['cards_file']!r} does not exist", "create it or fix the name")
                 )
                 continue
             rows, sheet_map = load_card_table(sheet, display_path(sheet), budget=budget)

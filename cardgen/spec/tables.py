@@ -10,7 +10,7 @@ Two formats are read here, both without running anything the file holds:
 
 The sheet used is the one named ``cards`` (any case) or else the first one.
 Rows come back as lists of cells (header first) for
-:func:`cardgen.spec.source.cards_from_rows`, which turns them into cards.
+:func:`cardgen.spec.sheets.cards_from_rows`, which turns them into cards.
 
 Both formats are zip files, so both are bounded before anything is parsed: the
 archive may not expand beyond :data:`MAX_EXPANDED_BYTES`, no part of it (judged
@@ -43,7 +43,8 @@ from cardgen.limits import (
     MAX_XML_ELEMENTS,
     MAX_ZIP_MEMBERS,
 )
-from cardgen.spec.source import SHEET_READERS, SheetRows, cards_from_rows
+from cardgen.spec.sheets import SHEET_READERS, SheetBudget, SheetRows, cards_from_rows
+from cardgen.spec.source import SourceMap
 
 # The limits live in cardgen.limits (one place for every budget); re-exported here for the readers' callers.
 MAX_CELL_CHARS = MAX_SCALAR_CHARS
@@ -509,3 +510,24 @@ def _inline_text(element: ET.Element, parts: list[str], budget: list[int]) -> No
 SHEET_READERS.setdefault(".xlsx", read_xlsx_rows)
 SHEET_READERS.setdefault(".xlsm", read_xlsx_rows)
 SHEET_READERS.setdefault(".ods", read_ods_rows)
+
+
+def load_card_table(
+    path: Path, shown: str, max_rows: int = MAX_SHEET_ROWS, budget: SheetBudget | None = None
+) -> tuple[list[dict[str, Any]], SourceMap]:
+    """Load a card list kept in a spreadsheet (CSV, and the formats in SHEET_READERS) into card mappings.
+
+    Columns map onto card keys: ``id``, ``copies``, ``type``, ``effect``,
+    ``name.<locale>`` and ``text.<locale>`` for localised strings, and any other
+    column is a data field. A ``face1.`` / ``face2.`` prefix fills the two faces
+    of a two-sided card. Cells holding YAML-style lists (``[[0,0],[1,0]]``) are
+    parsed as YAML flow values. Places are rows and columns of the sheet.
+    """
+    reader = SHEET_READERS.get(path.suffix.lower())
+    if reader is None:
+        known = ", ".join(sorted(SHEET_READERS))
+        raise InputError(f"card sheets must be one of {known}, not {path.suffix or 'a file without suffix'}", shown)
+    rows = reader(path, shown)
+    if not rows or not any(str(c).strip() for c in rows[0] if c is not None):
+        raise InputError("card sheet is empty; it needs a header row and one row per card", shown, 1, 1)
+    return cards_from_rows(rows, shown, max_rows, budget)

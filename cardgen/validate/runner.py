@@ -9,7 +9,7 @@ from typing import Iterable
 
 from cardgen.findings import Finding, InputError, Severity
 from cardgen.spec.load import LoadedSpec, load_spec
-from cardgen.spec.source import ResultCache
+from cardgen.spec.parse_cache import ResultCache
 from cardgen.validate.registry import CheckKind, registered_checks
 
 CHECK_MODULES = (

@@ -11,7 +11,8 @@ from urllib.parse import unquote
 import pytest
 
 import cardgen.export.gallery as gallery
-from cardgen.build import BuildOptions, build_game, registered_producers
+from cardgen.artefacts import BuildOptions
+from cardgen.build import build_game, registered_producers
 from cardgen.render.faces import card_faces
 from cardgen.spec.load import LoadedSpec
 

@@ -234,8 +234,31 @@ def test_action_strings_read_like_the_rules() -> None:
     assert "furthest from them" in state.action_to_string(0)
 
 
+def _played_length_and_scores(built: CeratopsiansGame, seed: int) -> tuple[int, list[int]]:
+    """One uniformly random game on ``built``: its number of actions and its final scores."""
+    state = built.new_initial_state(seed)
+    choose = random.Random(seed)
+    length = 0
+    while not state.is_terminal():
+        state.apply_action(choose.choice(state.legal_actions()))
+        length += 1
+    return length, state.scores()
+
+
 def test_spec_numbers_drive_the_rules() -> None:
-    g = game()
-    assert (g.drafts_per_player, g.bonus, g.pair_points, g.slots) == (8, 3, 1, 3)
+    """Each of the spec's numbers, changed in the spec, changes what the game does."""
+    shipped = game()
+    assert (shipped.drafts_per_player, shipped.bonus, shipped.pair_points, shipped.slots) == (8, 3, 1, 3)
+    varied_spec = spec().model_copy(update={"numbers": {"drafts_per_player": 6, "pair_points": 2, "complete_display_bonus": 5}})
+    varied = make_game(varied_spec, 2)
+    assert isinstance(varied, CeratopsiansGame)
+    assert (varied.drafts_per_player, varied.bonus, varied.pair_points) == (6, 5, 2)
+    assert _played_length_and_scores(shipped, 3)[0] == 16 and _played_length_and_scores(varied, 3)[0] == 12
+    # The same deal and choices score differently when only the points change.
+    points_only = make_game(spec().model_copy(update={"numbers": {**spec().numbers, "pair_points": 2, "complete_display_bonus": 5}}), 2)
+    assert isinstance(points_only, CeratopsiansGame)
+    scores = [(_played_length_and_scores(shipped, seed)[1], _played_length_and_scores(points_only, seed)[1]) for seed in range(20)]
+    assert any(before != after for before, after in scores)
+    assert all(a >= b for before, after in scores for a, b in zip(after, before))  # more points per pair never lower a score
     with pytest.raises(ValueError):
-        CeratopsiansGame(spec(), 2, drafts_per_player=9)
+        CeratopsiansGame(spec(), 2, drafts_per_player=9)  # more drafts than the deck allows

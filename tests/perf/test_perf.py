@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.build import CACHE_DIR, BuildOptions, build_game
+from cardgen.artefacts import BuildOptions
+from cardgen.build import build_game
+from cardgen.cache import CACHE_DIR
 from cardgen.render.scene import Circle, Group, Polygon, Rect, Scene, Text, Transform, scene_digest
 from cardgen.render.svg_backend import write_svg
 from cardgen.spec.load import find_spec_folder

@@ -17,9 +17,13 @@ from typing import Any, Callable
 
 import pytest
 
-import cardgen.build as build_module
+import cardgen.artefacts as artefacts_module
+import cardgen.cache as cache_module
 import cardgen.publish as publish_module
-from cardgen.build import CACHE_DIR, LOCK_NAME, BuildContext, build_lock, registered_producers
+from cardgen.artefacts import BuildContext
+from cardgen.build import registered_producers
+from cardgen.cache import CACHE_DIR
+from cardgen.publish import LOCK_NAME, build_lock
 from cardgen.cli.app import INTERRUPTED
 from cardgen.findings import InputError
 
@@ -56,10 +60,9 @@ def spec(tmp_path: Path) -> Path:
 @pytest.fixture
 def use_version(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
     """Make the build run only the versioned test producer."""
-    monkeypatch.setattr(build_module, "PRODUCER_MODULES", ())
 
     def choose(version: str) -> None:
-        monkeypatch.setattr(build_module, "_PRODUCERS", {"versioned": versioned_producer(version)})
+        monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"versioned": versioned_producer(version)})
 
     return choose
 
@@ -73,6 +76,7 @@ def contents(game: Path) -> dict[str, str]:
 KILLED_BUILD = """
 import os, signal, sys
 from pathlib import Path
+import cardgen.artefacts as artefacts
 import cardgen.build as build
 
 version, kill_at = sys.argv[3], int(sys.argv[4])
@@ -94,9 +98,8 @@ def produce(context):
     os.replace = replace  # from here on, every rename is part of publishing
     return []
 
-build.PRODUCER_MODULES = ()
-build._PRODUCERS.clear()
-build._PRODUCERS["versioned"] = produce
+artefacts._PRODUCERS.clear()
+artefacts._PRODUCERS["versioned"] = produce
 with build.build_lock(Path(sys.argv[2])):
     build.build_game(Path(sys.argv[1]), Path(sys.argv[2]), build.BuildOptions(cache=False))
 """
@@ -165,7 +168,7 @@ def test_a_journal_naming_paths_outside_is_not_obeyed(tmp_path: Path) -> None:
 
 # --- the lock -----------------------------------------------------------------------------
 
-HOLDER = "import sys; from pathlib import Path; from cardgen.build import build_lock\nwith build_lock(Path(sys.argv[1])):\n    print('held', flush=True); sys.stdin.read()"
+HOLDER = "import sys; from pathlib import Path; from cardgen.publish import build_lock\nwith build_lock(Path(sys.argv[1])):\n    print('held', flush=True); sys.stdin.read()"
 
 
 def _dead_pid() -> int:
@@ -251,8 +254,7 @@ def test_something_in_the_way_is_found_before_anything_is_published(
 
 @pytest.fixture
 def real_producers() -> None:
-    if not registered_producers():
-        pytest.skip("no artefact producers are registered")
+    assert registered_producers(), "the build pipeline registers its producers when it is imported"
 
 
 def test_a_flipped_byte_in_the_cache_is_never_published(spec: Path, tmp_path: Path, real_producers: None) -> None:
@@ -271,7 +273,7 @@ def test_a_flipped_byte_in_the_cache_is_never_published(spec: Path, tmp_path: Pa
     assert code == 0, (stdout, stderr)
     assert tree_hashes(out / "minimal") == first
     for entry in sorted((out / CACHE_DIR / "minimal").iterdir()):
-        assert build_module.unseal_artefact(entry.read_bytes()) is not None  # each damaged entry made again
+        assert cache_module.unseal_artefact(entry.read_bytes()) is not None  # each damaged entry made again
 
 
 # --- the gallery --------------------------------------------------------------------------
@@ -307,7 +309,7 @@ def test_an_unusable_output_folder_is_one_line_exit_2(spec: Path, tmp_path: Path
     code, _stdout, stderr = run_cli(["build", str(spec), "--out", str(out)])
     assert code == 2, stderr
     first = stderr.strip().splitlines()[0]
-    assert one_line(first) and str(named) in first and "Traceback" not in stderr
+    assert one_line(first) and str(named) in first and "Traceback" not in stderr  # (a usage error for --out: `cardgen build: error: ...`)
     assert not (out / "minimal").exists() if out.is_dir() else out.read_text(encoding="utf-8") == "mine"
 
 

@@ -21,8 +21,10 @@ import cardgen.render.faces as faces
 import cardgen.render.layouts as layouts
 import cardgen.rulebook.checks as checks
 import cardgen.rulebook.environment as environment
-import cardgen.spec.source as source
-from cardgen.build import CACHE_DIR, BuildOptions, GameBuild, build_game, seal_artefact, unseal_artefact
+import cardgen.spec.yaml_load as yaml_load
+from cardgen.artefacts import BuildOptions
+from cardgen.build import GameBuild, build_game
+from cardgen.cache import CACHE_DIR, seal_artefact, unseal_artefact
 from cardgen.validate.runner import validate_folder
 
 from .conftest import MINIMAL, copy_spec
@@ -43,7 +45,7 @@ back:
 def work(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """Counts of the work done: "yaml" (files parsed by ruamel), "catalog" (catalogs checked), "compile" (templates compiled)."""
     counts: Counter[str] = Counter()
-    parse, check, compile_ = source._parse_yaml, checks.catalog_findings, jinja2.Environment.compile
+    parse, check, compile_ = yaml_load._parse_yaml, checks.catalog_findings, jinja2.Environment.compile
 
     def parsing(*args: Any) -> Any:
         counts["yaml"] += 1
@@ -57,7 +59,7 @@ def work(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         counts["compile"] += 1
         return compile_(self, *args, **kwargs)
 
-    monkeypatch.setattr(source, "_parse_yaml", parsing)
+    monkeypatch.setattr(yaml_load, "_parse_yaml", parsing)
     monkeypatch.setattr(checks, "catalog_findings", checking)
     monkeypatch.setattr(jinja2.Environment, "compile", compiling)
     return counts
@@ -213,7 +215,7 @@ def test_a_spec_that_fails_to_parse_is_reported_every_time(spec: Path, tmp_path:
 
 
 def test_the_code_fingerprint_covers_every_file_but_compiled_bytecode(tmp_path: Path) -> None:
-    from cardgen.build import _fingerprint_files
+    from cardgen.cache import _fingerprint_files
 
     root = tmp_path / "pkg"
     (root / "sub" / "__pycache__").mkdir(parents=True)
@@ -228,7 +230,7 @@ def test_the_code_fingerprint_covers_every_file_but_compiled_bytecode(tmp_path: 
 
 def test_a_cache_opened_before_the_game_is_known(tmp_path: Path) -> None:
     """Before bind(), lookups search every game's folder and entries wait; bind() writes them into the game's folder."""
-    from cardgen.build import ArtefactCache
+    from cardgen.cache import ArtefactCache
 
     root = tmp_path / CACHE_DIR
     ArtefactCache(root / "old-name").put("a" * 64, b"parsed before the game was renamed")

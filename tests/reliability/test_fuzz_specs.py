@@ -6,7 +6,7 @@ minimal fixture are mutated in four tiers:
 * ``data``: the parsed document is mutated (keys deleted, duplicated, renamed,
   values retyped or swapped, odd Unicode inserted, numbers blown up, lists and
   scalars exchanged) and handed to the loader through
-  :func:`cardgen.spec.source.convert_plain`, which applies the same limits and
+  :func:`cardgen.spec.yaml_load.convert_plain`, which applies the same limits and
   checks as the YAML reader. This tier is the bulk: parsing 30 kB of YAML with
   pure-Python ruamel costs 50-250 ms, validating parsed data a few ms.
 * ``yaml``: the same mutations, dumped with ruamel and read back by the real
@@ -44,7 +44,8 @@ from typer.testing import CliRunner
 import cardgen.spec.load as load_module
 from cardgen.cli.app import app
 from cardgen.findings import InputError
-from cardgen.spec.source import SourceMap, convert_plain, load_yaml
+from cardgen.spec.source import SourceMap
+from cardgen.spec.yaml_load import convert_plain, load_yaml
 from cardgen.validate.runner import ValidationResult, validate_folder
 
 from .conftest import fuzz_examples, fuzz_sources, one_line

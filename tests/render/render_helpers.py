@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from pypdf import PdfReader
 
-from cardgen.render.icons import IconRegistry, demo_icons
-from cardgen.render.scene import Box, Rect, Scene, Text, card_scene
+from cardgen.render.icons import IconRegistry
+from cardgen.render.scene import Box, Circle, Polygon, Primitive, Rect, Scene, Text, card_scene
 from cardgen.render.text import layout_text
 
 TRIM_W, TRIM_H, BLEED = 63.0, 88.0, 3.0
@@ -121,3 +121,23 @@ def page_content(data: bytes, page: int = 0) -> bytes:
     contents = reader.pages[page].get_contents()
     assert contents is not None
     return b"\n".join([contents.get_data(), *(form.get_data() for form in all_forms(reader, page))])
+
+
+def demo_icons() -> IconRegistry:
+    """A few generic shapes (circle, square, triangle, diamond) for tests and samples."""
+
+    def circle(s: float) -> Sequence[Primitive]:
+        return (Circle(s / 2, s / 2, s * 0.4, fill="#000000"),)
+
+    def square(s: float) -> Sequence[Primitive]:
+        return (Rect(s * 0.1, s * 0.1, s * 0.8, s * 0.8, fill="#000000"),)
+
+    def triangle(s: float) -> Sequence[Primitive]:
+        return (Polygon(((s / 2, s * 0.1), (s * 0.9, s * 0.9), (s * 0.1, s * 0.9)), fill="#000000"),)
+
+    def diamond(s: float) -> Sequence[Primitive]:
+        return (
+            Polygon(((s / 2, s * 0.05), (s * 0.95, s / 2), (s / 2, s * 0.95), (s * 0.05, s / 2)), fill="#000000"),
+        )
+
+    return IconRegistry({"circle": circle, "square": square, "triangle": triangle, "diamond": diamond})

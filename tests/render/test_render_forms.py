@@ -277,7 +277,7 @@ def test_rulebook_pictures_draw_shared_content_in_place() -> None:
 
 
 def test_cards_producer_shop_pdf_draws_the_common_back_once(tmp_path: Path) -> None:
-    from cardgen.build import BuildContext, BuildOptions
+    from cardgen.artefacts import BuildContext, BuildOptions
     from cardgen.render.produce import produce_cards
     from cardgen.spec.load import load_spec
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from render_helpers import BASE14, pdf_fonts, read_pdf
 
-from cardgen.build import BuildContext, BuildOptions
+from cardgen.artefacts import BuildContext, BuildOptions
 from cardgen.render.faces import card_faces
 from cardgen.render.produce import produce_cards
 from cardgen.render.units import PT_PER_MM

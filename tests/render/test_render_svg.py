@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 from render_helpers import BLEED, TRIM_H, TRIM_W, make_face
 
-from cardgen.render.icons import demo_icons
+from render_helpers import demo_icons
 from cardgen.render.scene import Box, Circle, Group, Path, MoveTo, LineTo, QuadTo, ClosePath, Scene, Text, Transform
 from cardgen.render.svg_backend import write_svg
 from cardgen.render.text import layout_text

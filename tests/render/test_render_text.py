@@ -6,7 +6,7 @@ import pytest
 from render_helpers import page_content, pdf_fonts, read_pdf
 
 from cardgen.render.fonts import missing_glyphs, string_width
-from cardgen.render.icons import demo_icons
+from render_helpers import demo_icons
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Box, Group, Scene, Text
 from cardgen.render.text import IconPiece, TextPiece, layout_text, parse_markup, shrink_to_fit

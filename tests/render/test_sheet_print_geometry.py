@@ -221,7 +221,7 @@ def test_no_printed_character_of_a_shipped_game_is_below_six_points(game: str, t
     """Every character on the print sheets (faces, credit lines, footers, the guide), read back by pdfium."""
     from pathlib import Path
 
-    from cardgen.build import BuildContext, BuildOptions
+    from cardgen.artefacts import BuildContext, BuildOptions
     from cardgen.render.produce import produce_cards
     from cardgen.spec.load import load_spec
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardgen.render import widgets
-from cardgen.render.icons import demo_icons
+from cardgen.render import widget_kit as widgets
+from render_helpers import demo_icons
 from cardgen.render.scene import Box, Text
 from cardgen.render.text import layout_text
 from cardgen.render.units import pt_to_mm

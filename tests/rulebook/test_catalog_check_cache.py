@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import cardgen.rulebook.checks as checks
-from cardgen.build import ArtefactCache, seal_artefact, unseal_artefact
+from cardgen.cache import ArtefactCache, seal_artefact, unseal_artefact
 from cardgen.findings import Finding
 from cardgen.rulebook.i18n import po_path
 from cardgen.spec.load import LoadedSpec, load_spec

@@ -29,7 +29,16 @@ def test_rulebook_writes_every_language_and_paper(tmp_path: Path) -> None:
 
 
 def test_rulebook_one_language_default_paper(tmp_path: Path) -> None:
+    """``--paper`` defaults to all, as in ``build`` and ``watch``."""
     result = runner.invoke(app, ["rulebook", str(LANTERN), "--lang", "pt_BR", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "lantern-market").iterdir()) == [
+        "lantern-market-rules-pt_BR-letter.pdf", "lantern-market-rules-pt_BR.md", "lantern-market-rules-pt_BR.pdf",
+    ]
+
+
+def test_rulebook_one_paper(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["rulebook", str(LANTERN), "--lang", "pt_BR", "--paper", "a4", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (tmp_path / "lantern-market").iterdir()) == ["lantern-market-rules-pt_BR.md", "lantern-market-rules-pt_BR.pdf"]
 

@@ -10,7 +10,9 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from cardgen.build import BuildOptions, build_game, build_lock
+from cardgen.artefacts import BuildOptions
+from cardgen.build import build_game
+from cardgen.publish import build_lock
 from cardgen.rulebook import build as rulebook_build
 from cardgen.rulebook.build import make_rulebook, typeset_rulebook
 from cardgen.rulebook.pdf import TypesetPdf

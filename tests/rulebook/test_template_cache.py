@@ -9,7 +9,7 @@ import jinja2
 import pytest
 
 import cardgen.rulebook.environment as environment
-from cardgen.build import ArtefactCache, seal_artefact, unseal_artefact
+from cardgen.cache import ArtefactCache, seal_artefact, unseal_artefact
 from cardgen.rulebook.build import RulebookError, make_rulebook
 from cardgen.rulebook.environment import MAIN_TEMPLATE, get_template, make_environment
 from cardgen.spec.load import load_spec

@@ -10,12 +10,15 @@ from typing import Any
 
 import pytest
 
-import cardgen.spec.source as source
-from cardgen.build import ArtefactCache, seal_artefact, unseal_artefact
+import cardgen.spec.parse_cache as parse_cache
+import cardgen.spec.yaml_load as yaml_load
+from cardgen.spec.source import SourceMap
+from cardgen.cache import ArtefactCache, seal_artefact, unseal_artefact
 from cardgen.findings import InputError
 from cardgen.render.layouts import DeckLayout, FaceLayout, _load_layout
 from cardgen.spec.load import load_spec
-from cardgen.spec.source import load_yaml, parse_cache_scope
+from cardgen.spec.parse_cache import parse_cache_scope
+from cardgen.spec.yaml_load import load_yaml
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 MINIMAL = FIXTURES / "valid" / "minimal"
@@ -25,13 +28,13 @@ MINIMAL = FIXTURES / "valid" / "minimal"
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files ruamel actually parses (the names they are shown with), in order."""
     seen: list[str] = []
-    real = source._parse_yaml
+    real = yaml_load._parse_yaml
 
-    def counting(text: str, shown: str, max_nodes: int, max_depth: int) -> tuple[Any, source.SourceMap]:
+    def counting(text: str, shown: str, max_nodes: int, max_depth: int) -> tuple[Any, SourceMap]:
         seen.append(shown)
         return real(text, shown, max_nodes, max_depth)
 
-    monkeypatch.setattr(source, "_parse_yaml", counting)
+    monkeypatch.setattr(yaml_load, "_parse_yaml", counting)
     return seen
 
 
@@ -95,9 +98,9 @@ def test_changed_bytes_or_limits_are_parsed_again(tmp_path: Path, parses: list[s
         lambda entry: b"",
         lambda entry: b"\x80\x04garbage",  # not an entry at all (e.g. a pickle)
         lambda entry: entry.replace(b'"Shape cards"', b'"Shape cardz"'),  # altered after its digest was taken
-        lambda entry: source.seal_entry(source.YAML_ENTRY, b'{"data": {}, "places": [[["id"], "one", 1]]}'),  # well sealed, malformed
-        lambda entry: source.seal_entry(source.YAML_ENTRY, b"[1, 2"),
-        lambda entry: source.seal_entry("catalog-findings-1", entry.partition(b"\n")[2]),  # another kind's header
+        lambda entry: parse_cache.seal_entry(yaml_load.YAML_ENTRY, b'{"data": {}, "places": [[["id"], "one", 1]]}'),  # well sealed, malformed
+        lambda entry: parse_cache.seal_entry(yaml_load.YAML_ENTRY, b"[1, 2"),
+        lambda entry: parse_cache.seal_entry("catalog-findings-1", entry.partition(b"\n")[2]),  # another kind's header
     ],
 )
 def test_a_damaged_entry_is_a_miss(tmp_path: Path, parses: list[str], damage: Any) -> None:
@@ -161,4 +164,4 @@ def test_layout_files_use_the_build_scope_cache(tmp_path: Path, parses: list[str
     assert len(parses) == 2
     assert warm == cold == fresh
     assert warm.source is not None and warm.source.place(warm.problems[0][1]).line == 3
-    assert source.active_parse_cache() is None
+    assert parse_cache.active_parse_cache() is None

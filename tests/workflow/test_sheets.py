@@ -14,7 +14,7 @@ import pytest
 from cardgen.findings import InputError
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
-from cardgen.spec.source import load_card_table
+from cardgen.spec.tables import load_card_table
 from cardgen.spec.tables import MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, column_letter, read_ods_rows, read_xlsx_rows
 
 MINIMAL = Path(__file__).resolve().parents[1] / "fixtures" / "valid" / "minimal"

@@ -1,0 +1,86 @@
+"""What an artefact producer is given and how it registers: the options of a build, its context, the registry.
+
+Producers (card faces, print sheets, rulebooks, the gallery) live in the layers
+that draw them and register here; the pipeline (:mod:`cardgen.build`) imports
+each producer module by name and runs what is registered. This module sits
+below all of them, so their imports point down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Literal
+
+from cardgen.cache import ArtefactCache
+from cardgen.findings import Finding
+from cardgen.spec.load import LoadedSpec
+
+Paper = Literal["a4", "letter"]
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What the designer asked for."""
+
+    papers: tuple[Paper, ...] = ("a4", "letter")
+    langs: tuple[str, ...] = ()
+    """Locales to build; empty means every locale the spec declares."""
+    card_lang: str | None = None
+    """The locale printed on the cards; None means the spec's first locale."""
+    only: tuple[str, ...] = ()
+    """Artefact kinds to build (``cardgen build --only``, see :func:`cardgen.build.artefact_kinds`); empty means every kind."""
+    cache: bool = True
+    """Reuse artefacts (face SVGs, PDFs) and intermediate results (YAML parses, the catalog check, compiled
+    rulebook templates) from ``<out>/.cache/`` when their inputs are unchanged; False: compute everything afresh."""
+
+    def wants(self, kind: str) -> bool:
+        """Whether artefacts of ``kind`` are to be built."""
+        return not self.only or kind in self.only
+
+
+@dataclass
+class BuildContext:
+    """What a producer receives: the validated spec, the staging folder for this game, the options."""
+
+    loaded: LoadedSpec
+    staging: Path
+    options: BuildOptions
+    notes: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    cache: ArtefactCache | None = None
+    """Where producers may reuse unchanged artefacts (None: build everything afresh)."""
+
+    @property
+    def game_id(self) -> str:
+        """The game's id."""
+        assert self.loaded.spec is not None
+        return self.loaded.spec.id
+
+
+Producer = Callable[[BuildContext], list[Path]]
+_PRODUCERS: dict[str, Producer] = {}
+_ARTEFACTS: dict[str, tuple[str, ...]] = {}
+"""Producer name -> the artefact kinds it writes (what ``cardgen build --only`` chooses from)."""
+
+
+def register_producer(name: str, producer: Producer, artefacts: tuple[str, ...] = ()) -> None:
+    """Add an artefact producer; it writes under ``context.staging`` and returns the files it wrote.
+
+    ``artefacts`` names the kinds of artefact it writes (default: one kind named
+    like the producer). A build with ``BuildOptions.only`` runs a producer only
+    when it writes one of the chosen kinds; a producer of several kinds asks
+    ``context.options.wants(kind)`` for each.
+    """
+    _PRODUCERS[name] = producer
+    _ARTEFACTS[name] = artefacts or (name,)
+
+
+def registered() -> dict[str, Producer]:
+    """Every producer registered so far (the pipeline imports the modules that register them)."""
+    return dict(_PRODUCERS)
+
+
+def kinds_of(name: str) -> tuple[str, ...]:
+    """The artefact kinds the producer ``name`` writes."""
+    return _ARTEFACTS.get(name, (name,))
