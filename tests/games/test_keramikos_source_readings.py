@@ -17,6 +17,7 @@ from cardgen.engine.core import make_game
 from cardgen.games.keramikos.rules import (
     A_DEEPEN,
     A_MARK,
+    A_MARK_EXTRA,
     A_SORT,
     A_STEAL,
     A_TAKE,
@@ -165,3 +166,38 @@ def test_sort_reaches_every_order_of_a_stack_exactly_once(source: KeramikosGame)
     assert len(orders) == 12  # 4! / 2! orders of a stack with two pyxis
     assert sorted(reached) == sorted(orders)  # every order, each by one series of choices
     assert widest == len(set(cards))  # a choice offers at most one action per kind of card
+
+
+# --- Scoring: "if you have three (3) matching pottery cards that complete the set, that set of cards is
+# worth a total of 8 points (it is not worth 24 points)"; "1 point for every two pieces" -----------------
+
+
+def test_the_source_scoring_example_is_in_the_pottery_list(source: KeramikosGame) -> None:
+    kylix = kind(source, "kylix")
+    assert source.set_size[kylix] == source.copies[kylix] == 3 and source.points[kylix] == 8
+    coll = [0] * source.num_pottery
+    coll[kylix] = 3
+    assert source.fast_score(coll, 0) == 8  # once for the set, not once per card
+    coll[kylix] = 2
+    assert source.fast_score(coll, 0) == 1  # incomplete: one point for two pieces
+    assert source.pieces_per_point == 2
+
+
+def test_the_readings_refuse_what_they_do_not_offer(source: KeramikosGame) -> None:
+    state = blank(source, deck=["krater"], stacks={3: ["reroll", "sort"], 4: ["pyxis", "steal"], 5: ["skyphos"]})
+    give(state, 0, "extra-mark")
+    give(state, 0, "trash")
+    with pytest.raises(ValueError):
+        state.apply_action(A_TRASH + kind(source, "trash"))  # never a Trash for a Trash
+    roll(state, 1, 2)  # site 3 holds special cards only: it is empty, Extra Mark has nothing to mark
+    assert A_MARK_EXTRA not in state.legal_actions()
+    with pytest.raises(ValueError):
+        state.apply_action(A_MARK_EXTRA)
+    state.apply_action(A_MARK)
+    state.apply_action(A_TAKE + kind(source, "skyphos"))
+    roll(state, 1, 3)
+    state.apply_action(A_MARK)  # pyxis on site 4, a Steal below it
+    roll(state, 2, 2)
+    with pytest.raises(ValueError):
+        state.apply_action(A_DEEPEN + site(source, 4))  # doubles mark a pottery card only
+    assert_sound(state)

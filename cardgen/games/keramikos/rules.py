@@ -798,7 +798,7 @@ class KeramikosState(State):
                 return
             st = self.stacks[site]
             if action == A_MARK_EXTRA:
-                if not (self.hand[p][g.sp_extra] and len(st) > g.extra_cards and self.supply[p] >= 1 + g.extra_cards):
+                if not (self.hand[p][g.sp_extra] and len(st) > g.extra_cards and self.supply[p] >= 1 + g.extra_cards) or self._empty(site):
                     raise ValueError("Extra Mark not possible")
                 self._spend(p, g.sp_extra)
                 self.marks[site] = 1 + g.extra_cards
