@@ -20,6 +20,7 @@ from cardgen.games.keramikos.rules import (
     A_MARK_EXTRA,
     A_SORT,
     A_STEAL,
+    A_STOP,
     A_TAKE,
     A_TRASH,
     DECIDE,
@@ -200,4 +201,17 @@ def test_the_readings_refuse_what_they_do_not_offer(source: KeramikosGame) -> No
     roll(state, 2, 2)
     with pytest.raises(ValueError):
         state.apply_action(A_DEEPEN + site(source, 4))  # doubles mark a pottery card only
+    assert_sound(state)
+
+
+def test_a_stop_refills_when_a_site_holds_no_pottery(source: KeramikosGame) -> None:
+    """Otherwise a turn that marks only such a site and stops would change nothing (a game without end)."""
+    stacks = {2: ["amphora"], 3: ["reroll"], 4: ["pyxis"], 5: ["sort"], 6: ["oinochoe"], 7: ["kylix"], 8: ["krater"]}
+    state = blank(source, deck=["dinos", "hydria"], stacks=stacks)  # every stack holds a card, none a level-1 one
+    roll(state, 1, 2)
+    state.apply_action(A_MARK)  # site 3: marker on the site, nothing to take
+    assert state.phase == DECIDE and state.site_mark[site(source, 3)] == 1
+    deck_before = len(state.deck)
+    state.apply_action(A_STOP)
+    assert len(state.deck) == deck_before - 1  # one card per marker placed
     assert_sound(state)

@@ -925,7 +925,7 @@ class KeramikosState(State):
             self.steals -= 1  # no legal target: the Steal is discarded without effect
         placed = self.placed_at_stop
         self.placed_at_stop = 0
-        if any(not st for st in self.stacks):
+        if any(self._empty(s) for s in range(self.g.num_sites)):  # clar. 8, 10: empty as the Mark rule says
             self._refill(placed)
         self._end_turn()
 
