@@ -75,7 +75,7 @@ A_BURN = 100
 A_TAKE = 200
 """+ pottery kind: take that level-1 set's copy from the table."""
 A_TRASH = 300
-"""+ pottery kind: take it from the discard pile (Trash card)."""
+"""+ card kind: take it from the discard pile (Trash card; pottery only under trash_takes=pottery)."""
 A_STEAL = 400
 """+ seat * 100 + pottery kind."""
 A_SORT = 1000
@@ -339,13 +339,21 @@ class KeramikosGame(Game):
         return list(self.usage_names)
 
     def proven_unusable(self) -> dict[str, str]:
-        """Sets that have fewer cards than their size: no collection can hold all their pieces."""
+        """Sets that have fewer cards than their size and that the Complete cards cannot finish either: a
+        Complete card completes any started set (clar. 16), or one missing piece under complete_card=piece."""
         held: dict[str, int] = {}
         size: dict[str, int] = {}
         for k in range(self.num_pottery):
             held[self.set_ids[k]] = held.get(self.set_ids[k], 0) + self.copies[k]
             size[self.set_ids[k]] = max(size.get(self.set_ids[k], 0), self.set_size[k])
-        return {f"set:{sid}": f"the set has {size[sid]} pieces but the deck holds {held[sid]} of its cards" for sid in held if held[sid] < size[sid]}
+        completes = self._copies_of(self.sp_complete)
+        fill = completes * self.complete_pieces
+        return {
+            f"set:{sid}": f"the set has {size[sid]} pieces but the deck holds {held[sid]} of its cards"
+            + (f" and {completes} Complete card(s) fill at most {fill} more" if completes else "")
+            for sid in held
+            if held[sid] + fill < size[sid]
+        }
 
     def greedy_value(self, state: State, seat: Seat) -> float:
         """Score margin counting the cards the player to move has marked as if banked."""
