@@ -21,6 +21,7 @@ from cardgen.games.keramikos.rules import (
     A_ROLL,
     A_SABOTAGE,
     A_SORT,
+    A_SORT_PICK,
     A_STEAL,
     A_STOP,
     A_TAKE,
@@ -30,6 +31,7 @@ from cardgen.games.keramikos.rules import (
     RESOLVE,
     ROLLING,
     SABOTAGE_WINDOW,
+    SORTING,
     STEAL,
     TAKE,
     KeramikosGame,
@@ -357,17 +359,17 @@ def test_scoring_examples(game2: KeramikosGame) -> None:
     assert game2.fast_score(coll, 0) == 8 + 1 + 9
 
 
-def test_complete_card_fills_one_missing_piece_where_it_scores_most(game2: KeramikosGame) -> None:
+def test_complete_card_completes_one_started_set_where_it_scores_most(game2: KeramikosGame) -> None:
     coll = [0] * game2.num_pottery
     coll[kind(game2, "amphora")] = 2  # 1 point now, 12 when complete
     coll[kind(game2, "stamnos")] = 1  # 0 now, 6 when complete
-    coll[kind(game2, "krater")] = 1  # missing 2: one Complete cannot finish it
+    coll[kind(game2, "krater")] = 1  # missing 2 pieces, 13 when complete: the source's Complete finishes it too
     assert game2.fast_score(coll, 0) == 1
     detail = game2.score_detail(coll, 1)
-    assert detail.score == 12
-    assert detail.completed_sets == (kind(game2, "amphora"),)
-    assert detail.cards_in_complete_sets == 2  # the Complete card is not a pottery card
-    assert game2.score_detail(coll, 2).score == 12 + 6  # two Complete cards: amphora and stamnos
+    assert detail.score == 1 + 13  # the amphora pair keeps its point, the krater is completed
+    assert detail.completed_sets == (kind(game2, "krater"),)
+    assert detail.cards_in_complete_sets == 1  # the Complete card is not a pottery card
+    assert game2.score_detail(coll, 2).score == 12 + 13  # two Complete cards: amphora and krater
 
 
 def test_tiebreak_order(game2: KeramikosGame) -> None:
@@ -437,7 +439,7 @@ def test_sabotage_forces_a_reroll(game3: KeramikosGame) -> None:
 
 
 def test_steal_takes_from_an_incomplete_set_only(game3: KeramikosGame) -> None:
-    state = blank(game3, deck=["krater"], stacks={5: ["steal"], 7: ["kylix"]})
+    state = blank(game3, deck=["krater"], stacks={5: ["steal", "skyphos"], 7: ["kylix"]})
     give(state, 1, "stamnos", 2)  # complete: protected
     give(state, 2, "hydria", 2)
     roll(state, 2, 3)
@@ -452,7 +454,7 @@ def test_steal_takes_from_an_incomplete_set_only(game3: KeramikosGame) -> None:
 
 
 def test_steal_without_target_is_discarded(game2: KeramikosGame) -> None:
-    state = blank(game2, deck=["krater"], stacks={5: ["steal"]})
+    state = blank(game2, deck=["krater"], stacks={5: ["steal", "skyphos"]})
     roll(state, 2, 3)
     state.apply_action(A_MARK)
     state.apply_action(A_STOP)
@@ -472,12 +474,12 @@ def test_trash_takes_pottery_from_the_discard_pile(game2: KeramikosGame) -> None
 
 
 def test_excavation_takes_the_first_two_pottery_cards(game2: KeramikosGame) -> None:
-    state = blank(game2, deck=["sort", "amphora", "reroll", "krater", "dinos"], stacks={5: ["excavation"], 6: ["pyxis"]})
+    state = blank(game2, deck=["sort", "amphora", "reroll", "krater", "dinos"], stacks={5: ["excavation", "skyphos"], 6: ["pyxis"]})
     roll(state, 2, 3)
     state.apply_action(A_MARK)
     state.apply_action(A_STOP)
     assert state.coll[0][kind(game2, "amphora")] == 1 and state.coll[0][kind(game2, "krater")] == 1
-    # specials passed over stay in place; then site 5 was empty, so one card (one marker) was refilled
+    # specials passed over stay in place; then sites were empty, so one card (one marker) was refilled
     remaining = [game2.kind_ids[c] for c in reversed(state.deck)]
     assert remaining == ["reroll", "dinos"]
     assert state.stacks[site(game2, 2)] == [kind(game2, "sort")]  # a special refills the leftmost empty site
@@ -485,33 +487,44 @@ def test_excavation_takes_the_first_two_pottery_cards(game2: KeramikosGame) -> N
 
 
 def test_keep_cards_go_to_hand_when_collected(game2: KeramikosGame) -> None:
-    state = blank(game2, deck=["krater"], stacks={5: ["extra-mark", "complete"], 6: ["pyxis"]})
+    state = blank(game2, deck=["krater"], stacks={5: ["extra-mark", "skyphos"], 7: ["complete", "kylix"]})
     roll(state, 2, 3)
     state.apply_action(A_MARK)
-    roll(state, 1, 1)
-    state.apply_action(A_DEEPEN + site(game2, 5))
+    roll(state, 3, 4)
+    state.apply_action(A_MARK)
     state.apply_action(A_STOP)
     assert state.hand[0][game2.sp_extra] == 1 and state.hand[0][game2.sp_complete] == 1
 
 
-def test_sort_moves_one_card_to_the_top(game2: KeramikosGame) -> None:
+def test_sort_rearranges_a_stack_card_by_card(game2: KeramikosGame) -> None:
     state = blank(game2, deck=["krater"], stacks={4: ["pyxis", "lekythos", "oinochoe"]})
     give(state, 0, "sort")
-    action = A_SORT + site(game2, 4) * 100 + 2
-    assert action in state.legal_actions()
-    state.apply_action(action)
-    assert [game2.kind_ids[c] for c in state.stacks[site(game2, 4)]] == ["oinochoe", "pyxis", "lekythos"]
-    assert state.hand[0][game2.sp_sort] == 0
+    assert A_SORT + site(game2, 4) in state.legal_actions()
+    state.apply_action(A_SORT + site(game2, 4))
+    assert state.phase == SORTING and state.hand[0][game2.sp_sort] == 0
+    assert state.legal_actions() == sorted(A_SORT_PICK + kind(game2, c) for c in ("pyxis", "lekythos", "oinochoe"))
+    state.apply_action(A_SORT_PICK + kind(game2, "oinochoe"))  # the new top card
+    state.apply_action(A_SORT_PICK + kind(game2, "lekythos"))  # the last card has one place left: done
+    assert [game2.kind_ids[c] for c in state.stacks[site(game2, 4)]] == ["oinochoe", "lekythos", "pyxis"]
+    assert state.phase == DECIDE
     assert_sound(state)
 
 
-def test_sort_cannot_touch_a_marked_stack(game2: KeramikosGame) -> None:
-    state = blank(game2, deck=["krater"], stacks={4: ["pyxis", "lekythos"], 5: ["skyphos", "kyathos"]})
+def test_sort_reorders_only_the_cards_below_the_markers(game2: KeramikosGame) -> None:
+    state = blank(game2, deck=["krater"], stacks={4: ["pyxis", "lekythos"], 5: ["skyphos", "kyathos"], 6: ["oinochoe", "pyxis", "kantharos"]})
     give(state, 0, "sort")
     roll(state, 1, 3)
-    state.apply_action(A_MARK)
-    sorts = [a for a in state.legal_actions() if a >= A_SORT]
-    assert sorts == [A_SORT + site(game2, 5) * 100 + 1]
+    state.apply_action(A_MARK)  # site 4: pyxis marked, one card below has a single order
+    roll(state, 3, 3)
+    state.apply_action(A_MARK)  # site 6: oinochoe marked, pyxis and kantharos below
+    sorts = [a for a in state.legal_actions() if A_SORT <= a < A_SORT + game2.num_sites]
+    assert sorts == [A_SORT + site(game2, 5), A_SORT + site(game2, 6)]
+    state.apply_action(A_SORT + site(game2, 6))
+    assert state.legal_actions() == sorted(A_SORT_PICK + kind(game2, c) for c in ("pyxis", "kantharos"))
+    state.apply_action(A_SORT_PICK + kind(game2, "kantharos"))
+    assert [game2.kind_ids[c] for c in state.stacks[site(game2, 6)]] == ["oinochoe", "kantharos", "pyxis"]
+    assert state.marks[site(game2, 6)] == 1
+    assert_sound(state)
 
 
 def test_extra_mark_marks_the_card_below(game2: KeramikosGame) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from cardgen.engine.checks import place_of_key
+from cardgen.engine.core import make_game
 from cardgen.spec.load import load_spec
 from cardgen.validate.runner import validate_folder
 
@@ -17,11 +18,16 @@ PLAYOUTS = 200
 
 
 def _oversized_set(tmp_path: Path) -> Path:
-    """Skyphos says a set has 4 pieces; the sheet prints 3. Stealing only moves pieces, and the
-    Complete card scores a set without ever holding a 4th piece, so no collection reaches 4."""
+    """Skyphos says a set has 4 pieces; the sheet prints 3. Stealing only moves pieces, so no collection
+    reaches 4 (only a Complete card could finish the set, see the engine test below)."""
     folder = copy_spec("keramikos", tmp_path)
     edit_csv_row(folder / "pottery.csv", "skyphos", set_size="4")
     return folder
+
+
+def _without_complete(data: Any) -> None:
+    cards = data["decks"][1]["cards"]
+    cards[:] = [card for card in cards if card["id"] != "complete"]
 
 
 def test_set_larger_than_its_cards_is_cg115(tmp_path: Path) -> None:
@@ -37,7 +43,9 @@ def test_set_larger_than_its_cards_is_cg115(tmp_path: Path) -> None:
 
 
 def test_set_larger_than_its_cards_is_never_completed(tmp_path: Path) -> None:
+    """Without a Complete card (which completes any started set, clar. 16) the set can never be completed."""
     folder = _oversized_set(tmp_path)
+    edit_yaml(folder, _without_complete)
     result = static(folder)
     assert result.loaded is not None
     report = engine(result.loaded, PLAYOUTS)
@@ -82,3 +90,14 @@ def test_usage_key_of_a_card_sharing_its_deck_id_points_at_the_card() -> None:
     excavation = loaded.spec.decks[1]
     assert excavation.id == "excavation" and excavation.cards[3].id == "excavation"
     assert place_of_key(loaded, "card:excavation") == ("decks", 1, "cards", 3)
+
+
+def test_a_complete_card_makes_an_oversized_set_completable(tmp_path: Path) -> None:
+    """With the Complete card in the deck the same set is not proved unusable: the card completes it."""
+    folder = _oversized_set(tmp_path)
+    result = static(folder)
+    assert result.loaded is not None and result.loaded.spec is not None
+    assert "set:skyphos" not in make_game(result.loaded.spec, 2).proven_unusable()
+    edit_yaml(folder, _without_complete)
+    spec = load_spec(folder).spec
+    assert spec is not None and "set:skyphos" in make_game(spec, 2).proven_unusable()

@@ -31,7 +31,6 @@ from cardgen.games.keramikos.rules import (
     A_BURN_DECLARE,
     A_DEEPEN,
     A_DEEPEN_EXTRA,
-    A_DICE,
     A_MARK,
     A_MARK_EXTRA,
     A_PASS,
@@ -39,6 +38,7 @@ from cardgen.games.keramikos.rules import (
     A_ROLL,
     A_SABOTAGE,
     A_SORT,
+    A_SORT_PICK,
     A_STEAL,
     A_STOP,
     A_TAKE,
@@ -47,6 +47,7 @@ from cardgen.games.keramikos.rules import (
     DECIDE,
     RESOLVE,
     SABOTAGE_WINDOW,
+    SORTING,
     STEAL,
     TAKE,
     KeramikosGame,
@@ -178,9 +179,9 @@ def expectimax_action(state: KeramikosState, depth: int) -> int:
     depth = max(depth, 1)
     phase = state.phase
     if phase == DECIDE:
-        trash = [a for a in legal if A_TRASH <= a < A_TRASH + g.num_pottery]
+        trash = [a for a in legal if A_TRASH <= a < A_TRASH + g.num_kinds]
         if trash:
-            return max(trash, key=lambda a: _gain_with(state, seat, a - A_TRASH))
+            return max(trash, key=lambda a: _card_worth(state, seat, a - A_TRASH))
         sort = _best_sort(state, seat, legal)
         if sort is not None:
             return sort
@@ -211,27 +212,31 @@ def expectimax_action(state: KeramikosState, depth: int) -> int:
         return _best_take(state, seat)
     if phase == STEAL:
         return max(legal, key=lambda a: _steal_value(state, seat, a))
+    if phase == SORTING:
+        return max(legal, key=lambda a: (_card_worth(state, seat, a - A_SORT_PICK), -a))
     if phase == SABOTAGE_WINDOW:
         return A_SABOTAGE if _roll_worth_to_roller(state) >= SABOTAGE_THRESHOLD else A_PASS
     return legal[0]
 
 
-def _best_sort(state: KeramikosState, seat: int, legal: list[Action]) -> Action | None:
-    """Sort a stack when a card deeper in it is worth clearly more to ``seat`` than its top card."""
+def _card_worth(state: KeramikosState, seat: int, card: int) -> float:
+    """What one more card of kind ``card`` is worth to ``seat``: its pottery gain, or a flat special value."""
     g = state.g
-    sorts = [a for a in legal if A_SORT <= a < A_DICE]
+    base = evaluate_collection(g, state.coll[seat], state.hand[seat][g.sp_complete])
+    return _gain_with(state, seat, card) - base if card < g.num_pottery else SPECIAL_VALUE
+
+
+def _best_sort(state: KeramikosState, seat: int, legal: list[Action]) -> Action | None:
+    """Sort a stack when a card below its markers is worth clearly more to ``seat`` than the card that would be
+    marked next; the new order then puts the cards from most to least valuable (see the SORTING phase)."""
+    sorts = [a for a in legal if A_SORT <= a < A_SORT + state.g.num_sites]
     if not sorts:
         return None
-    base = evaluate_collection(g, state.coll[seat], state.hand[seat][g.sp_complete])
-
-    def worth(card: int) -> float:
-        return _gain_with(state, seat, card) - base if card < g.num_pottery else SPECIAL_VALUE
-
     best, best_gain = None, SORT_THRESHOLD
     for a in sorts:
-        s, pos = divmod(a - A_SORT, 100)
-        stack = state.stacks[s]
-        gain = worth(stack[pos]) - worth(stack[0])
+        s = a - A_SORT
+        rest = state.stacks[s][state.marks[s] :]
+        gain = max(_card_worth(state, seat, card) for card in rest) - _card_worth(state, seat, rest[0])
         if gain > best_gain:
             best, best_gain = a, gain
     return best

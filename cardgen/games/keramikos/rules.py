@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from cardgen.engine.core import CHANCE, TERMINAL, Action, Game, GameInfo, Seat, State, Termination
-from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, DiceRule, NumberRule, RulesContract, SetupRule
+from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, DiceRule, NumberRule, OptionRule, RulesContract, SetupRule, read_option
 from cardgen.spec.models import MAX_PLAYERS, Spec
 from cardgen.spec.source import PathKey
 
@@ -50,6 +50,8 @@ STEAL = 5
 BURN = 6
 """After choosing to burn: pick the pottery card to discard."""
 OVER = 7
+SORTING = 8
+"""After playing Sort on a stack: choose, card by card from the top, the new order of its unmarked cards."""
 
 # --- actions ------------------------------------------------------------------
 A_ROLL = 0
@@ -73,11 +75,14 @@ A_BURN = 100
 A_TAKE = 200
 """+ pottery kind: take that level-1 set's copy from the table."""
 A_TRASH = 300
-"""+ pottery kind: take it from the discard pile (Trash card)."""
+"""+ card kind: take it from the discard pile (Trash card; pottery only under trash_takes=pottery)."""
 A_STEAL = 400
 """+ seat * 100 + pottery kind."""
 A_SORT = 1000
-"""+ site * 100 + position: move that card of the stack to the top (Sort card)."""
+"""+ site: play Sort on that stack (its new order is chosen next, in the SORTING phase)."""
+A_SORT_PICK = 2000
+"""+ card kind: the next card of the stack being sorted, from the top down (one action per kind, so each
+order of the stack is reached by exactly one sequence and each step offers at most one action per kind)."""
 A_DICE = 5000
 """+ (die1 - 1) * sides + (die2 - 1): a chance outcome."""
 
@@ -125,9 +130,20 @@ CONTRACT = RulesContract(
         "excavation_draw": NumberRule(1, 10, "pottery cards the Excavation card takes", effect="excavation"),
         "pieces_per_point": NumberRule(1, 10, "pieces of an incomplete set that score one point"),
         "extra_mark_cards": NumberRule(1, 10, "further cards the Extra Mark card marks", effect="extra_mark"),
-        "complete_missing_pieces": NumberRule(1, 10, "missing pieces the Complete card stands in for", effect="complete"),
         "empty_site_take_level": NumberRule(1, 10, "the level of pottery taken from an empty site"),
         "final_turns_per_player": NumberRule(0, 10, "turns each player still plays once the deck runs out"),
+    },
+    options={
+        "complete_card": OptionRule(
+            ("set", "piece"), "set", "what a Complete card fills at scoring: every missing piece of one started set, or one missing piece"
+        ),
+        "trash_takes": OptionRule(("any", "pottery"), "any", "what Trash may take from the discard pile: any card, or pottery only"),
+        "site_cards": OptionRule(
+            ("pottery", "any"),
+            "pottery",
+            "which cards the empty-site and doubles rules look at: a site with no pottery is empty and doubles mark a "
+            "pottery card, or any card counts",
+        ),
     },
     decks={
         "dig-sites": DeckRule(fields={"totals": "int_list", "level": "int"}, copies="one", card_types=frozenset({"site"})),
@@ -170,7 +186,9 @@ class KeramikosGame(Game):
         self.excavation_draw: int = n.get("excavation_draw", 0)
         self.pieces_per_point: int = n["pieces_per_point"]
         self.extra_cards: int = n.get("extra_mark_cards", 0)
-        self.complete_pieces: int = n.get("complete_missing_pieces", 0)
+        self.complete_set: bool = read_option(CONTRACT, spec, "complete_card") == "set"
+        self.trash_any: bool = read_option(CONTRACT, spec, "trash_takes") == "any"
+        self.pottery_sites: bool = read_option(CONTRACT, spec, "site_cards") == "pottery"
         self.take_level: int = n["empty_site_take_level"]
         self.final_turns: int = n["final_turns_per_player"]
 
@@ -209,6 +227,8 @@ class KeramikosGame(Game):
             self.set_size.append(size)
             self.points.append(pts)
             self.set_ids.append(set_id)
+        self.complete_pieces: int = max(self.set_size, default=1) if self.complete_set else 1
+        """Missing pieces one Complete card fills: a whole set (clar. 16) or one piece (option complete_card=piece)."""
         for k, lv in enumerate(self.level):
             if lv not in self.sites_of_level:
                 raise ValueError(f"pottery {self.kind_ids[k]!r} has level {lv}, but no dig site has that level")
@@ -275,9 +295,13 @@ class KeramikosGame(Game):
         per_roll = 1 + (n - 1) + 1 + 1 + 1  # dice, sabotage window, resolve, take, decide
         per_turn = rolls * per_roll + 2  # + stop / first decide
         # Rerolls over the whole game: each burns a pottery card or spends a Reroll/Sabotage card.
-        burns = sum(self.copies[: self.num_pottery]) + self._copies_of(self.sp_trash)
-        rerolls = burns + self._copies_of(self.sp_reroll) + self._copies_of(self.sp_sabotage)
-        played = sum(self.copies[self.num_pottery :])  # Sort, Trash, Steal decisions
+        # A Trash card never takes a Trash card back, so each is played once and brings back at most one card
+        # (a pottery card to burn, or a Reroll / Sabotage / Sort / Steal to play once more).
+        trash = self._copies_of(self.sp_trash)
+        burns = sum(self.copies[: self.num_pottery]) + trash
+        rerolls = burns + self._copies_of(self.sp_reroll) + self._copies_of(self.sp_sabotage) + trash
+        # Sort, Trash, Steal decisions; a Sort then picks at most one card per position of a stack.
+        played = (sum(self.copies[self.num_pottery :]) + trash) * (self.total_cards + 2)
         bound = turns * per_turn + rerolls * (1 + (n - 1) + 2) + played + 1
         return GameInfo(num_players=n, max_game_length=bound, min_score=0, max_score=self.max_points)
 
@@ -315,13 +339,21 @@ class KeramikosGame(Game):
         return list(self.usage_names)
 
     def proven_unusable(self) -> dict[str, str]:
-        """Sets that have fewer cards than their size: no collection can hold all their pieces."""
+        """Sets that have fewer cards than their size and that the Complete cards cannot finish either: a
+        Complete card completes any started set (clar. 16), or one missing piece under complete_card=piece."""
         held: dict[str, int] = {}
         size: dict[str, int] = {}
         for k in range(self.num_pottery):
             held[self.set_ids[k]] = held.get(self.set_ids[k], 0) + self.copies[k]
             size[self.set_ids[k]] = max(size.get(self.set_ids[k], 0), self.set_size[k])
-        return {f"set:{sid}": f"the set has {size[sid]} pieces but the deck holds {held[sid]} of its cards" for sid in held if held[sid] < size[sid]}
+        completes = self._copies_of(self.sp_complete)
+        fill = completes * self.complete_pieces
+        return {
+            f"set:{sid}": f"the set has {size[sid]} pieces but the deck holds {held[sid]} of its cards"
+            + (f" and {completes} Complete card(s) fill at most {fill} more" if completes else "")
+            for sid in held
+            if held[sid] + fill < size[sid]
+        }
 
     def greedy_value(self, state: State, seat: Seat) -> float:
         """Score margin counting the cards the player to move has marked as if banked."""
@@ -387,6 +419,7 @@ class KeramikosState(State):
     __slots__ = (
         "g", "deck", "stacks", "marks", "site_mark", "coll", "hand", "discard", "supply",
         "player", "phase", "roll", "sab_seat", "steals", "final_left", "use", "turns", "placed_at_stop",
+        "sort_site", "sort_pos", "trash_steal",
     )
 
     def __init__(self, game: KeramikosGame, deck: list[int], stacks: list[list[int]]) -> None:
@@ -414,6 +447,12 @@ class KeramikosState(State):
         self.turns = 0
         self.placed_at_stop = 0
         """Markers placed in the turn being finished by a stop (the refill count while Steals resolve)."""
+        self.sort_site = -1
+        """The stack being sorted (SORTING), else -1."""
+        self.sort_pos = 0
+        """The position of that stack whose card is chosen next."""
+        self.trash_steal = False
+        """Whether the Steal being resolved was taken from the discard pile by Trash (the turn goes on after it)."""
 
     # --- basic API ------------------------------------------------------------
 
@@ -453,12 +492,16 @@ class KeramikosState(State):
         c.use = self.use[:]
         c.turns = self.turns
         c.placed_at_stop = self.placed_at_stop
+        c.sort_site = self.sort_site
+        c.sort_pos = self.sort_pos
+        c.trash_steal = self.trash_steal
         return c
 
     def fingerprint(self) -> tuple[object, ...]:
         """The whole position, remaining deck order included."""
         return (
             self.player, self.phase, self.roll, self.sab_seat, self.steals, self.final_left, self.placed_at_stop,
+            self.sort_site, self.sort_pos, self.trash_steal,
             tuple(self.deck), tuple(tuple(s) for s in self.stacks), tuple(self.marks), tuple(self.site_mark),
             tuple(tuple(x) for x in self.coll), tuple(tuple(x) for x in self.hand), tuple(self.discard), tuple(self.supply),
         )
@@ -501,15 +544,12 @@ class KeramikosState(State):
                 out = [A_STOP]
             hand = self.hand[p]
             if hand[g.sp_trash]:
-                disc = self.discard
-                out.extend(A_TRASH + k for k in range(g.num_pottery) if disc[k])
+                out.extend(A_TRASH + k for k in self._trash_targets())
             if hand[g.sp_sort]:
-                for s in range(g.num_sites):
-                    st = self.stacks[s]
-                    if len(st) >= 2 and not self.marks[s] and not self.site_mark[s]:
-                        base = A_SORT + s * 100
-                        out.extend(base + i for i in range(1, len(st)))
+                out.extend(A_SORT + s for s in range(g.num_sites) if len(set(self.stacks[s][self.marks[s] :])) > 1)
             return out
+        if ph == SORTING:
+            return sorted(A_SORT_PICK + k for k in set(self.stacks[self.sort_site][self.sort_pos :]))
         if ph == RESOLVE:
             roll = self.roll
             hand = self.hand[p]
@@ -517,7 +557,7 @@ class KeramikosState(State):
             out = [A_MARK]
             if extra:
                 site = g.outcome_site[roll]
-                if not (self.marks[site] or self.site_mark[site]) and len(self.stacks[site]) > g.extra_cards:
+                if not (self.marks[site] or self.site_mark[site] or self._empty(site)) and len(self.stacks[site]) > g.extra_cards:
                     out.append(A_MARK_EXTRA)
             if hand[g.sp_reroll]:
                 out.append(A_REROLL)
@@ -526,9 +566,11 @@ class KeramikosState(State):
             if g.outcome_double[roll]:
                 deep: list[Action] = []
                 marks = self.marks
+                pottery_only = g.pottery_sites
+                np_ = g.num_pottery
                 for s in range(g.num_sites):
                     m = marks[s]
-                    if m and m < len(self.stacks[s]):
+                    if m and m < len(self.stacks[s]) and not (pottery_only and self.stacks[s][m] >= np_):
                         out.append(A_DEEPEN + s)
                         if extra and m + 1 + g.extra_cards <= len(self.stacks[s]):
                             deep.append(A_DEEPEN_EXTRA + s)
@@ -549,6 +591,25 @@ class KeramikosState(State):
         if ph == STEAL:
             return self._steal_targets()
         return []
+
+    def _empty(self, site: int) -> bool:
+        """Whether a site counts as empty: no pottery card in its stack (clar. 8), or no card at all (site_cards=any)."""
+        st = self.stacks[site]
+        if not self.g.pottery_sites:
+            return not st
+        np_ = self.g.num_pottery
+        for card in st:
+            if card < np_:
+                return False
+        return True
+
+    def _trash_targets(self) -> list[int]:
+        """Card kinds Trash may take: any card in the discard pile but a Trash (taking one back would change
+        nothing), or pottery only (trash_takes=pottery)."""
+        g = self.g
+        disc = self.discard
+        kinds = range(g.num_kinds) if g.trash_any else range(g.num_pottery)
+        return [k for k in kinds if disc[k] and k != g.num_pottery + g.sp_trash]
 
     def _steal_targets(self) -> list[Action]:
         g = self.g
@@ -585,27 +646,39 @@ class KeramikosState(State):
                     raise ValueError("nothing marked yet")
                 self._stop()
                 return
-            if A_TRASH <= action < A_TRASH + g.num_pottery:
+            if A_TRASH <= action < A_TRASH + g.num_kinds:
                 k = action - A_TRASH
-                if not self.hand[p][g.sp_trash] or not self.discard[k]:
+                if not self.hand[p][g.sp_trash] or k not in self._trash_targets():
                     raise ValueError("Trash not possible")
-                self._spend(p, g.sp_trash)
                 self.discard[k] -= 1
-                self._gain(p, k)
+                self._spend(p, g.sp_trash)
+                self._trashed(k)
                 return
-            if A_SORT <= action < A_DICE:
-                s, i = divmod(action - A_SORT, 100)
-                if not self.hand[p][g.sp_sort] or s >= g.num_sites:
-                    raise ValueError("Sort not possible")
-                st = self.stacks[s]
-                if self.marks[s] or self.site_mark[s] or not 1 <= i < len(st):
+            if A_SORT <= action < A_SORT + g.num_sites:
+                s = action - A_SORT
+                if not self.hand[p][g.sp_sort] or len(set(self.stacks[s][self.marks[s] :])) < 2:
                     raise ValueError("Sort not possible on that stack")
                 self._spend(p, g.sp_sort)
-                st.insert(0, st.pop(i))
+                self.sort_site = s
+                self.sort_pos = self.marks[s]
+                self.phase = SORTING
                 return
             raise ValueError(f"illegal action {action} when deciding")
         if ph == RESOLVE:
             self._resolve(action)
+            return
+        if ph == SORTING:
+            st = self.stacks[self.sort_site]
+            pos = self.sort_pos
+            k = action - A_SORT_PICK
+            if k not in st[pos:]:
+                raise ValueError(f"no {k} left to place in the stack being sorted")
+            st.insert(pos, st.pop(st.index(k, pos)))
+            self.sort_pos = pos + 1
+            if len(set(st[pos + 1 :])) < 2:  # the rest has one order only
+                self.sort_site = -1
+                self.sort_pos = 0
+                self.phase = DECIDE
             return
         if ph == SABOTAGE_WINDOW:
             q = self.sab_seat
@@ -649,9 +722,36 @@ class KeramikosState(State):
             self.coll[q][k] -= 1
             self._gain(p, k)
             self.steals -= 1
+            if self.trash_steal:
+                self.trash_steal = False
+                self.phase = DECIDE
+                return
             self._after_steal()
             return
         raise ValueError("the game is over")
+
+    def _trashed(self, kind: int) -> None:
+        """The card Trash took from the discard pile: pottery joins the collection, a card to keep goes to the
+        hand, and a use-at-once card is used now (clar. 14)."""
+        g = self.g
+        p = self.player
+        if kind < g.num_pottery:
+            self._gain(p, kind)
+            return
+        j = kind - g.num_pottery
+        if j == g.sp_excavation:
+            self.discard[kind] += 1
+            self.use[kind] += 1
+            self._excavate()
+        elif j == g.sp_steal:
+            self.discard[kind] += 1
+            self.use[kind] += 1
+            if self._steal_targets():
+                self.steals = 1
+                self.trash_steal = True
+                self.phase = STEAL
+        else:
+            self.hand[p][j] += 1
 
     def _spend(self, seat: int, special: int) -> None:
         """Play a held special card: it goes to the discard pile and counts as used."""
@@ -706,7 +806,7 @@ class KeramikosState(State):
                 return
             st = self.stacks[site]
             if action == A_MARK_EXTRA:
-                if not (self.hand[p][g.sp_extra] and len(st) > g.extra_cards and self.supply[p] >= 1 + g.extra_cards):
+                if not (self.hand[p][g.sp_extra] and len(st) > g.extra_cards and self.supply[p] >= 1 + g.extra_cards) or self._empty(site):
                     raise ValueError("Extra Mark not possible")
                 self._spend(p, g.sp_extra)
                 self.marks[site] = 1 + g.extra_cards
@@ -714,7 +814,7 @@ class KeramikosState(State):
                 self._after_mark()
                 return
             self.supply[p] -= 1
-            if st:
+            if not self._empty(site):
                 self.marks[site] = 1
                 self._after_mark()
                 return
@@ -740,6 +840,8 @@ class KeramikosState(State):
             add = 1 + (g.extra_cards if with_extra else 0)
             if not g.outcome_double[roll] or not m or m + add > len(self.stacks[s]) or self.supply[p] < add:
                 raise ValueError("that doubles option is not possible")
+            if g.pottery_sites and self.stacks[s][m] >= g.num_pottery:
+                raise ValueError("doubles mark a pottery card (clar. 7)")
             if with_extra:
                 if not self.hand[p][g.sp_extra]:
                     raise ValueError("no Extra Mark card")
@@ -831,7 +933,7 @@ class KeramikosState(State):
             self.steals -= 1  # no legal target: the Steal is discarded without effect
         placed = self.placed_at_stop
         self.placed_at_stop = 0
-        if any(not st for st in self.stacks):
+        if any(self._empty(s) for s in range(self.g.num_sites)):  # clar. 8, 10: empty as the Mark rule says
             self._refill(placed)
         self._end_turn()
 
@@ -1012,7 +1114,7 @@ class KeramikosState(State):
             if self.marks[site] or self.site_mark[site]:
                 return f"{who} busts on {name}: nothing collected"
             st = self.stacks[site]
-            if not st:
+            if self._empty(site):
                 return f"{who} marks the empty {name}"
             extra = f" and, with Extra Mark, {g.kind_ids[st[1]]} below it" if action == A_MARK_EXTRA else ""
             return f"{who} marks {g.kind_ids[st[0]]} on {name}{extra}"
@@ -1032,16 +1134,15 @@ class KeramikosState(State):
             return f"{who} discards a {g.kind_ids[action - A_BURN]}"
         if A_TAKE <= action < A_TAKE + g.num_pottery:
             return f"{who} takes a {g.kind_ids[action - A_TAKE]} for the empty site"
-        if A_TRASH <= action < A_TRASH + g.num_pottery:
+        if A_TRASH <= action < A_TRASH + g.num_kinds:
             return f"{who} plays Trash to take a {g.kind_ids[action - A_TRASH]} from the discard pile"
         if A_STEAL <= action < A_SORT:
             victim, kind = divmod(action - A_STEAL, 100)
             return f"{who} steals a {g.kind_ids[kind] if kind < g.num_pottery else '?'} from P{victim + 1}"
-        if A_SORT <= action < A_DICE:
-            site_index, pos = divmod(action - A_SORT, 100)
-            if site_index < g.num_sites and pos < len(self.stacks[site_index]):
-                moved = g.kind_ids[self.stacks[site_index][pos]]
-                return f"{who} plays Sort: {moved} goes to the top of {g.site_ids[site_index]}"
+        if ph == DECIDE and A_SORT <= action < A_SORT + g.num_sites:
+            return f"{who} plays Sort on {g.site_ids[action - A_SORT]}"
+        if ph == SORTING and A_SORT_PICK <= action < A_SORT_PICK + g.num_kinds:
+            return f"{who} puts {g.kind_ids[action - A_SORT_PICK]} next in {g.site_ids[self.sort_site]}"
         return f"{who} action {action}"
 
 
