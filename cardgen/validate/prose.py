@@ -36,6 +36,7 @@ register_codes(
         "CG146": "A text carries different numbers or references in different locales.",
         "CG147": "A count is typed into rules prose next to what it counts; name it with a reference so it follows the data.",
         "CG148": "A translation does not use the glossary's term for a term its source text uses.",
+        "CG149": "Rules prose speaks to developers, not players (the spec, the engine, a seed): say it as the rules of the game.",
     }
 )
 
@@ -214,3 +215,30 @@ def glossary(loaded: LoadedSpec) -> Iterator[Finding]:
                         f"the {source} text says {entry.get(source)!r}, which the glossary translates as {entry.get(locale)!r}, but the {locale} text does not use it",
                         f"use {entry.get(locale)!r} (glossary[{index}]), or change the glossary",
                     )
+
+
+DEVELOPER_WORDS: dict[str, tuple[str, ...]] = {
+    "en": ("this spec", "the spec", "specification", "the engine", "rules engine", "rules module", "cardgen", "seed"),
+    "pt": ("esta especificação", "a especificação", "especificação", "o motor", "motor de regras", "cardgen", "semente"),
+}
+"""Phrases about the tool rather than the game, by language (matched as whole words, case-insensitively)."""
+
+
+@check("words-for-players", "static")
+def words_for_players(loaded: LoadedSpec) -> Iterator[Finding]:
+    """Rules prose, card text and clarifications speak to players: no spec, engine or seed."""
+    assert loaded.spec is not None
+    spec = loaded.spec
+    for path, text in all_texts(spec):
+        if not _is_prose(path) or (path and path[0] in {"glossary", "credits", "licence"}):
+            continue
+        for locale, value in text.items():
+            phrases = DEVELOPER_WORDS.get(locale.split("_")[0], ())
+            lowered = value.lower()
+            found = next((p for p in phrases if re.search(rf"\b{re.escape(p)}\b", lowered)), None)
+            if found is not None:
+                yield loaded.place_finding(
+                    "CG149", Severity.ERROR, path + (locale,),
+                    f"the text says {found!r}: players read the rulebook, not the tool that made it",
+                    "state it as a rule of the game (\"this edition\", \"the rules\")",
+                )

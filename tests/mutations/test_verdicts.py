@@ -296,3 +296,17 @@ def test_a_translation_that_leaves_the_glossary_is_reported(tmp_path: Path) -> N
     edit_yaml(folder, drift)
     found = _only(folder, "CG148")
     assert found[0].path == "rules_text.solo.pt_BR" and "'carta de Forma'" in found[0].message
+
+
+def test_words_for_developers_are_reported_in_rules_prose(tmp_path: Path) -> None:
+    """Issue 16: 'This spec plays with 2 to 4', 'The engine numbers the seats' reached players."""
+    folder = copy_spec("keramikos", tmp_path)
+
+    def developer(data: Any) -> None:
+        first = data["clarifications"][0]["text"]
+        first["en"] = "The engine seats " + first["en"]
+        first["pt_BR"] = "O motor acomoda " + first["pt_BR"]
+
+    edit_yaml(folder, developer)
+    found = _only(folder, "CG149")
+    assert sorted(f.path for f in found) == ["clarifications[0].text.en", "clarifications[0].text.pt_BR"]
