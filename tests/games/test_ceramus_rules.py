@@ -289,3 +289,27 @@ def test_random_playouts_conserve_and_end(spec: Spec, players: int) -> None:
     assert set(used) <= set(g.usage_keys())
     if players > 1:
         assert set(used) == set(g.usage_keys())
+
+
+def test_a_mirror_on_a_symmetric_shape_is_played_but_not_counted_as_used(spec: Spec) -> None:
+    """Coverage counts a bonus when it changes something (issue 13): a mirror on a Shape that is its own mirror
+    image changes nothing, so random games count exactly the mirrors played on asymmetric Shapes."""
+    from cardgen.games.ceramus.rules import mirror_symmetric
+
+    assert mirror_symmetric([(0, 0), (1, 0)]) and not mirror_symmetric([(0, 0), (1, 0), (1, 1)])
+    g = game(spec, 2)
+    mirror_cards = {c for c, effect in enumerate(g.card_effect) if effect == "mirror_shape"}
+    played_on = {"symmetric": 0, "asymmetric": 0}
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = g.new_initial_state(seed)
+        expected = 0
+        while not state.is_terminal():
+            action = rng.choice(state.legal_actions())
+            if state.phase == BONUS and action - g.use_base in mirror_cards:
+                kind = "symmetric" if g.shape_symmetric[state.shape] else "asymmetric"
+                played_on[kind] += 1
+                expected += kind == "asymmetric"
+            state.apply_action(action)
+        assert state.usage().get("bonus:mirror_shape", 0) == expected, seed
+    assert played_on["symmetric"] and played_on["asymmetric"], played_on  # both cases were met

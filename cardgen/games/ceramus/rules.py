@@ -70,20 +70,25 @@ def _mural_cards_fit_the_side(spec: Spec) -> Iterator[tuple[PathKey, str]]:
                 yield ("decks", d_index, "cards", c_index, "data", "originals"), f"mural card {card.id!r} is not {side} by {side} cells (numbers.cells_per_card_side)"
 
 
+def mirror_symmetric(cells: Sequence[tuple[int, int]]) -> bool:
+    """Whether a Shape is its own left-to-right mirror image (then a mirror bonus changes nothing)."""
+    if not cells:
+        return True
+    left, right = min(x for x, _ in cells), max(x for x, _ in cells)
+    return {(left + right - x, y) for x, y in cells} == set(cells)
+
+
 def _mirror_without_asymmetric_shapes(spec: Spec) -> Iterator[tuple[PathKey, str]]:
     """A mirror bonus changes nothing when every Shape is its own mirror image (shapes are never turned)."""
     shapes = next((d for d in spec.decks if d.id == "shapes"), None)
     ceramas = next(((i, d) for i, d in enumerate(spec.decks) if d.id == "ceramas"), None)
     if shapes is None or ceramas is None:
         return
-    def mirrored(cells: list[tuple[int, int]]) -> set[tuple[int, int]]:
-        right = max(x for x, _ in cells)
-        return {(right - x, y) for x, y in cells}
     asymmetric = []
     for card in shapes.cards:
         raw = card.data.get("cells")
         cells = [(int(c[0]), int(c[1])) for c in raw if isinstance(c, list) and len(c) == 2] if isinstance(raw, list) else []
-        if cells and set(cells) != mirrored(cells):
+        if cells and not mirror_symmetric(cells):
             asymmetric.append(card.id)
     if asymmetric:
         return
@@ -269,6 +274,8 @@ class CeramusGame(Game):
             assert isinstance(cells, list)
             self.shape_cells.append(sorted((int(c[0]), int(c[1])) for c in cells))  # type: ignore[index]
         self.shape_size = [len(c) for c in self.shape_cells]
+        self.shape_symmetric = [mirror_symmetric(c) for c in self.shape_cells]
+        """Shapes a mirror leaves as they are: a mirror bonus on them is played but changes nothing."""
 
         ceramas = _deck(spec, "ceramas")
         self.card_ids = [c.id for c in ceramas.cards]
@@ -860,8 +867,9 @@ class CeramusState(State):
             card = action - g.use_base
             self.holder[card] = USED
             self.uses += 1
-            self._count(f"bonus:{g.card_effect[card]}")
             kind = g.card_kind[card]
+            if kind != BUILD or not g.shape_symmetric[self.shape]:  # used = it changes something (issue 13)
+                self._count(f"bonus:{g.card_effect[card]}")
             if kind == BUILD:
                 self.mirror = True
                 self._begin_turn_phase()
