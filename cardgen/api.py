@@ -149,7 +149,7 @@ def play_game(game: Game, agents: Sequence[str], seed: int = 0) -> PlayoutResult
     try:
         seats = [make_agent(name, game) for name in names]
     except ValueError as error:
-        raise InputError(str(error)) from None
+        raise InputError(f"--agents: {error}") from None
     return play(game, seats, seed)
 
 

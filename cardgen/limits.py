@@ -96,6 +96,12 @@ MAX_PLAYOUTS = 1_000_000
 """The most playouts (or solved deals) one command may be asked for, per player count."""
 MAX_JOBS = 64
 """The most worker processes a simulation may start (each holds its own interpreter and spec)."""
+MAX_AGENT_BUDGET = 100_000
+"""The most iterations (MCTS) or lookahead (greedy) an agent may spend on one decision (``mcts:N``, ``--mcts-budget``)."""
+MAX_SKILL_GAMES = 100_000
+"""The most skill-ladder games per rung a command may be asked for."""
+MAX_TRIALS = 10_000
+"""The most trials (and trials per batch) one tuning run may be asked for."""
 
 
 def over(what: str, amount: int | float, limit: int | float, unit: str = "") -> str:

@@ -17,7 +17,7 @@ import typer
 
 from cardgen.cli.options import OutOption, ReportFormat, ReportFormatOption
 from cardgen.findings import InputError, display_path
-from cardgen.limits import MAX_JOBS, MAX_PLAYERS, MAX_PLAYOUTS, MAX_SEED
+from cardgen.limits import MAX_AGENT_BUDGET, MAX_JOBS, MAX_PLAYERS, MAX_PLAYOUTS, MAX_SEED, MAX_SKILL_GAMES
 
 if TYPE_CHECKING:
     from cardgen.spec.load import LoadedSpec
@@ -45,8 +45,8 @@ def check(
     seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="The first playout's seed; playout i uses seed + i."),
     jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU)."),
     fmt: ReportFormatOption = ReportFormat.text,
-    skill_games: int = typer.Option(12, "--skill-games", min=0, help="Games per rung of the skill ladder (0 skips it)."),
-    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, help="Planner iterations per decision in the skill ladder."),
+    skill_games: int = typer.Option(12, "--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder (0 skips it)."),
+    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision in the skill ladder."),
     replays: bool = typer.Option(False, "--replays", help="Write replays of odd games to <out>/<game>/replays/."),
     out: OutOption = Path("output"),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),

@@ -18,7 +18,7 @@ import typer
 
 from cardgen.cli.outputs import output_folder
 
-from cardgen.limits import MAX_JOBS, MAX_PLAYOUTS, MAX_SEED
+from cardgen.limits import MAX_AGENT_BUDGET, MAX_JOBS, MAX_PLAYOUTS, MAX_SEED, MAX_SKILL_GAMES
 
 
 def report(
@@ -28,8 +28,8 @@ def report(
     jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU); the report does not depend on it."),
     out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help="Output root; the report goes to OUT/<game>/report/."),
     solve_deals: int = typer.Option(5, "--solve-deals", min=0, help="Deals per player count for the exact solver, where the game has one (0: off)."),
-    skill_games: int = typer.Option(12, "--skill-games", min=0, help="Games per rung of the skill ladder (0 skips it)."),
-    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, help="Planner iterations per decision in the skill ladder."),
+    skill_games: int = typer.Option(12, "--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder (0 skips it)."),
+    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision in the skill ladder."),
     quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
 ) -> None:
     """Write GAME's balance report (HTML page, PDF, JSON) for every player count."""

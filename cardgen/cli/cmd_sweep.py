@@ -22,6 +22,7 @@ import typer
 
 from cardgen.cli.options import ReportFormat, ReportFormatOption
 from cardgen.findings import InputError
+from cardgen.limits import MAX_AGENT_BUDGET, MAX_JOBS, MAX_PLAYERS, MAX_PLAYOUTS, MAX_SEED, MAX_SKILL_GAMES, MAX_TRIALS
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
@@ -107,14 +108,14 @@ VARY_HELP = "A number to vary: numbers.NAME=LOW..HIGH[:STEP]; repeat for several
 def sweep(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
     vary: list[str] = typer.Option([], "--vary", help=VARY_HELP),
-    players: Optional[int] = typer.Option(None, "--players", min=1, help="Check only this player count (default: every supported count)."),
-    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, help="Playouts per variant and player count (default: as cardgen check)."),
+    players: Optional[int] = typer.Option(None, "--players", min=1, max=MAX_PLAYERS, help="Check only this player count (default: every supported count)."),
+    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, max=MAX_PLAYOUTS, help="Playouts per variant and player count (default: as cardgen check)."),
     agents: str = typer.Option("random", "--agents", help="Who plays the balance playouts at every seat: random, greedy or mcts."),
-    skill_games: int = typer.Option(12, "--skill-games", min=0, help="Games per rung of the skill ladder, per variant (0 skips it and the skill gradient)."),
-    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, help="Planner iterations per decision (skill ladder and --agents mcts)."),
-    seed: int = typer.Option(0, "--seed", help="Part of every seed; the same seed gives the same figures on any executor."),
+    skill_games: int = typer.Option(12, "--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder, per variant (0 skips it and the skill gradient)."),
+    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision (skill ladder and --agents mcts)."),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Part of every seed; the same seed gives the same figures on any executor."),
     executor: str = typer.Option("local", "--executor", help="local (processes on this machine) or dask (a Dask cluster)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="Local worker processes, or LocalCluster workers for dask without --scheduler (default: every CPU)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Local worker processes, or LocalCluster workers for dask without --scheduler (default: every CPU)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="The Dask scheduler, tcp://HOST:PORT (default: a LocalCluster on this machine)."),
     results: Optional[Path] = typer.Option(None, "--results", help="The results file (default: output/<game>/sweep/results.jsonl)."),
     resume: bool = typer.Option(False, "--resume", help="Go on from the results file, playing only the variants it lacks."),
@@ -159,16 +160,16 @@ def tune(
     game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
     vary: list[str] = typer.Option([], "--vary", help=VARY_HELP),
     objective: str = typer.Option("balance", "--objective", help="balance, decisiveness or length:MIN..MAX (mean actions per game)."),
-    trials: int = typer.Option(32, "--trials", min=1, help="Trials of the search (the spec's own values are the first)."),
-    batch: int = typer.Option(8, "--batch", min=1, help="Trials proposed and checked at once; part of the answer's identity, not the workers'."),
-    players: Optional[int] = typer.Option(None, "--players", min=1, help="Check only this player count (default: every supported count)."),
-    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, help="Playouts per variant and player count (default: as cardgen check)."),
+    trials: int = typer.Option(32, "--trials", min=1, max=MAX_TRIALS, help="Trials of the search (the spec's own values are the first)."),
+    batch: int = typer.Option(8, "--batch", min=1, max=MAX_TRIALS, help="Trials proposed and checked at once; part of the answer's identity, not the workers'."),
+    players: Optional[int] = typer.Option(None, "--players", min=1, max=MAX_PLAYERS, help="Check only this player count (default: every supported count)."),
+    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, max=MAX_PLAYOUTS, help="Playouts per variant and player count (default: as cardgen check)."),
     agents: str = typer.Option("random", "--agents", help="Who plays the balance playouts at every seat: random, greedy or mcts."),
-    skill_games: int = typer.Option(0, "--skill-games", min=0, help="Games per rung of the skill ladder, per variant (off by default: no objective reads it)."),
-    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, help="Planner iterations per decision."),
-    seed: int = typer.Option(0, "--seed", help="Seeds the playouts and the optimiser."),
+    skill_games: int = typer.Option(0, "--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder, per variant (off by default: no objective reads it)."),
+    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision."),
+    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Seeds the playouts and the optimiser."),
     executor: str = typer.Option("local", "--executor", help="local or dask."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, help="Local worker processes, or LocalCluster workers for dask."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Local worker processes, or LocalCluster workers for dask."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="The Dask scheduler, tcp://HOST:PORT."),
     results: Optional[Path] = typer.Option(None, "--results", help="The results file (default: output/<game>/sweep/tune.jsonl)."),
     resume: bool = typer.Option(False, "--resume", help="Reuse the variants already in the results file."),

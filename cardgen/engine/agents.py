@@ -14,6 +14,7 @@ import random
 from typing import Callable
 
 from cardgen.engine.core import CHANCE, Action, Game, Seat, State
+from cardgen.limits import MAX_AGENT_BUDGET
 
 
 class Agent:
@@ -250,6 +251,8 @@ def _int_param(name: str, param: str | None, default: int) -> int:
         raise ValueError(f"agent {name!r} takes a whole number after ':', not {param!r}") from None
     if value < 1:
         raise ValueError(f"agent {name!r} needs a positive number after ':', not {value}")
+    if value > MAX_AGENT_BUDGET:
+        raise ValueError(f"agent {name!r} may spend at most {MAX_AGENT_BUDGET:,} per decision (MAX_AGENT_BUDGET), not {value:,}")
     return value
 
 

@@ -477,6 +477,11 @@ COMMAND_NUMBERS = {
     "a hundred thousand workers": (["check"], "--jobs", "100000"),
     "ten trillion playouts": (["check"], "--playouts", str(10**13)),
     "a thousand players": (["play"], "--players", "1000"),
+    "a billion planner iterations": (["check"], "--mcts-budget", str(10**9)),
+    "a billion skill games": (["report"], "--skill-games", str(10**9)),
+    "a sweep seed past 2**63": (["sweep"], "--seed", str(2**63)),
+    "a million tuning trials": (["tune"], "--trials", str(10**6)),
+    "an mcts agent of 10**20 iterations": (["play"], "--agents", "mcts:" + "9" * 20),
 }
 
 
