@@ -310,3 +310,53 @@ def test_words_for_developers_are_reported_in_rules_prose(tmp_path: Path) -> Non
     edit_yaml(folder, developer)
     found = _only(folder, "CG149")
     assert sorted(f.path for f in found) == ["clarifications[0].text.en", "clarifications[0].text.pt_BR"]
+
+
+def test_a_game_whose_scores_never_move_is_degenerate(tmp_path: Path) -> None:
+    """Ceramus with every tile worth nothing, on the Mural or in reserve: every game ties at 0 (CG513, CG514)."""
+    from .helpers import engine
+
+    folder = copy_spec("ceramus", tmp_path)
+
+    def worthless(data: Any) -> None:
+        data["numbers"]["points_per_tile_on_mural"] = 0
+        data["numbers"]["points_per_tile_in_reserve"] = 0
+
+    edit_yaml(folder, worthless)
+    result = static(folder)
+    assert not errors(result.findings), rendered(result.findings)  # each value alone is playable
+    assert result.loaded is not None
+    report = engine(result.loaded, 20, players=[2, 3])
+    for code in ("CG513", "CG514"):
+        found = errors(report.findings, code)
+        assert sorted(f.path for f in found) == ["setups[1]", "setups[2]"], rendered(report.findings)
+        assert all("20 completed random playouts" in f.message for f in found)
+    assert not errors(report.findings, "CG515")
+
+
+def test_a_game_without_a_choice_is_degenerate() -> None:
+    """CG515 from the metrics of games whose every decision offered one action (and whose scores still vary)."""
+    from cardgen.engine.balance import compute_metrics
+    from cardgen.engine.checks import CountReport, _degenerate_findings
+    from cardgen.engine.playout import PlayoutResult
+
+    loaded = load_spec(copy_spec_path("ceramus"))
+    results = [
+        PlayoutResult(seed=i, num_players=2, agents=("random", "random"), actions=[0, 1], scores=[i % 3, 1], ranking=[[0], [1]] if i % 3 > 1 else [[1], [0]], termination="normal", decisions=2, forced=2)
+        for i in range(12)
+    ]
+    count = CountReport(players=2, metrics=compute_metrics(results, 2))
+    found: list[Any] = []
+    _degenerate_findings(loaded, count, found)
+    assert [f.code for f in found] == ["CG515"]
+    choices = [PlayoutResult(seed=i, num_players=2, agents=("random", "random"), actions=[0, 1], scores=[i % 3, 1], ranking=[[0], [1]], termination="normal", decisions=2, forced=1) for i in range(12)]
+    found = []
+    _degenerate_findings(loaded, CountReport(players=2, metrics=compute_metrics(choices, 2)), found)
+    assert found == []
+
+
+def copy_spec_path(spec_id: str) -> Path:
+    """The shipped folder of ``spec_id`` (read only)."""
+    from .helpers import SPECS
+
+    return SPECS / spec_id
