@@ -360,3 +360,20 @@ def copy_spec_path(spec_id: str) -> Path:
     from .helpers import SPECS
 
     return SPECS / spec_id
+
+
+def test_a_palette_named_like_a_reference_is_refused(tmp_path: Path) -> None:
+    """A palette called 'deck' would make its icons {deck.ENTRY} read as deck counts (CG144)."""
+    folder = copy_spec("ceratopsians", tmp_path)
+
+    def rename(data: Any) -> None:
+        palette = next(p for p in data["palettes"] if p["id"] == "parts")
+        palette["id"] = "deck"
+        for field in deck(data, "skulls")["fields"].values():
+            if field.get("palette") == "parts":
+                field["palette"] = "deck"
+
+    edit_yaml(folder, rename)
+    result = static(folder)
+    found = errors(result.findings, "CG144")
+    assert [f.path for f in found] == ["palettes[1].id"], rendered(result.findings)
