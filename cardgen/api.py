@@ -125,8 +125,8 @@ def make_game(loaded: LoadedSpec, players: int | None = None) -> Game:
         raise InputError("the spec did not load, so it cannot be simulated", loaded.file)
     if spec.rules is None:
         raise InputError("the spec names no rules module, so it cannot be simulated", loaded.file)
-    if spec.rules not in registered_rules():
-        raise InputError(f"no rules module {spec.rules!r} is registered", loaded.file)
+    if spec.rules_module is not None and spec.rules_module not in registered_rules():
+        raise InputError(f"no rules module {spec.rules_module!r} is registered", loaded.file)
     count = players if players is not None else spec.players.min
     if not spec.players.min <= count <= spec.players.max:
         raise InputError(f"{spec.id} plays with {spec.players.min} to {spec.players.max} players, not {count}", loaded.file)
@@ -190,9 +190,10 @@ def solve_deal(loaded: LoadedSpec, seed: int = 0, players: int | None = None, ga
 
     built = game if game is not None else make_game(loaded, players)
     assert loaded.spec is not None and loaded.spec.rules is not None  # make_game refused anything else
-    solver = solver_for(loaded.spec.rules)
+    rules_id = loaded.spec.rules_module
+    solver = solver_for(rules_id) if rules_id is not None else None
     if solver is None:
-        raise InputError(f"no exact solver is registered for {loaded.spec.rules!r}", loaded.file)
+        raise InputError(f"no exact solver is registered for {rules_id or 'rules as data'!r}", loaded.file)
     try:
         return solve(built, solver, seed)
     except ValueError as error:

@@ -275,10 +275,10 @@ def run_checks(
         findings.append(loaded.place_finding("CG500", Severity.INFO, ("rules",), "no rules module is named, so the game is not simulated"))
         return report
     known = core.registered_rules()
-    if spec.rules not in known:
+    if spec.rules_module is not None and spec.rules_module not in known:
         findings.append(
             loaded.place_finding(
-                "CG501", Severity.ERROR, ("rules",), f"no rules module {spec.rules!r} is registered (known: {', '.join(known) or 'none'})",
+                "CG501", Severity.ERROR, ("rules",), f"no rules module {spec.rules_module!r} is registered (known: {', '.join(known) or 'none'})",
                 "name a registered rules id, or add the game package under cardgen/games/",
             )
         )

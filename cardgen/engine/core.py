@@ -208,6 +208,15 @@ def registered_rules() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def spec_contract(spec: Spec) -> RulesContract | None:
+    """What the spec's rules read: the named module's contract, or the one its rules data implies."""
+    if spec.rules_data is not None:
+        from cardgen.spec.rules_check import derived_contract
+
+        return derived_contract(spec, spec.rules_data)
+    return contract_for(spec.rules_module) if spec.rules_module is not None else None
+
+
 def contract_for(rules_id: str) -> RulesContract | None:
     """The contract of the rules module registered as ``rules_id`` (None: unknown, or it declares none)."""
     from cardgen.games import load_game_packages
@@ -220,16 +229,21 @@ def make_game(spec: Spec, num_players: int) -> Game:
     """Build the Game for a spec at a player count through the registry."""
     from cardgen.games import load_game_packages
 
-    load_game_packages()
     if spec.rules is None:
         raise LookupError(f"spec {spec.id!r} names no rules module; it can be validated and rendered but not simulated")
-    factory = _REGISTRY.get(spec.rules)
+    if spec.rules_data is not None:
+        from cardgen.engine.interpreter import DataGame  # the generic interpreter, part of this layer
+
+        return DataGame(spec, num_players)
+    load_game_packages()
+    assert spec.rules_module is not None
+    factory = _REGISTRY.get(spec.rules_module)
     if factory is None:
         from cardgen.games import package_errors
 
         broken = "; ".join(f"package {name} failed to import ({error})" for name, error in sorted(package_errors().items()))
         known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise LookupError(f"no rules module {spec.rules!r} is registered (known: {known}){'; ' + broken if broken else ''}")
+        raise LookupError(f"no rules module {spec.rules_module!r} is registered (known: {known}){'; ' + broken if broken else ''}")
     return factory(spec, num_players)
 
 

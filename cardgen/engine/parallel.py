@@ -202,7 +202,7 @@ class Runner:
         self.spec = spec
         self.folder = str(folder.resolve())
         self.jobs = min(max(1, jobs if jobs is not None else (os.cpu_count() or 1)), MAX_JOBS)
-        self.modules = tuple(rules_modules(spec.rules)) if spec.rules else ()
+        self.modules = tuple(rules_modules(spec.rules_module)) if spec.rules_module else ()
         self._games: dict[int, Game] = {}
         self._workers: list[multiprocessing.process.BaseProcess] = []
 

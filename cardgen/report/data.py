@@ -200,9 +200,9 @@ def solve_deals(loaded: LoadedSpec, players: list[int], deals: int, seed: int, p
     has no solver or ``deals`` is 0.
     """
     spec = loaded.spec
-    if spec is None or spec.rules is None or deals <= 0 or spec.rules not in core.registered_rules():
+    if spec is None or spec.rules_module is None or deals <= 0 or spec.rules_module not in core.registered_rules():
         return []
-    solver = core.solver_for(spec.rules)
+    solver = core.solver_for(spec.rules_module)
     if solver is None:
         return []
     out: list[SolverResult] = []

@@ -256,7 +256,7 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
                     loaded.place_finding("CG011", Severity.ERROR, path, f"card sheet {deck['cards_file']!r} does not exist", "create it or fix the name")
                 )
                 continue
-            rows, sheet_map = load_card_table(sheet, display_path(sheet), budget=budget)
+            rows, sheet_map = load_card_table(sheet, display_path(sheet), budget=budget, text_fields=_text_fields(deck))
             existing = deck.get("cards") or []
             if not isinstance(existing, list):
                 continue
@@ -273,6 +273,18 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
     if loaded.findings and loaded.spec is not None and any(f.severity is Severity.ERROR for f in loaded.findings):
         loaded.spec = None
     return loaded
+
+
+TEXT_FIELD_TYPES = frozenset({"text", "id", "palette"})
+"""Field types whose values are words: a sheet cell for one stays as written (``10`` is the text 10)."""
+
+
+def _text_fields(deck: dict[str, Any]) -> frozenset[str]:
+    """The data fields a deck (as read from YAML, not yet validated) declares as words."""
+    fields = deck.get("fields")
+    if not isinstance(fields, dict):
+        return frozenset()
+    return frozenset(name for name, field in fields.items() if isinstance(field, dict) and field.get("type") in TEXT_FIELD_TYPES)
 
 
 def deck_by_id(spec: Spec, deck_id: str) -> Deck | None:

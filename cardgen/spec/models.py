@@ -16,6 +16,7 @@ from typing import Annotated, Literal, Union
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from cardgen.links import link_problem
+from cardgen.spec.rules_data import RulesData
 
 from cardgen.limits import MAX_CARDS_PER_DECK, MAX_COPIES, MAX_PLAYERS, MAX_PLAYOUTS, MAX_PRINTED_PIECES
 
@@ -425,7 +426,11 @@ class Spec(SpecModel):
     players: Range = Field(description="Supported player counts.")
     play_time_minutes: Range = Field(description="Typical play time.")
     min_age: int = Field(ge=0, le=99, description="The youngest age the game suits.")
-    rules: Identifier | None = Field(default=None, description="The registered rules module that simulates the game (none: no simulation).")
+    rules: Identifier | RulesData | None = Field(
+        default=None,
+        description="How the game is played, for simulation: the id of a registered rules module (Python, for named mechanics), "
+        "or the rules as data (zones, setup, turn, effects, end, scoring) played by the generic interpreter; none: no simulation.",
+    )
     palettes: list[Palette] = Field(default_factory=list, description="Styles, colours and seats, each told apart by colour and symbol.")
     seats: Identifier | None = Field(default=None, description="The palette whose entries mark the players' pieces, in seat order.")
     decks: list[Deck] = Field(default_factory=list, description="The card decks.")
@@ -447,3 +452,13 @@ class Spec(SpecModel):
         "wherever a text uses a term in the first locale, its other locales must use that term's translation.",
     )
     balance: BalanceThresholds = Field(default_factory=BalanceThresholds, description="Thresholds for the balance report.")
+
+    @property
+    def rules_module(self) -> str | None:
+        """The id of the registered rules module the spec names (None: no rules, or rules as data)."""
+        return self.rules if isinstance(self.rules, str) else None
+
+    @property
+    def rules_data(self) -> RulesData | None:
+        """The rules as data, when the spec describes its play itself."""
+        return self.rules if isinstance(self.rules, RulesData) else None

@@ -104,12 +104,18 @@ class SheetBudget:
 
 
 def cards_from_rows(
-    rows: SheetRows, shown: str, max_rows: int = MAX_SHEET_ROWS, budget: SheetBudget | None = None
+    rows: SheetRows,
+    shown: str,
+    max_rows: int = MAX_SHEET_ROWS,
+    budget: SheetBudget | None = None,
+    text_fields: frozenset[str] = frozenset(),
 ) -> tuple[list[dict[str, Any]], SourceMap]:
     """Map sheet rows (header first) onto card mappings, remembering each cell's row and column.
 
     Every non-empty cell is counted against ``budget`` (a fresh one when None):
     :data:`~cardgen.limits.MAX_SHEET_CELLS` and :data:`~cardgen.limits.MAX_SHEET_CHARS`.
+    A data field the deck declares as text (``text_fields``) keeps its cell as written, so a
+    rank printed as ``10`` or a code ``007`` stays the text it is rather than becoming a number.
     """
     budget = budget if budget is not None else SheetBudget()
     header = [str(h).strip() if h is not None else "" for h in rows[0]]
@@ -143,7 +149,13 @@ def cards_from_rows(
         for col_index, (name, cell) in enumerate(zip(header, cells), start=1):
             if not name:
                 continue
-            value: Any = _coerce_cell(cell) if isinstance(cell, str) else cell
+            data_field = ".".join(name.split(".")[1:] if name.split(".")[0] in {"face1", "face2"} else name.split("."))
+            if data_field in text_fields:
+                if isinstance(cell, float) and cell.is_integer():
+                    cell = int(cell)
+                value: Any = (str(cell).strip() or None) if not isinstance(cell, bool) else str(cell).lower()
+            else:
+                value = _coerce_cell(cell) if isinstance(cell, str) else cell
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
             if isinstance(value, str) and value[:1] in "[{":

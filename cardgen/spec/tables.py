@@ -513,7 +513,7 @@ SHEET_READERS.setdefault(".ods", read_ods_rows)
 
 
 def load_card_table(
-    path: Path, shown: str, max_rows: int = MAX_SHEET_ROWS, budget: SheetBudget | None = None
+    path: Path, shown: str, max_rows: int = MAX_SHEET_ROWS, budget: SheetBudget | None = None, text_fields: frozenset[str] = frozenset()
 ) -> tuple[list[dict[str, Any]], SourceMap]:
     """Load a card list kept in a spreadsheet (CSV, and the formats in SHEET_READERS) into card mappings.
 
@@ -530,4 +530,4 @@ def load_card_table(
     rows = reader(path, shown)
     if not rows or not any(str(c).strip() for c in rows[0] if c is not None):
         raise InputError("card sheet is empty; it needs a header row and one row per card", shown, 1, 1)
-    return cards_from_rows(rows, shown, max_rows, budget)
+    return cards_from_rows(rows, shown, max_rows, budget, text_fields)

@@ -58,7 +58,7 @@ def rules_modules_of(folder: Path) -> tuple[str, ...]:
     from cardgen.spec.load import load_spec
 
     loaded = load_spec(folder)
-    rules = loaded.spec.rules if loaded.spec is not None else None
+    rules = loaded.spec.rules_module if loaded.spec is not None else None
     return tuple(rules_modules(rules)) if rules else ()
 
 

@@ -7,6 +7,7 @@ import importlib
 CODE_MODULES = (
     "cardgen.validate.static",
     "cardgen.validate.contract",
+    "cardgen.validate.rules_data",
     "cardgen.validate.prose",
     "cardgen.validate.budgets",
     "cardgen.render.checks",

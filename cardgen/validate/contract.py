@@ -40,9 +40,9 @@ register_codes(
 def _contract(spec: Spec) -> RulesContract | None:
     if spec.rules is None:
         return None
-    from cardgen.engine.core import contract_for  # the registry of rules modules; games register themselves
+    from cardgen.engine.core import spec_contract  # the registry of rules modules; games register themselves
 
-    return contract_for(spec.rules)
+    return spec_contract(spec)
 
 
 @check("rules-contract", "static")
@@ -53,7 +53,7 @@ def rules_contract(loaded: LoadedSpec) -> Iterator[Finding]:
     contract = _contract(spec)
     if contract is None:
         return
-    rules = spec.rules
+    rules = spec.rules_module or "spec's own"
 
     def finding(code: str, path: PathKey, message: str, hint: str = "") -> Finding:
         return loaded.place_finding(code, ERROR, path, message, hint)

@@ -75,6 +75,9 @@ def number_words(locale: str) -> tuple[re.Pattern[str], dict[str, int]]:
         for form, value in list(words.items()):  # feminine forms: vinte e duas cartas, trinta e uma peças
             feminine = re.sub(r"\bdois\b", "duas", re.sub(r"\bum\b", "uma", form))
             words.setdefault(feminine, value)
+    for form, value in list(words.items()):  # a number named as a noun: crazy eights, a pair of sixes
+        if " " not in form and "-" not in form:
+            words.setdefault(form + ("es" if form.endswith(("s", "x", "z")) else "s"), value)
     alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
     pattern = re.compile(r"(?<![\w.])(\d+)(?![\w.]\d)" + (rf"|\b({alternatives})\b" if alternatives else ""), re.IGNORECASE)
     return pattern, words

@@ -15,6 +15,7 @@ from cardgen.validate.registry import CheckKind, registered_checks
 CHECK_MODULES = (
     "cardgen.validate.static",
     "cardgen.validate.contract",
+    "cardgen.validate.rules_data",
     "cardgen.validate.prose",
     "cardgen.validate.budgets",
     "cardgen.render.checks",

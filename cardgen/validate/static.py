@@ -629,16 +629,16 @@ def clarification_numbers(loaded: LoadedSpec) -> Iterator[Finding]:
 def rules_module(loaded: LoadedSpec) -> Iterator[Finding]:
     """A spec that names a rules module names a registered one."""
     spec = _spec(loaded)
-    if spec.rules is None:
-        return  # nothing to look up: the engine and the game packages stay unloaded
+    if spec.rules_module is None:
+        return  # nothing to look up (no rules, or rules as data): the engine and the game packages stay unloaded
     from cardgen.engine.core import registered_rules
 
-    if spec.rules not in registered_rules():
+    if spec.rules_module not in registered_rules():
         from cardgen.games import package_errors
 
         broken = "; ".join(f"game package {name} failed to import: {error}" for name, error in sorted(package_errors().items()))
         hint = f"known: {', '.join(registered_rules()) or 'none'}; or remove `rules` to skip simulation"
-        yield _finding(loaded, "CG160", ("rules",), f"no rules module {spec.rules!r} is registered" + (f" ({broken})" if broken else ""), hint)
+        yield _finding(loaded, "CG160", ("rules",), f"no rules module {spec.rules_module!r} is registered" + (f" ({broken})" if broken else ""), hint)
 
 
 def sizes_of_spec(spec: Spec) -> Iterable[tuple[str, float, float]]:

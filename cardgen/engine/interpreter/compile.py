@@ -1,0 +1,171 @@
+"""Expressions of rules data compiled to Python functions, once per Game.
+
+The spec layer has already checked every expression (:mod:`cardgen.spec.rules_expr`);
+here the checked tree becomes the source of one small function ``f(s, S, c)`` over
+a :class:`~cardgen.engine.interpreter.game.DataState` ``s``, the seat ``S`` the
+expression is about and the card design ``c`` (for ``card.FIELD``). Numbers and
+setup entries are folded to constants, zones and counters to flat indices, card
+fields to per-design tables, so a condition costs a few list lookups in a playout.
+Only constructs the checker accepted are emitted, and the function sees nothing
+but the tables named here.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from cardgen.spec.rules_expr import CARD_ATTRIBUTES, Names, parse_expression
+
+ExprFunction = Callable[[Any, int, int], Any]
+"""A compiled expression: ``f(state, seat, card_design)``."""
+
+_OPS = {
+    ast.And: "and", ast.Or: "or", ast.Not: "not ", ast.USub: "-",
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%",
+    ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in",
+}
+_ORDER = {ast.Lt: "_lt", ast.LtE: "_le", ast.Gt: "_gt", ast.GtE: "_ge"}
+
+
+def _lt(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and a < b
+
+
+def _le(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and a <= b
+
+
+def _gt(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and a > b
+
+
+def _ge(a: Any, b: Any) -> bool:
+    return a is not None and b is not None and a >= b
+
+
+@dataclass
+class Tables:
+    """What compiled expressions read, fixed for one Game."""
+
+    names: Names
+    zone_index: Mapping[str, int]
+    """Zone -> its flat index (a per-seat zone's seat 0; seat k is index + k)."""
+    counter_index: Mapping[str, int]
+    variable_index: Mapping[str, int]
+    field_values: Mapping[str, list[Any]]
+    """Card field -> value per design, with ``None`` for the empty-zone sentinel design at the end."""
+    constants: Mapping[str, int]
+    """``numbers.X`` and ``setup.deal.X`` / ``setup.display.X`` values for this player count."""
+    players: int
+    namespace: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
+        for name, values in self.field_values.items():
+            self.namespace[f"F_{name}"] = values
+
+
+class _Emitter:
+    def __init__(self, tables: Tables) -> None:
+        self.t = tables
+
+    def zone(self, node: ast.expr) -> str:
+        assert isinstance(node, ast.Name)
+        index = self.t.zone_index[node.id]
+        return f"s.z[{index} + S]" if self.t.names.zones[node.id] else f"s.z[{index}]"
+
+    def field_table(self, name: str) -> str:
+        return f"F_{name}"
+
+    def emit(self, node: ast.expr) -> str:
+        if isinstance(node, ast.BoolOp):
+            return "(" + f" {_OPS[type(node.op)]} ".join(self.emit(v) for v in node.values) + ")"
+        if isinstance(node, ast.UnaryOp):
+            return f"({_OPS[type(node.op)]}{self.emit(node.operand)})"
+        if isinstance(node, ast.BinOp):
+            return f"({self.emit(node.left)} {_OPS[type(node.op)]} {self.emit(node.right)})"
+        if isinstance(node, ast.Compare):
+            parts = []
+            left = node.left
+            for op, right in zip(node.ops, node.comparators):
+                if type(op) in _ORDER:
+                    parts.append(f"{_ORDER[type(op)]}({self.emit(left)}, {self.emit(right)})")
+                elif isinstance(op, (ast.In, ast.NotIn)):
+                    assert isinstance(right, (ast.List, ast.Tuple))
+                    values = ", ".join(repr(e.value) for e in right.elts if isinstance(e, ast.Constant))
+                    parts.append(f"({self.emit(left)} {_OPS[type(op)]} ({values},))")
+                else:
+                    parts.append(f"({self.emit(left)} {_OPS[type(op)]} {self.emit(right)})")
+                left = right
+            return "(" + " and ".join(parts) + ")"
+        if isinstance(node, ast.Constant):
+            return repr(node.value)
+        if isinstance(node, ast.Name):
+            return self.name(node.id)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise AssertionError(f"unchecked node {ast.dump(node)}")
+
+    def name(self, name: str) -> str:
+        if name in ("true", "True"):
+            return "True"
+        if name in ("false", "False"):
+            return "False"
+        if name == "players":
+            return str(self.t.players)
+        if name == "seat":
+            return "S"
+        if name == "turn":
+            return "s.turn"
+        if name in self.t.counter_index:
+            index = self.t.counter_index[name]
+            return f"s.c[{index} + S]" if self.t.names.counters[name] else f"s.c[{index}]"
+        return f"s.v[{self.t.variable_index[name]}]"
+
+    def attribute(self, node: ast.Attribute) -> str:
+        base = node.value
+        if isinstance(base, ast.Name) and base.id == "numbers":
+            return str(self.t.constants[f"numbers.{node.attr}"])
+        if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
+            return str(self.t.constants.get(f"setup.{base.attr}.{node.attr}", 0))
+        if isinstance(base, ast.Name) and base.id == "card":
+            return f"{self.field_table(node.attr)}[c]"
+        assert isinstance(base, ast.Call)
+        zone = self.zone(base.args[0])
+        return f"{self.field_table(node.attr)}[({zone}[-1] if {zone} else _none)]"
+
+    def call(self, node: ast.Call) -> str:
+        assert isinstance(node.func, ast.Name)
+        zone = self.zone(node.args[0])
+        if node.func.id == "count":
+            return f"len({zone})"
+        field_node = node.args[1]
+        assert isinstance(field_node, ast.Name)
+        return f"sum(({self.field_table(field_node.id)}[d] or 0) for d in {zone})"
+
+
+def compile_expression(source: int | str, tables: Tables, *, card: bool = False) -> ExprFunction:
+    """The function computing ``source`` (already checked by the validator; checked again here)."""
+    tree, _ = parse_expression(source, tables.names, card=card)
+    code = _Emitter(tables).emit(tree)
+    return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+
+
+def constant_value(source: int | str, tables: Tables) -> int:
+    """The value of an expression that reads no position (a count at setup)."""
+    value = compile_expression(source, tables)(None, 0, 0)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{source!r} is not a whole number")
+    return value
+
+
+def field_tables(designs: list[Mapping[str, Any]], fields: frozenset[str]) -> dict[str, list[Any]]:
+    """Per-field value lists over the designs, with a trailing ``None`` for the empty-zone sentinel."""
+    tables: dict[str, list[Any]] = {}
+    for name in fields | CARD_ATTRIBUTES:
+        tables[name] = [design.get(name) for design in designs] + [None]
+    return tables

@@ -1,0 +1,542 @@
+"""The generic interpreter: a spec's rules data played on the Game/State API.
+
+:class:`DataGame` compiles the rules data once per player count into flat tables
+(zone and counter indices, per-design field tables, compiled expressions and
+effect closures), as the hand-written engines precompute; :class:`DataState` is
+a position made of plain lists, so a playout costs list operations and a few
+compiled lambdas per action.
+
+Actions are numbered ``option * W + parameter``: the option's index among every
+option of every step (choices of a variable come after them) times the width
+``W``, plus the card design chosen, or the value chosen, or 0.
+
+Order within an option: the chosen card moves, the option's ``do`` effects
+happen, then the card's own effect; then the turn goes where ``then`` says. A
+``choose`` effect stops there and waits for the seat's decision, after which the
+turn goes on as ``then`` says.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State, Termination
+from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_expression, constant_value, field_tables
+from cardgen.spec.models import Spec
+from cardgen.spec.rules_check import decks_in_play, names_of
+from cardgen.spec.rules_data import (
+    AddEffect,
+    ChooseEffect,
+    DealStep,
+    Effect,
+    MoveEffect,
+    MoveSpec,
+    MoveStep,
+    RulesData,
+    SetEffect,
+    SetStep,
+    ShuffleStep,
+    SkipEffect,
+    SumScore,
+    TransferEffect,
+    Who,
+)
+
+END, AGAIN = -1, -2
+DEFAULT_LENGTH_BOUND = 10_000
+"""Actions a game without a turn limit may take before the checks call it endless (CG504)."""
+
+EffectFunction = Callable[["DataState", int, int], None]
+
+
+@dataclass(frozen=True)
+class _Option:
+    index: int
+    key: str
+    """``step.option``, for usage counts and action names."""
+    name: str
+    card_from: int
+    card_from_seat: bool
+    card_to: int
+    card_to_seat: bool
+    where: ExprFunction | None
+    card_effects: bool
+    when: ExprFunction | None
+    otherwise: bool
+    do: tuple[EffectFunction, ...]
+    then: int
+    passes: bool
+    chooses_card: bool
+
+
+class DataGame(Game):
+    """A spec's rules data at one player count, compiled."""
+
+    rules_id = "data"
+
+    def __init__(self, spec: Spec, num_players: int) -> None:
+        super().__init__(spec, num_players)
+        rules = spec.rules_data
+        if rules is None:
+            raise ValueError(f"spec {spec.id!r} has no rules data")
+        self.rules = rules
+        setup = next((s for s in spec.setups if s.players == num_players), None)
+        if setup is None:
+            raise ValueError(f"no setup for {num_players} players")
+        P = num_players
+        # Designs: every distinct card of the decks in play.
+        in_play = decks_in_play(rules)
+        self.card_ids: list[str] = []
+        self.card_names: list[str] = []
+        self.copies: list[int] = []
+        self.deck_designs: dict[str, list[int]] = {}
+        designs: list[dict[str, Any]] = []
+        locale = spec.locales[0]
+        for deck in spec.decks:
+            if deck.id not in in_play:
+                continue
+            indices = self.deck_designs.setdefault(deck.id, [])
+            for card in deck.cards:
+                indices.append(len(designs))
+                designs.append({"id": card.id, "type": card.type, "effect": card.effect, **card.data})
+                self.card_ids.append(card.id)
+                self.card_names.append(card.name.get(locale, card.id))
+                self.copies.append(card.copies)
+        self.n_designs = len(designs)
+        names = names_of(spec, rules)
+        zone_index: dict[str, int] = {}
+        slot = 0
+        for name, zone in rules.zones.items():
+            zone_index[name] = slot
+            slot += P if zone.per_seat else 1
+        self.zone_names = list(rules.zones)
+        self.zone_slots = slot
+        self.zone_per_seat = {name: zone.per_seat for name, zone in rules.zones.items()}
+        self.unordered = [False] * slot
+        for name, zone in rules.zones.items():
+            for k in range(P if zone.per_seat else 1):
+                self.unordered[zone_index[name] + k] = not zone.ordered
+        counter_index: dict[str, int] = {}
+        slot = 0
+        for name, counter in rules.counters.items():
+            counter_index[name] = slot
+            slot += P if counter.per_seat else 1
+        self.counter_slots = slot
+        constants: dict[str, int] = {f"numbers.{k}": v for k, v in spec.numbers.items()}
+        constants.update({f"setup.deal.{k}": v for k, v in setup.deal.items()})
+        constants.update({f"setup.display.{k}": v for k, v in setup.display.items()})
+        self.tables = Tables(
+            names=names,
+            zone_index=zone_index,
+            counter_index=counter_index,
+            variable_index={name: i for i, name in enumerate(rules.variables)},
+            field_values=field_tables(designs, names.fields),
+            constants=constants,
+            players=P,
+        )
+        t = self.tables
+        self.variable_values: list[list[Any]] = []
+        for variable in rules.variables.values():
+            seen: list[Any] = []
+            for value in t.field_values[variable.values][:-1]:
+                if value is not None and value not in seen:
+                    seen.append(value)
+            self.variable_values.append(seen)
+        self.counter_start: list[int] = [0] * self.counter_slots
+        self.counter_bounds: list[tuple[int, int]] = [(0, 0)] * self.counter_slots
+        self.turn_resets: list[tuple[int, int]] = []
+        for name, counter in rules.counters.items():
+            start = constant_value(counter.start, t)
+            for k in range(P if counter.per_seat else 1):
+                self.counter_start[counter_index[name] + k] = start
+                self.counter_bounds[counter_index[name] + k] = (counter.min, counter.max)
+                if counter.reset == "turn":
+                    self.turn_resets.append((counter_index[name] + k, start))
+        # Card effects, by design.
+        compiled_effects = {effect_id: tuple(self._effect(e, card=True) for e in effects) for effect_id, effects in rules.effects.items()}
+        self.effect_ids = list(rules.effects)
+        self.design_effect: list[tuple[EffectFunction, ...] | None] = [
+            compiled_effects.get(d["effect"]) if d["effect"] is not None else None for d in designs
+        ]
+        self.design_effect_index: list[int] = [self.effect_ids.index(d["effect"]) if d["effect"] in compiled_effects else -1 for d in designs]
+        # Turn steps and options.
+        step_index = {step.id: i for i, step in enumerate(rules.turn)}
+        self.steps: list[list[_Option]] = []
+        options: list[_Option] = []
+        for step in rules.turn:
+            compiled: list[_Option] = []
+            for option in step.options:
+                choice = option.card
+                then = END if option.then == "end" else AGAIN if option.then == "again" else step_index[option.then]
+                compiled_option = _Option(
+                    index=len(options),
+                    key=f"{step.id}.{option.id}",
+                    name=(option.name or {}).get(locale, option.id.replace("_", " ")),
+                    card_from=zone_index[choice.from_] if choice else 0,
+                    card_from_seat=bool(choice and rules.zones[choice.from_].per_seat),
+                    card_to=zone_index[choice.to] if choice else 0,
+                    card_to_seat=bool(choice and rules.zones[choice.to].per_seat),
+                    where=compile_expression(choice.where, t, card=True) if choice and choice.where else None,
+                    card_effects=bool(choice and choice.effects),
+                    when=compile_expression(option.when, t) if option.when else None,
+                    otherwise=option.otherwise,
+                    do=tuple(self._effect(e, card=choice is not None) for e in option.do),
+                    then=then,
+                    passes=option.passes,
+                    chooses_card=choice is not None,
+                )
+                compiled.append(compiled_option)
+                options.append(compiled_option)
+            self.steps.append(compiled)
+        self.options = options
+        self.width = max([self.n_designs + 1] + [len(v) for v in self.variable_values])
+        self.choice_base = len(options)
+        end = rules.end
+        self.end_any_seat = compile_expression(end.any_seat, t) if end.any_seat else None
+        self.end_table = compile_expression(end.table, t) if end.table else None
+        self.all_pass = end.all_pass
+        self.turn_limit = constant_value(end.turn_limit, t) if end.turn_limit is not None else None
+        self.scorers = [self._scorer(item) for item in rules.scoring]
+        self.setup_rules = rules
+        self.setup_counts = {
+            i: constant_value(step.deal.count, t) for i, step in enumerate(rules.setup) if isinstance(step, DealStep)
+        }
+        total_cards = sum(self.copies)
+        bound = 0
+        for item in rules.scoring:
+            if isinstance(item, SumScore):
+                values = t.field_values[item.sum.field][:-1]
+                bound += sum(abs(v) * n for v, n in zip(values, self.copies) if isinstance(v, int))
+            else:
+                counter = rules.counters[item.counter]
+                bound += max(abs(counter.min), abs(counter.max))
+        self._info = GameInfo(
+            num_players=P,
+            max_game_length=self.turn_limit * (total_cards + 16) if self.turn_limit else DEFAULT_LENGTH_BOUND,
+            min_score=-bound,
+            max_score=bound,
+        )
+        self.total_cards = total_cards
+
+    # -- compiling effects and scoring ------------------------------------------------------------
+
+    def _who(self, who: Who) -> Callable[["DataState", int], Sequence[int]]:
+        P = self.num_players
+        if who == "me":
+            return lambda s, seat: (seat,)
+        if who == "next":
+            return lambda s, seat: ((seat + s.direction) % P,)
+        if who == "previous":
+            return lambda s, seat: ((seat - s.direction) % P,)
+        if who == "each":
+            return lambda s, seat: [(seat + k * s.direction) % P for k in range(P)]
+        return lambda s, seat: [(seat + k * s.direction) % P for k in range(1, P)]
+
+    def _move(self, move: MoveSpec, card: bool) -> EffectFunction:
+        t = self.tables
+        source, target = t.zone_index[move.from_], t.zone_index[move.to]
+        source_seat, target_seat = self.zone_per_seat[move.from_], self.zone_per_seat[move.to]
+        count = None if move.count == "all" else compile_expression(move.count, t, card=card)
+        seats = self._who(move.who)
+
+        def run(s: DataState, seat: int, c: int) -> None:
+            for who in seats(s, seat):
+                src = s.z[source + (who if source_seat else 0)]
+                dst = s.z[target + (who if target_seat else 0)]
+                n = len(src) if count is None else count(s, seat, c)
+                for _ in range(min(n, len(src))):
+                    dst.append(src.pop())
+
+        return run
+
+    def _effect(self, effect: Effect, *, card: bool) -> EffectFunction:
+        t = self.tables
+        if effect == "reverse":
+            def reverse(s: DataState, seat: int, c: int) -> None:
+                s.direction = -s.direction
+            return reverse
+        if effect == "extra_turn":
+            def extra(s: DataState, seat: int, c: int) -> None:
+                s.extra = True
+            return extra
+        if isinstance(effect, MoveEffect):
+            return self._move(effect.move, card)
+        if isinstance(effect, AddEffect):
+            index, per_seat = t.counter_index[effect.add.counter], t.names.counters[effect.add.counter]
+            amount = compile_expression(effect.add.amount, t, card=card)
+            seats = self._who(effect.add.who)
+
+            def add(s: DataState, seat: int, c: int) -> None:
+                value = amount(s, seat, c)
+                for who in seats(s, seat):
+                    s.c[index + (who if per_seat else 0)] += value
+            return add
+        if isinstance(effect, TransferEffect):
+            source, target = t.counter_index[effect.transfer.from_], t.counter_index[effect.transfer.to]
+            source_seat, target_seat = t.names.counters[effect.transfer.from_], t.names.counters[effect.transfer.to]
+            seats = self._who(effect.transfer.who)
+
+            def transfer(s: DataState, seat: int, c: int) -> None:
+                for who in seats(s, seat):
+                    i, j = source + (who if source_seat else 0), target + (who if target_seat else 0)
+                    s.c[j] += s.c[i]
+                    s.c[i] = 0
+            return transfer
+        if isinstance(effect, SetEffect):
+            var = t.variable_index[effect.set.var]
+            value = compile_expression(effect.set.value, t, card=card)
+
+            def set_variable(s: DataState, seat: int, c: int) -> None:
+                s.v[var] = value(s, seat, c)
+            return set_variable
+        if isinstance(effect, ChooseEffect):
+            var = t.variable_index[effect.choose]
+
+            def choose(s: DataState, seat: int, c: int) -> None:
+                s.pending = var
+            return choose
+        assert isinstance(effect, SkipEffect)
+        skip = effect.skip
+
+        def skip_seats(s: DataState, seat: int, c: int) -> None:
+            s.skips += skip
+        return skip_seats
+
+    def _scorer(self, item: Any) -> Callable[["DataState", int], int]:
+        t = self.tables
+        if isinstance(item, SumScore):
+            zone, per_seat = t.zone_index[item.sum.zone], t.names.zones[item.sum.zone]
+            values, sign, runs = t.field_values[item.sum.field], item.sum.sign, item.sum.runs
+
+            def total(s: DataState, seat: int) -> int:
+                numbers = [values[d] for d in s.z[zone + (seat if per_seat else 0)] if isinstance(values[d], int)]
+                if runs == "lowest":
+                    present = set(numbers)
+                    numbers = [n for n in present if n - 1 not in present]
+                return sign * sum(numbers)
+            return total
+        index, per_seat = t.counter_index[item.counter], t.names.counters[item.counter]
+        sign = item.sign
+        return lambda s, seat: sign * s.c[index + (seat if per_seat else 0)]
+
+    # -- the Game API -----------------------------------------------------------------------------
+
+    def info(self) -> GameInfo:
+        return self._info
+
+    def new_initial_state(self, seed: int) -> "DataState":
+        rng = random.Random(seed)
+        s = DataState(self)
+        t = self.tables
+        for i, step in enumerate(self.setup_rules.setup):
+            if isinstance(step, ShuffleStep):
+                pile = s.z[t.zone_index[step.shuffle.to]]
+                for design in self.deck_designs[step.shuffle.deck]:
+                    pile.extend([design] * self.copies[design])
+                rng.shuffle(pile)
+            elif isinstance(step, DealStep):
+                source = t.zone_index[step.deal.from_]
+                target, per_seat = t.zone_index[step.deal.to], self.zone_per_seat[step.deal.to]
+                for _ in range(self.setup_counts[i]):
+                    for seat in range(self.num_players):
+                        if s.z[source]:
+                            s.z[target + (seat if per_seat else 0)].append(s.z[source].pop())
+            elif isinstance(step, MoveStep):
+                self._move(step.move, False)(s, 0, 0)
+            elif isinstance(step, SetStep):
+                s.v[t.variable_index[step.set.var]] = compile_expression(step.set.value, t)(s, 0, 0)
+        s.seat = rng.randrange(self.num_players) if self.setup_rules.first_player == "random" else 0
+        s.start_turn()
+        return s
+
+    def usage_keys(self) -> list[str]:
+        """Every option taken and every card effect carried out at least once."""
+        return [f"option:{o.key}" for o in self.options] + [f"effect:{e}" for e in self.effect_ids]
+
+
+class DataState(State):
+    """A position of a data game: zones, counters and variables as plain lists."""
+
+    __slots__ = ("g", "z", "c", "v", "seat", "step", "direction", "skips", "extra", "passes", "turn", "over", "pending", "pending_then", "option_uses", "effect_uses")
+
+    def __init__(self, game: DataGame) -> None:
+        self.g = game
+        self.z: list[list[int]] = [[] for _ in range(game.zone_slots)]
+        self.c: list[int] = list(game.counter_start)
+        self.v: list[Any] = [None] * len(game.variable_values)
+        self.seat = 0
+        self.step = 0
+        self.direction = 1
+        self.skips = 0
+        self.extra = False
+        self.passes = 0
+        self.turn = 0
+        self.over: Termination | None = None
+        self.pending = -1
+        self.pending_then = END
+        self.option_uses = [0] * len(game.options)
+        self.effect_uses = [0] * len(game.effect_ids)
+
+    def start_turn(self) -> None:
+        """Begin the turn of ``self.seat``: turn counters back to their start."""
+        self.turn += 1
+        self.step = 0
+        for index, start in self.g.turn_resets:
+            self.c[index] = start
+        if self.g.turn_limit is not None and self.turn > self.g.turn_limit:
+            self.over = Termination.TURN_LIMIT
+        else:
+            self._check_end()
+
+    def _check_end(self) -> None:
+        g = self.g
+        if g.end_table is not None and g.end_table(self, self.seat, 0):
+            self.over = Termination.NORMAL
+        elif g.end_any_seat is not None and any(g.end_any_seat(self, seat, 0) for seat in range(g.num_players)):
+            self.over = Termination.NORMAL
+        elif g.all_pass and self.passes >= g.num_players:
+            self.over = Termination.NO_LEGAL_MOVES
+
+    def current_player(self) -> Seat:
+        return TERMINAL if self.over is not None else self.seat
+
+    def is_terminal(self) -> bool:
+        return self.over is not None
+
+    def termination(self) -> Termination | None:
+        return self.over
+
+    def _offered(self, option: _Option) -> list[Action]:
+        g, seat = self.g, self.seat
+        if option.when is not None and not option.when(self, seat, 0):
+            return []
+        base = option.index * g.width
+        if not option.chooses_card:
+            return [base]
+        zone = self.z[option.card_from + (seat if option.card_from_seat else 0)]
+        where = option.where
+        return [base + d for d in sorted(set(zone)) if where is None or where(self, seat, d)]
+
+    def legal_actions(self) -> list[Action]:
+        if self.over is not None:
+            return []
+        g = self.g
+        if self.pending >= 0:
+            base = (g.choice_base + self.pending) * g.width
+            return [base + k for k in range(len(g.variable_values[self.pending]))]
+        actions: list[Action] = []
+        fallbacks: list[_Option] = []
+        for option in g.steps[self.step]:
+            if option.otherwise:
+                fallbacks.append(option)
+            else:
+                actions.extend(self._offered(option))
+        if not actions:
+            for option in fallbacks:
+                actions.extend(self._offered(option))
+        actions.sort()
+        return actions
+
+    def apply_action(self, action: Action) -> None:
+        g = self.g
+        index, parameter = divmod(action, g.width)
+        seat = self.seat
+        if index >= g.choice_base:
+            var = index - g.choice_base
+            self.v[var] = g.variable_values[var][parameter]
+            self.pending = -1
+            self._then(self.pending_then)
+            return
+        option = g.options[index]
+        self.option_uses[index] += 1
+        card = parameter
+        if option.chooses_card:
+            source = self.z[option.card_from + (seat if option.card_from_seat else 0)]
+            source.remove(card)
+            self.z[option.card_to + (seat if option.card_to_seat else 0)].append(card)
+        for effect in option.do:
+            effect(self, seat, card)
+        if option.chooses_card and option.card_effects:
+            effects = g.design_effect[card]
+            if effects is not None:
+                self.effect_uses[g.design_effect_index[card]] += 1
+                for effect in effects:
+                    effect(self, seat, card)
+        self.passes = self.passes + 1 if option.passes else 0
+        if self.pending >= 0:
+            self.pending_then = option.then
+            self._check_end()
+            return
+        self._then(option.then)
+
+    def _then(self, then: int) -> None:
+        self._check_end()
+        if self.over is not None:
+            return
+        if then == AGAIN:
+            return
+        if then >= 0:
+            self.step = then
+            return
+        g = self.g
+        if self.extra:
+            self.extra = False
+        else:
+            self.seat = (self.seat + self.direction * (1 + self.skips)) % g.num_players
+        self.skips = 0
+        self.start_turn()
+
+    def scores(self) -> list[int]:
+        g = self.g
+        return [sum(scorer(self, seat) for scorer in g.scorers) for seat in range(g.num_players)]
+
+    def clone(self) -> "DataState":
+        other = DataState.__new__(DataState)
+        other.g = self.g
+        other.z = [list(zone) for zone in self.z]
+        other.c = list(self.c)
+        other.v = list(self.v)
+        other.seat, other.step, other.direction, other.skips = self.seat, self.step, self.direction, self.skips
+        other.extra, other.passes, other.turn, other.over = self.extra, self.passes, self.turn, self.over
+        other.pending, other.pending_then = self.pending, self.pending_then
+        other.option_uses = list(self.option_uses)
+        other.effect_uses = list(self.effect_uses)
+        return other
+
+    def action_to_string(self, action: Action) -> str:
+        g = self.g
+        index, parameter = divmod(action, g.width)
+        if index >= g.choice_base:
+            var = index - g.choice_base
+            return f"P{self.seat + 1} chooses {list(g.setup_rules.variables)[var]} {g.variable_values[var][parameter]}"
+        option = g.options[index]
+        if option.chooses_card:
+            return f"P{self.seat + 1} {option.name}: {g.card_names[parameter]}"
+        return f"P{self.seat + 1} {option.name}"
+
+    def fingerprint(self) -> tuple[object, ...]:
+        g = self.g
+        zones = tuple(tuple(sorted(zone)) if g.unordered[i] else tuple(zone) for i, zone in enumerate(self.z))
+        return (zones, tuple(self.c), tuple(self.v), self.seat, self.step, self.direction, self.skips, self.extra,
+                self.passes, self.turn, self.over, self.pending, self.pending_then)
+
+    def usage(self) -> dict[str, int]:
+        g = self.g
+        out = {f"option:{o.key}": n for o, n in zip(g.options, self.option_uses)}
+        out.update({f"effect:{e}": n for e, n in zip(g.effect_ids, self.effect_uses)})
+        return out
+
+    def conservation_errors(self) -> list[str]:
+        """Every card in exactly one zone, every counter within its bounds."""
+        g = self.g
+        counts = [0] * g.n_designs
+        for zone in self.z:
+            for d in zone:
+                counts[d] += 1
+        errors = [f"{g.card_ids[d]}: {counts[d]} in play, {g.copies[d]} in the deck" for d in range(g.n_designs) if counts[d] != g.copies[d]]
+        for slot, (value, (low, high)) in enumerate(zip(self.c, g.counter_bounds)):
+            if not low <= value <= high:
+                errors.append(f"counter slot {slot} holds {value}, outside [{low}, {high}]")
+        return errors

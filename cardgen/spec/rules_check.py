@@ -1,0 +1,278 @@
+"""Rules data checked against itself and the spec, and the contract it implies.
+
+:func:`rules_problems` finds, with the path of each, everything in a spec's rules
+data that the interpreter could not play: an expression naming an unknown zone,
+counter, variable, field, number or setup entry; an effect or step that does not
+exist; a turn step from which the turn can never end; a card effect with no rule,
+or a rule no card carries. :func:`derived_contract` says what the rules data reads
+(numbers, setup entries, decks and fields, effects), so the validator's contract
+checks (CG170-CG174) apply to a data game exactly as to a rules module.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+from cardgen.limits import MAX_PLAYERS
+from cardgen.spec.contract import DeckRule, NumberRule, RulesContract, SetupRule
+from cardgen.spec.models import FieldType, Spec
+from cardgen.spec.rules_data import (
+    AddEffect,
+    ChooseEffect,
+    DealStep,
+    Effect,
+    MoveEffect,
+    MoveStep,
+    Option,
+    RulesData,
+    SetEffect,
+    SetStep,
+    ShuffleStep,
+    SkipEffect,
+    SumScore,
+    TransferEffect,
+)
+from cardgen.spec.rules_expr import ExpressionError, Names, Reads, parse_expression
+from cardgen.spec.source import PathKey
+
+NUMBER_RANGE = (-1_000_000, 1_000_000)
+"""The range a number read by rules data may take (the rules data itself bounds what is playable)."""
+
+
+def decks_in_play(rules: RulesData) -> list[str]:
+    """The deck ids the setup shuffles into play, in order."""
+    return [step.shuffle.deck for step in rules.setup if isinstance(step, ShuffleStep)]
+
+
+def names_of(spec: Spec, rules: RulesData) -> Names:
+    """The names the expressions of ``rules`` may use."""
+    fields: set[str] = set()
+    in_play = set(decks_in_play(rules))
+    for deck in spec.decks:
+        if deck.id in in_play:
+            fields.update(deck.fields)
+    setup: set[str] = set()
+    for entry in spec.setups:
+        setup.update(f"deal.{deck}" for deck in entry.deal)
+        setup.update(f"display.{deck}" for deck in entry.display)
+    return Names(
+        zones={name: zone.per_seat for name, zone in rules.zones.items()},
+        counters={name: counter.per_seat for name, counter in rules.counters.items()},
+        variables=frozenset(rules.variables),
+        fields=frozenset(fields),
+        numbers=frozenset(spec.numbers),
+        setup=frozenset(setup),
+    )
+
+
+def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
+    """(path, expression, whether `card` is bound) of every expression in the rules data."""
+    base: PathKey = ("rules",)
+    for name, counter in rules.counters.items():
+        yield base + ("counters", name, "start"), counter.start, False
+    for i, step in enumerate(rules.setup):
+        here = base + ("setup", i)
+        if isinstance(step, DealStep):
+            yield here + ("deal", "count"), step.deal.count, False
+        elif isinstance(step, MoveStep) and step.move.count != "all":
+            yield here + ("move", "count"), step.move.count, False
+        elif isinstance(step, SetStep):
+            yield here + ("set", "value"), step.set.value, False
+    for i, turn_step in enumerate(rules.turn):
+        for j, option in enumerate(turn_step.options):
+            here = base + ("turn", i, "options", j)
+            if option.when is not None:
+                yield here + ("when",), option.when, False
+            if option.card is not None and option.card.where is not None:
+                yield here + ("card", "where"), option.card.where, True
+            yield from _effect_expressions(here + ("do",), option.do, option.card is not None)
+    for effect_id, effects in rules.effects.items():
+        yield from _effect_expressions(base + ("effects", effect_id), effects, True)
+    end = rules.end
+    for key in ("any_seat", "table"):
+        value = getattr(end, key)
+        if value is not None:
+            yield base + ("end", key), value, False
+    if end.turn_limit is not None:
+        yield base + ("end", "turn_limit"), end.turn_limit, False
+
+
+def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool) -> Iterator[tuple[PathKey, int | str, bool]]:
+    for k, effect in enumerate(effects):
+        if isinstance(effect, MoveEffect) and effect.move.count != "all":
+            yield path + (k, "move", "count"), effect.move.count, card
+        elif isinstance(effect, AddEffect):
+            yield path + (k, "add", "amount"), effect.add.amount, card
+        elif isinstance(effect, SetEffect):
+            yield path + (k, "set", "value"), effect.set.value, card
+
+
+def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
+    base: PathKey = ("rules",)
+    for i, step in enumerate(rules.setup):
+        here = base + ("setup", i)
+        if isinstance(step, ShuffleStep):
+            yield here + ("shuffle", "to"), step.shuffle.to
+        elif isinstance(step, DealStep):
+            yield here + ("deal", "from"), step.deal.from_
+            yield here + ("deal", "to"), step.deal.to
+        elif isinstance(step, MoveStep):
+            yield here + ("move", "from"), step.move.from_
+            yield here + ("move", "to"), step.move.to
+    for i, turn_step in enumerate(rules.turn):
+        for j, option in enumerate(turn_step.options):
+            here = base + ("turn", i, "options", j)
+            if option.card is not None:
+                yield here + ("card", "from"), option.card.from_
+                yield here + ("card", "to"), option.card.to
+            for k, effect in enumerate(option.do):
+                if isinstance(effect, MoveEffect):
+                    yield here + ("do", k, "move", "from"), effect.move.from_
+                    yield here + ("do", k, "move", "to"), effect.move.to
+    for effect_id, effects in rules.effects.items():
+        for k, effect in enumerate(effects):
+            if isinstance(effect, MoveEffect):
+                yield base + ("effects", effect_id, k, "move", "from"), effect.move.from_
+                yield base + ("effects", effect_id, k, "move", "to"), effect.move.to
+    for k, score in enumerate(rules.scoring):
+        if isinstance(score, SumScore):
+            yield base + ("scoring", k, "sum", "zone"), score.sum.zone
+
+
+def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
+    """(path, effect, its index, the length of its list) of every effect."""
+    for i, turn_step in enumerate(rules.turn):
+        for j, option in enumerate(turn_step.options):
+            for k, effect in enumerate(option.do):
+                yield ("rules", "turn", i, "options", j, "do", k), effect, k, len(option.do)
+    for effect_id, effects in rules.effects.items():
+        for k, effect in enumerate(effects):
+            yield ("rules", "effects", effect_id, k), effect, k, len(effects)
+
+
+def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    """(path, problem, code) of everything the interpreter could not play as written."""
+    names = names_of(spec, rules)
+    for path, source, card in _expressions(rules):
+        try:
+            parse_expression(source, names, card=card)
+        except ExpressionError as error:
+            yield path, str(error), "CG175"
+    for path, zone in _zone_uses(rules):
+        if zone not in rules.zones:
+            yield path, f"no zone {zone!r} (zones: {', '.join(sorted(rules.zones))})", "CG175"
+    deck_ids = {deck.id for deck in spec.decks}
+    for i, step in enumerate(rules.setup):
+        if isinstance(step, ShuffleStep) and step.shuffle.deck not in deck_ids:
+            yield ("rules", "setup", i, "shuffle", "deck"), f"no deck {step.shuffle.deck!r}", "CG175"
+        if isinstance(step, SetStep) and step.set.var not in rules.variables:
+            yield ("rules", "setup", i, "set", "var"), f"no variable {step.set.var!r}", "CG175"
+    for path, effect, index, length in _all_effects(rules):
+        if isinstance(effect, AddEffect) and effect.add.counter not in rules.counters:
+            yield path + ("add", "counter"), f"no counter {effect.add.counter!r}", "CG175"
+        elif isinstance(effect, TransferEffect):
+            for key, counter in (("from", effect.transfer.from_), ("to", effect.transfer.to)):
+                if counter not in rules.counters:
+                    yield path + ("transfer", key), f"no counter {counter!r}", "CG175"
+        elif isinstance(effect, (SetEffect, ChooseEffect)):
+            var = effect.set.var if isinstance(effect, SetEffect) else effect.choose
+            if var not in rules.variables:
+                yield path, f"no variable {var!r}", "CG175"
+            elif isinstance(effect, ChooseEffect) and index != length - 1:
+                yield path, "a choice must be the last effect of its list (what follows it waits for the decision)", "CG175"
+    for name, variable in rules.variables.items():
+        if variable.values not in names.fields:
+            yield ("rules", "variables", name, "values"), f"no card field {variable.values!r} in the decks in play", "CG175"
+    for k, score in enumerate(rules.scoring):
+        if isinstance(score, SumScore) and score.sum.field not in names.fields:
+            yield ("rules", "scoring", k, "sum", "field"), f"no card field {score.sum.field!r} in the decks in play", "CG175"
+        elif not isinstance(score, SumScore) and score.counter not in rules.counters:
+            yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
+    yield from _turn_problems(rules)
+    yield from _effect_problems(spec, rules)
+
+
+def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    steps = {step.id: i for i, step in enumerate(rules.turn)}
+    for i, step in enumerate(rules.turn):
+        for j, option in enumerate(step.options):
+            if option.then not in ("end", "again") and option.then not in steps:
+                yield ("rules", "turn", i, "options", j, "then"), f"no step {option.then!r} (steps: {', '.join(steps)}; or end, again)", "CG175"
+    # A step from which no chain of options ever ends the turn keeps the turn going for ever.
+    ends: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for step in rules.turn:
+            if step.id not in ends and any(o.then == "end" or o.then in ends for o in step.options):
+                ends.add(step.id)
+                changed = True
+    for i, step in enumerate(rules.turn):
+        if step.id not in ends:
+            yield ("rules", "turn", i), f"the turn can never end from step {step.id!r}: no option leads to `then: end`", "CG176"
+
+
+def _effect_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    in_play = set(decks_in_play(rules))
+    carried: set[str] = set()
+    for d, deck in enumerate(spec.decks):
+        if deck.id not in in_play:
+            continue
+        for c, card in enumerate(deck.cards):
+            if card.effect is None:
+                continue
+            carried.add(card.effect)
+            if card.effect not in rules.effects:
+                yield ("decks", d, "cards", c, "effect"), f"card {card.id!r} carries effect {card.effect!r}, which the rules data does not define", "CG175"
+    chosen = any(option.card is not None and option.card.effects for step in rules.turn for option in step.options)
+    for effect_id in rules.effects:
+        if effect_id not in carried:
+            yield ("rules", "effects", effect_id), f"no card in play carries effect {effect_id!r}, so it can never happen", "CG177"
+        elif not chosen:
+            yield ("rules", "effects", effect_id), f"effect {effect_id!r} happens when its card is chosen, and no option chooses a card with its effects", "CG177"
+
+
+def rules_reads(spec: Spec, rules: RulesData) -> Reads:
+    """Everything the expressions and scoring of ``rules`` read (expressions that do not parse are skipped)."""
+    names = names_of(spec, rules)
+    reads = Reads()
+    for _, source, card in _expressions(rules):
+        try:
+            reads.merge(parse_expression(source, names, card=card)[1])
+        except ExpressionError:
+            continue
+    for score in rules.scoring:
+        if isinstance(score, SumScore):
+            reads.fields.add(score.sum.field)
+    reads.fields.update(variable.values for variable in rules.variables.values())
+    return reads
+
+
+def card_choices(rules: RulesData) -> list[Option]:
+    """Every option that chooses a card."""
+    return [option for step in rules.turn for option in step.options if option.card is not None]
+
+
+def derived_contract(spec: Spec, rules: RulesData) -> RulesContract:
+    """What the rules data reads from the rest of the spec, as a contract the validator checks like any other."""
+    reads = rules_reads(spec, rules)
+    in_play = decks_in_play(rules)
+    decks: dict[str, DeckRule] = {}
+    for deck in spec.decks:
+        if deck.id not in in_play:
+            continue
+        fields: dict[str, FieldType | tuple[FieldType, ...]] = {
+            name: definition.type for name, definition in deck.fields.items() if name in reads.fields
+        }
+        art = frozenset(name for name in deck.fields if name not in reads.fields)
+        types = frozenset(t.id for t in deck.card_types) if deck.card_types else None
+        decks[deck.id] = DeckRule(fields=fields, art_fields=art, effects=frozenset(rules.effects), card_types=types, open_types=True)
+    deal = {entry.split(".", 1)[1]: (0, 10_000) for entry in reads.setup if entry.startswith("deal.")}
+    display = {entry.split(".", 1)[1]: (0, 10_000) for entry in reads.setup if entry.startswith("display.")}
+    numbers = {name: NumberRule(NUMBER_RANGE[0], NUMBER_RANGE[1], "read by the rules data") for name in reads.numbers}
+    return RulesContract(
+        players=(1, MAX_PLAYERS),
+        numbers=numbers,
+        decks=decks,
+        setup=SetupRule(deal=deal, display=display),  # type: ignore[arg-type]
+    )

@@ -1,0 +1,269 @@
+"""Rules as data: a game's play described in its spec, for the generic interpreter to play.
+
+A spec's ``rules`` key either names a registered rules module (Python, for named
+mechanics) or holds a :class:`RulesData` mapping: the zones cards lie in, the
+counters players keep, the setup steps, the steps of a turn with the options a
+player chooses between, what each card's effect does, how the game ends and how
+it is scored. :mod:`cardgen.engine.interpreter` plays it on the same Game/State
+API as the hand-written engines, so ``cardgen check`` needs no Python.
+
+Conditions and amounts are small expressions (``card.rank == top(discard).rank or
+card.rank == 8``), checked when the spec is validated: every name in them is a
+zone, counter, variable, card field, number or setup entry of the spec, so a typo
+is a finding with its file and line, never an error in a playout. The expression
+language is described in :mod:`cardgen.engine.interpreter.expressions` and in
+docs/rules-data.md.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RulesIdentifier = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40, description="A name in the rules: lower-case letters, digits and '_'.")]
+Expr = Annotated[
+    Union[int, str],
+    Field(description="A whole number, or an expression over the game's names (see docs/rules-data.md), e.g. `numbers.hand_size` or `count(hand) == 0`."),
+]
+
+
+class RulesModel(BaseModel):
+    """Base of the rules-data models: strict, closed to unknown keys, immutable."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
+
+
+class Zone(RulesModel):
+    """A place cards lie: a pile, a hand, a row, a seat's area."""
+
+    per_seat: bool = Field(default=False, description="Whether every seat has its own (a hand, a pile of won cards) or the table has one.")
+    visibility: Literal["public", "owner", "hidden", "top"] = Field(
+        default="public",
+        description="Who sees the cards: public (everyone), owner (the seat it belongs to), hidden (nobody), top (only the top card, as a discard pile).",
+    )
+    ordered: bool = Field(default=True, description="Whether order matters (a pile has a top; a hand or an area does not).")
+    name: dict[str, str] | None = Field(default=None, description="The zone's name in every locale, for the generated rulebook text (defaults to the id).")
+
+
+class Counter(RulesModel):
+    """A whole number the game keeps: chips in front of each seat, a pot in the middle, a per-turn tally."""
+
+    per_seat: bool = Field(default=True, description="Whether every seat has its own.")
+    start: Expr = Field(default=0, description="The value at setup.")
+    reset: Literal["never", "turn"] = Field(default="never", description="`turn`: back to `start` at the start of every turn (a count of draws this turn).")
+    min: int = Field(default=0, description="The smallest value the counter may hold; an effect taking it lower is not allowed.")
+    max: int = Field(default=1000, description="The largest value the counter may hold (bounds the scores).")
+
+
+class Variable(RulesModel):
+    """A shared value of the game that effects set and conditions read (the suit called by an eight)."""
+
+    values: str = Field(description="A card field whose values the variable takes (e.g. `suit`).")
+
+
+# --- effects ----------------------------------------------------------------------------------------
+
+Who = Literal["me", "next", "previous", "each", "others"]
+
+
+class MoveEffect(RulesModel):
+    """Move cards from the top of one zone to another."""
+
+    move: "MoveSpec" = Field(description="from, to, count and whose zones.")
+
+
+class MoveSpec(RulesModel):
+    """The cards a move takes."""
+
+    from_: RulesIdentifier = Field(alias="from", description="The zone the cards leave (its top, for an ordered zone).")
+    to: RulesIdentifier = Field(description="The zone they go to (on top).")
+    count: Expr | Literal["all"] = Field(default=1, description="How many cards; `all` moves the whole zone. Fewer move when fewer are there.")
+    who: Who = Field(default="me", description="Whose per-seat zones: me (the seat to move), next, previous, each, others.")
+
+
+class AddEffect(RulesModel):
+    """Change a counter."""
+
+    add: "AddSpec" = Field(description="The counter, the amount and whose.")
+
+
+class AddSpec(RulesModel):
+    """Which counter and by how much."""
+
+    counter: RulesIdentifier
+    amount: Expr = Field(description="The change (negative to take away).")
+    who: Who = Field(default="me", description="Whose counter, for a per-seat counter.")
+
+
+class TransferEffect(RulesModel):
+    """Move a whole counter's value into another (a pot to the taker's chips) and set the source to zero."""
+
+    transfer: "TransferSpec" = Field(description="The counter emptied and the counter that receives it.")
+
+
+class TransferSpec(RulesModel):
+    """From which counter to which."""
+
+    from_: RulesIdentifier = Field(alias="from")
+    to: RulesIdentifier
+    who: Who = Field(default="me", description="Whose counters, for per-seat counters.")
+
+
+class SetEffect(RulesModel):
+    """Set a variable to a value."""
+
+    set: "SetSpec" = Field(description="The variable and its new value.")
+
+
+class SetSpec(RulesModel):
+    """Which variable and its new value."""
+
+    var: RulesIdentifier
+    value: Expr = Field(description="An expression giving one of the variable's values, e.g. `card.suit`.")
+
+
+class ChooseEffect(RulesModel):
+    """The seat to move chooses a value of a variable (an eight's suit): a decision of its own."""
+
+    choose: RulesIdentifier = Field(description="The variable the seat sets.")
+
+
+class SkipEffect(RulesModel):
+    """The next seat(s) in turn order miss their turn."""
+
+    skip: int = Field(ge=1, le=8, description="How many seats are skipped.")
+
+
+SimpleEffect = Literal["reverse", "extra_turn"]
+"""Effects with no parameters: ``reverse`` (the turn order changes direction), ``extra_turn`` (the seat to move plays again)."""
+
+Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect]
+
+# --- turn -------------------------------------------------------------------------------------------
+
+
+class CardChoice(RulesModel):
+    """An option that picks one card: play it from a hand, take it from a row."""
+
+    from_: RulesIdentifier = Field(alias="from", description="The zone the card is chosen from (the seat's own, for a per-seat zone).")
+    to: RulesIdentifier = Field(description="Where the card goes (the seat's own, for a per-seat zone).")
+    where: str | None = Field(default=None, description="An expression every card that may be chosen satisfies, over `card` and the game's names.")
+    effects: bool = Field(default=True, description="Whether the card's own effect (under `effects`) happens when it is chosen.")
+
+
+class Option(RulesModel):
+    """One thing the seat to move may do at a step."""
+
+    id: RulesIdentifier
+    name: dict[str, str] | None = Field(default=None, description="The option's name in every locale, for the generated turn summary.")
+    card: CardChoice | None = Field(default=None, description="When set, the option is one choice per card that may be chosen.")
+    when: str | None = Field(default=None, description="An expression that must hold for the option to be offered.")
+    otherwise: bool = Field(default=False, description="Offered only when none of the step's other options is (a pass when stuck).")
+    do: list[Effect] = Field(default_factory=list, description="What happens, in order, after the card (if any) is moved.")
+    then: str = Field(default="end", description="`end` ends the turn, `again` repeats this step, or the id of the step that comes next.")
+    passes: bool = Field(default=False, description="Whether taking this option counts as passing (for `end.all_pass`).")
+
+
+class Step(RulesModel):
+    """A decision in a turn: the seat to move picks one of the options offered."""
+
+    id: RulesIdentifier
+    options: list[Option] = Field(min_length=1, description="What the seat may do here, in the order the rulebook lists them.")
+
+
+# --- end and scoring --------------------------------------------------------------------------------
+
+
+class End(RulesModel):
+    """When the game ends: it ends as soon as any of these holds."""
+
+    any_seat: str | None = Field(default=None, description="An expression checked for every seat after each action (e.g. `count(hand) == 0`).")
+    table: str | None = Field(default=None, description="An expression over the table checked after each action (e.g. `count(offer) == 0`).")
+    all_pass: bool = Field(default=False, description="Whether the game ends when every seat in turn has passed.")
+    turn_limit: Expr | None = Field(default=None, description="The game ends after this many turns (a designer's cap; every playout reaching it is reported).")
+
+
+class SumScore(RulesModel):
+    """Points from the cards in a zone: the sum of a field over them."""
+
+    sum: "SumSpec" = Field(description="The zone and the field summed.")
+
+
+class SumSpec(RulesModel):
+    """Which zone and field."""
+
+    zone: RulesIdentifier
+    field: str = Field(description="The int card field summed.")
+    sign: Literal[1, -1] = Field(default=1, description="-1 for penalties.")
+    runs: Literal["all", "lowest"] = Field(default="all", description="`lowest`: in a run of consecutive values only the lowest counts.")
+
+
+class CounterScore(RulesModel):
+    """Points from a counter (chips kept)."""
+
+    counter: RulesIdentifier
+    sign: Literal[1, -1] = Field(default=1, description="-1 for a counter that costs points.")
+
+
+Scoring = Union[SumScore, CounterScore]
+
+
+class RulesData(RulesModel):
+    """A game's play as data, for the generic interpreter."""
+
+    zones: dict[RulesIdentifier, Zone] = Field(min_length=1, description="The places cards lie, by name.")
+    counters: dict[RulesIdentifier, Counter] = Field(default_factory=dict, description="Whole numbers the game keeps, by name.")
+    variables: dict[RulesIdentifier, Variable] = Field(default_factory=dict, description="Shared values effects set and conditions read.")
+    setup: list["SetupStep"] = Field(min_length=1, description="What is done before the first turn, in order.")
+    first_player: Literal["first", "random"] = Field(default="first", description="Who takes the first turn: the first seat, or a seat drawn at random.")
+    turn: list[Step] = Field(min_length=1, description="The decisions of a turn; a turn starts at the first.")
+    effects: dict[RulesIdentifier, list[Effect]] = Field(default_factory=dict, description="What each card effect id does when its card is chosen.")
+    end: End = Field(description="When the game ends.")
+    scoring: list[Scoring] = Field(min_length=1, description="How the scores are counted at the end; the highest score wins unless `winner` says lowest.")
+    winner: Literal["highest", "lowest"] = Field(default="highest", description="Whether the highest or the lowest total wins.")
+
+
+class ShuffleStep(RulesModel):
+    """Put every card of a deck (copies counted) into a zone and shuffle it."""
+
+    shuffle: "ShuffleSpec" = Field(description="The deck and the zone it is shuffled into.")
+
+
+class ShuffleSpec(RulesModel):
+    """Which deck into which zone."""
+
+    deck: str = Field(description="The deck id.")
+    to: RulesIdentifier
+
+
+class DealStep(RulesModel):
+    """Deal cards from a zone to every seat's zone."""
+
+    deal: "DealSpec" = Field(description="From where, to where, how many each.")
+
+
+class DealSpec(RulesModel):
+    """From where, to where, how many each."""
+
+    from_: RulesIdentifier = Field(alias="from")
+    to: RulesIdentifier
+    count: Expr = Field(description="Cards each seat gets, e.g. `setup.deal.cards` (the setup table's deal for the player count).")
+
+
+class MoveStep(RulesModel):
+    """Move cards from the top of one zone to another at setup (turn up a starting card, set cards aside)."""
+
+    move: MoveSpec = Field(description="from, to and how many.")
+
+
+class SetStep(RulesModel):
+    """Set a variable at setup."""
+
+    set: SetSpec = Field(description="The variable and its value.")
+
+
+SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep]
+
+for _model in (MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, RulesData, ShuffleStep, DealStep):
+    _model.model_rebuild()

@@ -1,0 +1,199 @@
+"""The expression language of rules data: conditions and amounts, checked against the spec's names.
+
+An expression is a Python-like formula, parsed with :mod:`ast` and accepted only
+when every construct and every name in it belongs to this small language:
+
+* numbers (``3``), strings (``'hearts'``), ``true``/``false`` (or ``True``/``False``);
+* ``and``, ``or``, ``not``; ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``; ``in`` / ``not in`` a list of constants
+  (``card.rank in [1, 13]``); ``+``, ``-``, ``*``, ``//``, ``%``;
+* ``numbers.NAME`` (a number of the spec), ``setup.deal.DECK`` and ``setup.display.DECK`` (the setup
+  table's value for the player count);
+* a counter's name (the value of the seat in question, or the table's for a shared counter), a
+  variable's name, ``players`` (the player count), ``seat`` (the seat in question, from 0), ``turn``
+  (turns begun, from 1);
+* ``count(ZONE)`` (cards in a zone; the seat's own for a per-seat zone), ``total(ZONE, FIELD)`` (the
+  sum of a card field over a zone), ``top(ZONE).FIELD`` (a field of a zone's top card; an empty zone's
+  top has no value, equal to nothing and ordered before nothing);
+* ``card.FIELD`` in a card choice's ``where`` (the card that may be chosen); a card's ``id``, ``type``
+  and ``effect`` are fields too.
+
+Nothing else parses (no attribute of anything else, no calls but those, no
+assignment), so an expression can only read the game. The interpreter compiles
+the checked tree (:mod:`cardgen.engine.interpreter.compile`); this module only
+checks it and says what it reads, for the validator and the derived contract.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Mapping
+
+BUILTIN_NAMES = frozenset({"players", "seat", "turn"})
+CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
+FUNCTIONS = {"count": 1, "total": 2, "top": 1}
+_BOOL_OPS = (ast.And, ast.Or)
+_COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
+_BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+
+
+class ExpressionError(ValueError):
+    """An expression that is not in the language, or names something the spec does not have."""
+
+
+@dataclass(frozen=True)
+class Names:
+    """The names an expression may use, taken from the spec and its rules data."""
+
+    zones: Mapping[str, bool]
+    """Zone name -> whether it is per seat."""
+    counters: Mapping[str, bool]
+    """Counter name -> whether it is per seat."""
+    variables: frozenset[str]
+    fields: frozenset[str]
+    """Card fields of the decks in play (``id``, ``type`` and ``effect`` included)."""
+    numbers: frozenset[str]
+    setup: frozenset[str]
+    """Setup entries as ``deal.DECK`` / ``display.DECK``."""
+
+
+@dataclass
+class Reads:
+    """What an expression (or all of a spec's expressions) reads."""
+
+    numbers: set[str] = field(default_factory=set)
+    setup: set[str] = field(default_factory=set)
+    fields: set[str] = field(default_factory=set)
+    zones: set[str] = field(default_factory=set)
+    counters: set[str] = field(default_factory=set)
+    variables: set[str] = field(default_factory=set)
+
+    def merge(self, other: "Reads") -> None:
+        """Add everything ``other`` reads."""
+        for name in ("numbers", "setup", "fields", "zones", "counters", "variables"):
+            getattr(self, name).update(getattr(other, name))
+
+
+def parse_expression(source: int | str, names: Names, *, card: bool = False) -> tuple[ast.expr, Reads]:
+    """The checked tree of ``source`` and what it reads; ``card``: whether ``card`` is bound.
+
+    Raises :class:`ExpressionError` with a one-line reason.
+    """
+    if isinstance(source, bool) or not isinstance(source, (int, str)):
+        raise ExpressionError(f"expected a number or an expression, got {type(source).__name__}")
+    if isinstance(source, int):
+        return ast.Constant(source), Reads()
+    text = source.strip()
+    if not text:
+        raise ExpressionError("the expression is empty")
+    if len(text) > 500:
+        raise ExpressionError("the expression is longer than 500 characters")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as error:
+        raise ExpressionError(f"{source!r} is not an expression: {error.msg}") from None
+    reads = Reads()
+    _Checker(names, card, reads, source).visit_node(tree.body)
+    return tree.body, reads
+
+
+class _Checker:
+    def __init__(self, names: Names, card: bool, reads: Reads, source: str) -> None:
+        self.names, self.card, self.reads, self.source = names, card, reads, source
+
+    def fail(self, message: str) -> ExpressionError:
+        return ExpressionError(f"{message} in {self.source!r}")
+
+    def zone(self, node: ast.expr) -> str:
+        if not isinstance(node, ast.Name) or node.id not in self.names.zones:
+            known = ", ".join(sorted(self.names.zones))
+            raise self.fail(f"{ast.unparse(node)!r} is not a zone (zones: {known})")
+        self.reads.zones.add(node.id)
+        return node.id
+
+    def field_name(self, name: str) -> None:
+        if name not in self.names.fields and name not in CARD_ATTRIBUTES:
+            raise self.fail(f"no card field {name!r} (fields: {', '.join(sorted(self.names.fields | CARD_ATTRIBUTES))})")
+        if name not in CARD_ATTRIBUTES:
+            self.reads.fields.add(name)
+
+    def visit_node(self, node: ast.expr) -> None:
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, _BOOL_OPS):
+            for value in node.values:
+                self.visit_node(value)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
+            self.visit_node(node.operand)
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, _BIN_OPS):
+            self.visit_node(node.left)
+            self.visit_node(node.right)
+        elif isinstance(node, ast.Compare) and all(isinstance(op, _COMPARE_OPS) for op in node.ops):
+            self.visit_node(node.left)
+            for op, right in zip(node.ops, node.comparators):
+                if isinstance(op, (ast.In, ast.NotIn)):
+                    if not isinstance(right, (ast.List, ast.Tuple)) or not all(isinstance(e, ast.Constant) for e in right.elts):
+                        raise self.fail("`in` takes a list of constants, e.g. [1, 13]")
+                else:
+                    self.visit_node(right)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, (int, str)):
+            pass
+        elif isinstance(node, ast.Name):
+            self.name(node.id)
+        elif isinstance(node, ast.Attribute):
+            self.attribute(node)
+        elif isinstance(node, ast.Call):
+            self.call(node, attribute=False)
+        else:
+            raise self.fail(f"{ast.unparse(node)!r} is not allowed here")
+
+    def name(self, name: str) -> None:
+        if name in self.names.counters:
+            self.reads.counters.add(name)
+        elif name in self.names.variables:
+            self.reads.variables.add(name)
+        elif name in BUILTIN_NAMES or name in ("true", "false", "True", "False"):
+            pass
+        elif name == "card" or name == "numbers" or name == "setup":
+            raise self.fail(f"`{name}` needs a field after it, e.g. {name}.NAME")
+        elif name in self.names.zones:
+            raise self.fail(f"{name!r} is a zone; use count({name}) or top({name}).FIELD")
+        else:
+            known = sorted(set(self.names.counters) | self.names.variables | BUILTIN_NAMES)
+            raise self.fail(f"unknown name {name!r} (counters, variables and built-ins: {', '.join(known)})")
+
+    def attribute(self, node: ast.Attribute) -> None:
+        base = node.value
+        if isinstance(base, ast.Name) and base.id == "numbers":
+            if node.attr not in self.names.numbers:
+                raise self.fail(f"the spec has no number {node.attr!r} under `numbers`")
+            self.reads.numbers.add(node.attr)
+        elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
+            entry = f"{base.attr}.{node.attr}"
+            if base.attr not in ("deal", "display"):
+                raise self.fail(f"setup.{base.attr} is not a setup entry (setup.deal.DECK or setup.display.DECK)")
+            if entry not in self.names.setup:
+                raise self.fail(f"no setup gives {entry!r}")
+            self.reads.setup.add(entry)
+        elif isinstance(base, ast.Name) and base.id == "card":
+            if not self.card:
+                raise self.fail("`card` is only known in a card choice's `where`")
+            self.field_name(node.attr)
+        elif isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top":
+            self.call(base, attribute=True)
+            self.field_name(node.attr)
+        else:
+            raise self.fail(f"{ast.unparse(node)!r} is not a name of the game")
+
+    def call(self, node: ast.Call, *, attribute: bool) -> None:
+        if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
+            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules (count, total, top)")
+        name = node.func.id
+        if len(node.args) != FUNCTIONS[name]:
+            raise self.fail(f"{name}() takes {FUNCTIONS[name]} argument(s)")
+        if name == "top" and not attribute:
+            raise self.fail("top(ZONE) needs a field after it, e.g. top(discard).rank")
+        self.zone(node.args[0])
+        if name == "total":
+            field_node = node.args[1]
+            if not isinstance(field_node, ast.Name):
+                raise self.fail("total(ZONE, FIELD) names a card field")
+            self.field_name(field_node.id)

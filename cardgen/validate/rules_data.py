@@ -1,0 +1,43 @@
+"""Rules data checked before anything is played: every name it uses exists, every turn can end, every effect can happen.
+
+The problems come from :func:`cardgen.spec.rules_check.rules_problems`; this
+module turns them into findings at their file and line. What the rules data
+reads from the rest of the spec is checked like any rules module's contract
+(:mod:`cardgen.validate.contract`).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from cardgen.findings import Finding, Severity
+from cardgen.spec.load import LoadedSpec
+from cardgen.spec.rules_check import rules_problems
+from cardgen.validate.registry import check, register_codes
+
+register_codes(
+    {
+        "CG175": "The rules data names something that does not exist (a zone, counter, variable, step, field, number or setup entry), "
+        "or an expression is not in the rules language, so the interpreter could not play it.",
+        "CG176": "A step of the turn from which no chain of options ever ends the turn, so a turn could go on for ever.",
+        "CG177": "A card effect in the rules data that can never happen: no card in play carries it, or no option chooses a card with its effects.",
+    }
+)
+
+_HINTS = {
+    "CG175": "see docs/rules-data.md for the names and the expression language",
+    "CG176": "give the step an option with `then: end`, or one leading to a step that has one",
+    "CG177": "give the effect to a card, or remove it",
+}
+
+
+@check("rules-data", "static")
+def rules_data(loaded: LoadedSpec) -> Iterator[Finding]:
+    """The spec's rules data can be played as written."""
+    assert loaded.spec is not None
+    rules = loaded.spec.rules_data
+    if rules is None:
+        return
+    for path, problem, code in rules_problems(loaded.spec, rules):
+        severity = Severity.WARNING if code == "CG177" else Severity.ERROR
+        yield loaded.place_finding(code, severity, path, problem, _HINTS[code])
