@@ -4,7 +4,7 @@ Run from the project root::
 
     python bench/bench_engine.py [--games ceramus,keramikos] [--seconds 2] [--deals 5] [--out bench/results.json]
 
-For every game under specs/ whose rules module is registered it measures, on
+For every game under specs/ the engine can play (a registered rules module, or rules as data) it measures, on
 one core, uniformly random playouts per second at each player count, with the
 conservation check ``cardgen check`` runs after every playout; the
 wall time of ``run_checks`` (random playouts and a small skill ladder) with ``--jobs 1`` and
@@ -105,8 +105,9 @@ def check_speedup(loaded: LoadedSpec, playouts: int, skill_games: int) -> tuple[
 
 def solve_times(loaded: LoadedSpec, deals: int) -> tuple[int, float, float, int] | None:
     """(players, median seconds per deal, max seconds, deals proved) for the registered solver, if any."""
-    assert loaded.spec is not None and loaded.spec.rules is not None
-    solver = solver_for(loaded.spec.rules)
+    assert loaded.spec is not None
+    rules_id = loaded.spec.rules_module
+    solver = solver_for(rules_id) if rules_id is not None else None
     if solver is None:
         return None
     players = loaded.spec.players.min
@@ -138,7 +139,8 @@ def main() -> None:
     for folder in sorted(p.parent for p in (ROOT / "specs").glob("*/game.yaml")):
         loaded = load_spec(folder)
         spec = loaded.spec
-        if spec is None or spec.rules not in known or (wanted and spec.id not in wanted):
+        playable = spec is not None and (spec.rules_data is not None or spec.rules_module in known)
+        if spec is None or not playable or (wanted and spec.id not in wanted):
             continue
         row: dict[str, object] = {"game": spec.id, "playouts_per_second": {}, "playouts_per_wall_second": {}, "mean_length": {}}
         for players in range(spec.players.min, spec.players.max + 1):

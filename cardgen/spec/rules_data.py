@@ -220,8 +220,10 @@ class RulesData(RulesModel):
     turn: list[Step] = Field(min_length=1, description="The decisions of a turn; a turn starts at the first.")
     effects: dict[RulesIdentifier, list[Effect]] = Field(default_factory=dict, description="What each card effect id does when its card is chosen.")
     end: End = Field(description="When the game ends.")
-    scoring: list[Scoring] = Field(min_length=1, description="How the scores are counted at the end; the highest score wins unless `winner` says lowest.")
-    winner: Literal["highest", "lowest"] = Field(default="highest", description="Whether the highest or the lowest total wins.")
+    scoring: list[Scoring] = Field(
+        min_length=1,
+        description="How the scores are counted; the highest total wins (a game won by the fewest points scores them with `sign: -1`).",
+    )
 
 
 class ShuffleStep(RulesModel):

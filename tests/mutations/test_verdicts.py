@@ -377,3 +377,13 @@ def test_a_palette_named_like_a_reference_is_refused(tmp_path: Path) -> None:
     result = static(folder)
     found = errors(result.findings, "CG144")
     assert [f.path for f in found] == ["palettes[1].id"], rendered(result.findings)
+
+
+def test_a_number_named_as_a_plural_noun_counts_in_both_languages() -> None:
+    """'Crazy Eights' says 8 as 'Oito Maluco' does; 'a pair of sixes' says 6."""
+    from cardgen.validate.prose import numbers_in
+
+    assert [v for v, _, _ in numbers_in("Crazy Eights", "en")] == [8]
+    assert [v for v, _, _ in numbers_in("Oito Maluco", "pt_BR")] == [8]
+    assert [v for v, _, _ in numbers_in("a pair of sixes", "en")] == [6]
+    assert numbers_in("Nothing here counts", "en") == []

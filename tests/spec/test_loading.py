@@ -118,3 +118,16 @@ def test_symlink_leaving_the_folder_is_refused(tmp_path: Path) -> None:
     assert confined_path(inside, "cards.csv") is None
     (inside / "real.csv").write_text("id\n", encoding="utf-8")
     assert confined_path(inside, "real.csv") == (inside / "real.csv").resolve()
+
+
+def test_sheet_cells_of_text_fields_stay_the_text_written() -> None:
+    """A rank printed as 10 or a code 007 is text when the deck declares the field as text (CSV and spreadsheet cells alike)."""
+    from cardgen.spec.sheets import cards_from_rows
+
+    rows = [["id", "label", "points", "code"], ["ten", "10", "10", "007"], ["jack", 11.0, 11.0, True]]
+    cards, _ = cards_from_rows(rows, "cards.csv", text_fields=frozenset({"label", "code"}))
+    assert [c["data"] for c in cards] == [{"label": "10", "points": 10, "code": "007"}, {"label": "11", "points": 11, "code": "true"}]
+    loaded = load_spec(Path(__file__).resolve().parents[2] / "specs" / "crazy-eights")
+    assert loaded.spec is not None
+    labels = {card.data["label"] for card in loaded.spec.decks[0].cards}
+    assert labels == {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}
