@@ -68,13 +68,15 @@ class Tables:
 
 
 class _Emitter:
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, seat: int | None = None) -> None:
         self.t = tables
+        self.seat = "S" if seat is None else str(seat)
+        """The seat the expression is about: the argument ``S``, or a fixed seat folded in."""
 
     def zone(self, node: ast.expr) -> str:
         assert isinstance(node, ast.Name)
         index = self.t.zone_index[node.id]
-        return f"s.z[{index} + S]" if self.t.names.zones[node.id] else f"s.z[{index}]"
+        return f"s.z[{index} + {self.seat}]" if self.t.names.zones[node.id] else f"s.z[{index}]"
 
     def field_table(self, name: str) -> str:
         return f"F_{name}"
@@ -118,12 +120,12 @@ class _Emitter:
         if name == "players":
             return str(self.t.players)
         if name == "seat":
-            return "S"
+            return self.seat
         if name == "turn":
             return "s.turn"
         if name in self.t.counter_index:
             index = self.t.counter_index[name]
-            return f"s.c[{index} + S]" if self.t.names.counters[name] else f"s.c[{index}]"
+            return f"s.c[{index} + {self.seat}]" if self.t.names.counters[name] else f"s.c[{index}]"
         return f"s.v[{self.t.variable_index[name]}]"
 
     def attribute(self, node: ast.Attribute) -> str:
@@ -152,6 +154,13 @@ def compile_expression(source: int | str, tables: Tables, *, card: bool = False)
     """The function computing ``source`` (already checked by the validator; checked again here)."""
     tree, _ = parse_expression(source, tables.names, card=card)
     code = _Emitter(tables).emit(tree)
+    return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+
+
+def compile_any_seat(source: int | str, tables: Tables) -> ExprFunction:
+    """A function true when ``source`` holds for some seat: one expression per seat, joined by ``or``, no loop."""
+    tree, _ = parse_expression(source, tables.names)
+    code = " or ".join(_Emitter(tables, seat).emit(tree) for seat in range(tables.players))
     return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State, Termination
-from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_expression, constant_value, field_tables
+from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import decks_in_play, names_of
 from cardgen.spec.rules_data import (
@@ -194,15 +194,13 @@ class DataGame(Game):
         self.width = max([self.n_designs + 1] + [len(v) for v in self.variable_values])
         self.choice_base = len(options)
         end = rules.end
-        self.end_any_seat = compile_expression(end.any_seat, t) if end.any_seat else None
+        self.end_any_seat = compile_any_seat(end.any_seat, t) if end.any_seat else None
         self.end_table = compile_expression(end.table, t) if end.table else None
         self.all_pass = end.all_pass
         self.turn_limit = constant_value(end.turn_limit, t) if end.turn_limit is not None else None
         self.scorers = [self._scorer(item) for item in rules.scoring]
         self.setup_rules = rules
-        self.setup_counts = {
-            i: constant_value(step.deal.count, t) for i, step in enumerate(rules.setup) if isinstance(step, DealStep)
-        }
+        self.setup_steps = [self._setup_step(step) for step in rules.setup]
         total_cards = sum(self.copies)
         bound = 0
         for item in rules.scoring:
@@ -321,6 +319,41 @@ class DataGame(Game):
         sign = item.sign
         return lambda s, seat: sign * s.c[index + (seat if per_seat else 0)]
 
+    def _setup_step(self, step: Any) -> Callable[["DataState", random.Random], None]:
+        """One setup step, compiled: the deck's cards in spec order, shuffled with the seeded generator,
+        their top at the end of the list, dealt one card at a time round the table from the first seat."""
+        t = self.tables
+        if isinstance(step, ShuffleStep):
+            target = t.zone_index[step.shuffle.to]
+            cards = [d for d in self.deck_designs[step.shuffle.deck] for _ in range(self.copies[d])]
+
+            def shuffle(s: DataState, rng: random.Random) -> None:
+                pile = s.z[target]
+                pile.extend(cards)
+                rng.shuffle(pile)
+            return shuffle
+        if isinstance(step, DealStep):
+            source = t.zone_index[step.deal.from_]
+            target, per_seat = t.zone_index[step.deal.to], self.zone_per_seat[step.deal.to]
+            count, players = constant_value(step.deal.count, t), self.num_players
+
+            def deal(s: DataState, rng: random.Random) -> None:
+                pile = s.z[source]
+                for _ in range(count):
+                    for seat in range(players):
+                        if pile:
+                            s.z[target + (seat if per_seat else 0)].append(pile.pop())
+            return deal
+        if isinstance(step, MoveStep):
+            move = self._move(step.move, False)
+            return lambda s, rng: move(s, 0, 0)
+        assert isinstance(step, SetStep)
+        var, value = t.variable_index[step.set.var], compile_expression(step.set.value, t)
+
+        def set_variable(s: DataState, rng: random.Random) -> None:
+            s.v[var] = value(s, 0, 0)
+        return set_variable
+
     # -- the Game API -----------------------------------------------------------------------------
 
     def info(self) -> GameInfo:
@@ -329,24 +362,8 @@ class DataGame(Game):
     def new_initial_state(self, seed: int) -> "DataState":
         rng = random.Random(seed)
         s = DataState(self)
-        t = self.tables
-        for i, step in enumerate(self.setup_rules.setup):
-            if isinstance(step, ShuffleStep):
-                pile = s.z[t.zone_index[step.shuffle.to]]
-                for design in self.deck_designs[step.shuffle.deck]:
-                    pile.extend([design] * self.copies[design])
-                rng.shuffle(pile)
-            elif isinstance(step, DealStep):
-                source = t.zone_index[step.deal.from_]
-                target, per_seat = t.zone_index[step.deal.to], self.zone_per_seat[step.deal.to]
-                for _ in range(self.setup_counts[i]):
-                    for seat in range(self.num_players):
-                        if s.z[source]:
-                            s.z[target + (seat if per_seat else 0)].append(s.z[source].pop())
-            elif isinstance(step, MoveStep):
-                self._move(step.move, False)(s, 0, 0)
-            elif isinstance(step, SetStep):
-                s.v[t.variable_index[step.set.var]] = compile_expression(step.set.value, t)(s, 0, 0)
+        for step in self.setup_steps:
+            step(s, rng)
         s.seat = rng.randrange(self.num_players) if self.setup_rules.first_player == "random" else 0
         s.start_turn()
         return s
@@ -394,7 +411,7 @@ class DataState(State):
         g = self.g
         if g.end_table is not None and g.end_table(self, self.seat, 0):
             self.over = Termination.NORMAL
-        elif g.end_any_seat is not None and any(g.end_any_seat(self, seat, 0) for seat in range(g.num_players)):
+        elif g.end_any_seat is not None and g.end_any_seat(self, 0, 0):
             self.over = Termination.NORMAL
         elif g.all_pass and self.passes >= g.num_players:
             self.over = Termination.NO_LEGAL_MOVES
