@@ -27,6 +27,11 @@ def _option(data: Any, option_id: str) -> Any:
     return next(o for o in _turn(data) if o["id"] == option_id)
 
 
+def _every_option_again(data: Any) -> None:
+    for option in _turn(data):
+        option["then"] = "again"
+
+
 CASES: list[tuple[str, Callable[[Any], None], str, str]] = [
     ("a move names an unknown zone", lambda d: _option(d, "draw")["do"][0]["move"].__setitem__("from", "stok"), "CG175", "stok"),
     ("a card choice names an unknown zone", lambda d: _option(d, "play")["card"].__setitem__("to", "pile"), "CG175", "pile"),
@@ -44,7 +49,7 @@ CASES: list[tuple[str, Callable[[Any], None], str, str]] = [
     ("a card effect has no rule", lambda d: d["rules"]["effects"].__setitem__("wild_card", d["rules"]["effects"].pop("wild")), "CG175", "wild"),
     ("a choice is not the last effect", lambda d: d["rules"]["effects"]["wild"].append({"skip": 1}), "CG175", "choose"),
     ("a score sums an unknown field", lambda d: d["rules"]["scoring"][0]["sum"].__setitem__("field", "value"), "CG175", "value"),
-    ("no option ever ends the turn", lambda d: [o.__setitem__("then", "again") for o in _turn(d)], "CG176", "- id: turn"),
+    ("no option ever ends the turn", lambda d: _every_option_again(d), "CG176", "- id: turn"),
 ]
 
 

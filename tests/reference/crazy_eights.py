@@ -45,7 +45,11 @@ class CrazyEights:
 
     def __post_init__(self) -> None:
         deck = next(d for d in self.spec.decks if d.id == "standard")
-        cards = [Card(c.id, str(c.data["suit"]), int(c.data["rank"]), int(c.data["points"]), c.effect == "wild") for c in deck.cards for _ in range(c.copies)]
+        cards = []
+        for c in deck.cards:
+            rank, points = c.data["rank"], c.data["points"]
+            assert isinstance(rank, int) and isinstance(points, int)
+            cards += [Card(c.id, str(c.data["suit"]), rank, points, c.effect == "wild")] * c.copies
         random.Random(self.seed).shuffle(cards)
         self.stock = cards
         deal = next(s for s in self.spec.setups if s.players == self.players).deal["standard"]

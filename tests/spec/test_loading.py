@@ -124,7 +124,7 @@ def test_sheet_cells_of_text_fields_stay_the_text_written() -> None:
     """A rank printed as 10 or a code 007 is text when the deck declares the field as text (CSV and spreadsheet cells alike)."""
     from cardgen.spec.sheets import cards_from_rows
 
-    rows = [["id", "label", "points", "code"], ["ten", "10", "10", "007"], ["jack", 11.0, 11.0, True]]
+    rows: list[list[object]] = [["id", "label", "points", "code"], ["ten", "10", "10", "007"], ["jack", 11.0, 11.0, True]]
     cards, _ = cards_from_rows(rows, "cards.csv", text_fields=frozenset({"label", "code"}))
     assert [c["data"] for c in cards] == [{"label": "10", "points": 10, "code": "007"}, {"label": "11", "points": 11, "code": "true"}]
     loaded = load_spec(Path(__file__).resolve().parents[2] / "specs" / "crazy-eights")
