@@ -2,15 +2,26 @@
 
 The generic layers call :func:`load_game_packages` and then only ever look games
 up through the registries; nothing outside a game's own package names it. A
-package that fails to import does not take the others down with it: its error
-is kept and reported by :func:`package_errors` (and by the commands that need
-the rules it would have registered).
+game may also live outside cardgen's tree, in any installed distribution that
+declares an entry point in the ``cardgen.games`` group (see :data:`ENTRY_POINT_GROUP`):
+the entry point names a module, imported so it registers itself, or a function
+called once with no arguments to do the registering. A package that fails to
+import does not take the others down with it: its error is kept and reported by
+:func:`package_errors` (and by the commands that need the rules it would have
+registered).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+
+ENTRY_POINT_GROUP = "cardgen.games"
+"""The entry-point group through which an installed distribution registers its games, e.g. in its pyproject.toml::
+
+    [project.entry-points."cardgen.games"]
+    my-game = "my_game_package"            # a module that registers itself when imported
+"""
 
 _loaded = False
 _errors: dict[str, str] = {}
@@ -28,6 +39,20 @@ def load_game_packages() -> None:
                 importlib.import_module(f"{__name__}.{module.name}")
             except Exception as error:  # a broken game package must not break every other game
                 _errors[module.name] = f"{type(error).__name__}: {error}"
+    _load_entry_points()
+
+
+def _load_entry_points() -> None:
+    """Import (or call) every ``cardgen.games`` entry point of the installed distributions, in name order."""
+    from importlib.metadata import entry_points
+
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        try:
+            loaded = point.load()
+            if callable(loaded):  # a registering function; a module registered itself on import
+                loaded()
+        except Exception as error:  # an installed game that fails must not break the others either
+            _errors[f"{point.name} (entry point {point.value})"] = f"{type(error).__name__}: {error}"
 
 
 def package_errors() -> dict[str, str]:
