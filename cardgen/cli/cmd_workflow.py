@@ -98,11 +98,13 @@ def watch(
         fail(error.render(), EXIT_INPUT)
     typer.echo(f"[{_stamp()}] building {display_path(folder)}")
     game_id = build_once(folder, out, options) or folder.name
-    from cardgen.render.layouts import LAYOUTS_DIR
+    from cardgen.render.layouts import bundled_layouts
+    from cardgen.spec.load import load_spec
 
     roots = [folder]
-    bundled = LAYOUTS_DIR / game_id
-    if bundled.is_dir():
+    loaded = load_spec(folder)
+    bundled = bundled_layouts(loaded.spec.rules_module if loaded.spec is not None else None)
+    if bundled is not None and bundled.is_dir():
         roots.append(bundled)
     watched = ", ".join(display_path(r) for r in roots)
     typer.echo(f"[{_stamp()}] watching {watched} every {interval:g} s; press Ctrl-C to stop")

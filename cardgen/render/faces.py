@@ -19,12 +19,13 @@ from typing import Any, Literal, Mapping, Sequence
 from cardgen.render.colour import mix
 from cardgen.render.extent import Bounds, ink_box, text_ink, text_sizes
 from cardgen.render.layouts import (
-    LAYOUTS_DIR,
     Element,
     FaceLayout,
     ResolvedLayout,
     default_component_layout,
+    bundled_layouts,
     default_deck_layout,
+    is_bundled,
     resolve_layout,
 )
 from cardgen.render.scene import Box, Group, Primitive, Rect, Scene, Text, card_scene
@@ -141,10 +142,11 @@ def face_set(loaded: LoadedSpec, locale: str | None = None) -> FaceSet:
 
 def _layouts(loaded: LoadedSpec, spec: Spec) -> dict[str, ResolvedLayout]:
     out: dict[str, ResolvedLayout] = {}
+    bundled = bundled_layouts(spec.rules_module)
     for deck in spec.decks:
-        out[deck.id] = resolve_layout(loaded.folder, spec.id, deck.id, deck.layout, default_deck_layout(deck, size_of(deck.size)))
+        out[deck.id] = resolve_layout(loaded.folder, bundled, deck.id, deck.layout, default_deck_layout(deck, size_of(deck.size)))
     for component in spec.components:
-        out[component.id] = resolve_layout(loaded.folder, spec.id, component.id, None, default_component_layout(component, size_of(component.size)))
+        out[component.id] = resolve_layout(loaded.folder, bundled, component.id, None, default_component_layout(component, size_of(component.size)))
     return out
 
 
@@ -338,7 +340,7 @@ def _look(primitives: Sequence[Primitive]) -> str:
 
 def _designers_file(resolved: ResolvedLayout) -> bool:
     """Whether the layout was read from a file of the spec's own (not cardgen's bundled layouts or generic default)."""
-    return bool(resolved.file) and not Path(resolved.file).resolve().is_relative_to(LAYOUTS_DIR.resolve())
+    return bool(resolved.file) and not is_bundled(Path(resolved.file))
 
 
 def print_order(faces: list[Face]) -> list[tuple[Face, Face | None]]:

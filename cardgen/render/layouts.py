@@ -1,7 +1,8 @@
 """Card face layouts as data: which widget goes where, in what colours and sizes.
 
-A layout file ``templates/layouts/<game-id>/<deck-id>.yaml`` (or, to override
-it for one spec, ``layouts/<deck-id>.yaml`` inside the spec folder) holds a
+A layout file ``layouts/<deck-id>.yaml`` inside the spec folder, or one bundled
+with the rules module the spec names (``cardgen/games/<package>/layouts/``,
+registered with :func:`register_layouts` beside the game's widgets), holds a
 ``front`` face layout and, for single-sided decks, a ``back``. Double-sided
 decks draw both faces with ``front``, each with its own data. Components
 (tiles, markers, tokens) use the same files, named by component id.
@@ -31,7 +32,31 @@ from cardgen.spec.yaml_load import load_yaml
 from cardgen.resources import TEMPLATES
 
 LAYOUTS_DIR: Path = TEMPLATES / "layouts"
-"""The bundled layouts, one folder per game id."""
+"""Where the layout language is documented (README.md); layouts themselves live with their game."""
+
+_BUNDLED: dict[str, Path] = {}
+
+
+def register_layouts(rules_id: str, folder: Path) -> None:
+    """Make ``folder`` the bundled layouts of every spec whose rules are ``rules_id`` (a game package calls this)."""
+    _BUNDLED[rules_id] = folder
+
+
+def bundled_layouts(rules_id: str | None) -> Path | None:
+    """The folder of layouts bundled with the rules module ``rules_id``, if it has one."""
+    if rules_id is None:
+        return None
+    if rules_id not in _BUNDLED:
+        from cardgen.render.widget_kit import load_game_widgets  # game packages register layouts beside their widgets
+
+        load_game_widgets()
+    return _BUNDLED.get(rules_id)
+
+
+def is_bundled(path: Path) -> bool:
+    """Whether ``path`` is one of the layouts bundled with a game package (not a spec's own file)."""
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(folder.resolve()) for folder in _BUNDLED.values())
 
 _COLOUR_OR_KEYWORD = r"^(#[0-9a-fA-F]{6}|type|seat|entry)$"
 
@@ -142,7 +167,7 @@ class ResolvedLayout:
     """(code, path inside the file, message) for a file that could not be used."""
 
 
-def _layout_candidates(folder: Path, game_id: str, name: str, explicit: str | None) -> list[Path]:
+def _layout_candidates(folder: Path, bundled: Path | None, name: str, explicit: str | None) -> list[Path]:
     """Where the layout may be, in order; every spec-folder candidate confined to the spec folder itself.
 
     (A ``layouts/`` folder that is a link leaving the spec folder gives no
@@ -152,14 +177,12 @@ def _layout_candidates(folder: Path, game_id: str, name: str, explicit: str | No
     candidates: list[Path | None] = []
     if explicit:
         file_name = explicit if explicit.endswith(".yaml") else f"{explicit}.yaml"
-        candidates += [
-            confined_path(folder, explicit),
-            confined_path(LAYOUTS_DIR, explicit),
-            confined_path(folder, f"{SPEC_LAYOUTS}/{file_name}"),
-            confined_path(LAYOUTS_DIR, f"{game_id}/{file_name}"),
-        ]
+        candidates += [confined_path(folder, explicit), confined_path(folder, f"{SPEC_LAYOUTS}/{file_name}")]
+        if bundled is not None:
+            candidates.append(confined_path(bundled, file_name))
     candidates.append(confined_path(folder, f"{SPEC_LAYOUTS}/{name}.yaml"))
-    candidates.append(confined_path(LAYOUTS_DIR, f"{game_id}/{name}.yaml"))
+    if bundled is not None:
+        candidates.append(confined_path(bundled, f"{name}.yaml"))
     return [path for path in candidates if path is not None]
 
 
@@ -176,8 +199,8 @@ def _escape_problem(folder: Path, name: str, explicit: str | None) -> tuple[str,
 _FILE_CACHE: dict[tuple[str, int, int, str, object], ResolvedLayout] = {}
 
 
-def resolve_layout(folder: Path, game_id: str, name: str, explicit: str | None, default: DeckLayout) -> ResolvedLayout:
-    """The layout for deck/component ``name``: the spec's own file, the bundled one, or ``default``.
+def resolve_layout(folder: Path, bundled: Path | None, name: str, explicit: str | None, default: DeckLayout) -> ResolvedLayout:
+    """The layout for deck/component ``name``: the spec's own file, the one bundled with its rules (``bundled``), or ``default``.
 
     A layout named (or found in the spec's ``layouts/``) that leads outside
     the spec folder is not read, and no other layout is used in its place: the
@@ -193,7 +216,7 @@ def resolve_layout(folder: Path, game_id: str, name: str, explicit: str | None, 
     if refused is not None:
         return ResolvedLayout(default, refused[0], None, (("CG010", (), refused[1]),))
     build_cache = active_parse_cache()
-    for path in _layout_candidates(folder, game_id, name, explicit):
+    for path in _layout_candidates(folder, bundled, name, explicit):
         if not path.is_file():
             continue
         stat = path.stat()
@@ -206,7 +229,7 @@ def resolve_layout(folder: Path, game_id: str, name: str, explicit: str | None, 
             _FILE_CACHE[key] = cached
         return cached
     if explicit:
-        return ResolvedLayout(default, "", None, (("CG207", (), f"layout {explicit!r} not found in the spec folder or templates/layouts"),))
+        return ResolvedLayout(default, "", None, (("CG207", (), f"layout {explicit!r} not found in the spec folder or among the layouts of its rules module"),))
     return ResolvedLayout(default, "", None)
 
 

@@ -302,7 +302,7 @@ class Deck(SpecModel):
     description: LocalText | None = Field(default=None, description="What the deck is for.")
     size: SizeName | CardSize = Field(default="poker", description="A named size (poker 63x88, bridge, mini, tarot, square, tile) or an explicit size.")
     double_sided: bool = Field(default=False, description="True when both faces are fronts (each card lists two faces).")
-    layout: str | None = Field(default=None, description="The face layout to draw cards with (a file in templates/layouts or the spec folder).")
+    layout: str | None = Field(default=None, description="The face layout to draw cards with: a file in the spec folder (or its layouts/), or one bundled with the rules module.")
     back: LocalText | None = Field(default=None, description="The title printed on the card back (single-sided decks).")
     card_types: list[CardType] = Field(default_factory=list, description="The kinds of card in the deck.")
     fields: dict[str, FieldDef] = Field(default_factory=dict, description="The per-card data fields and their types.")

@@ -31,11 +31,20 @@ def test_shipped_games_pass_the_print_safety_checks_clean(game: str) -> None:
     assert not [f for f in findings if f.code in ("CG201", "CG203", "CG204", "CG209")], [f.message for f in findings]
 
 
+def _bundled(rules_id: str) -> Path:
+    """The layouts bundled with a rules module."""
+    from cardgen.render.layouts import bundled_layouts
+
+    folder = bundled_layouts(rules_id)
+    assert folder is not None, rules_id
+    return folder
+
+
 def _mutant(tmp_path: Path, game: str, layout_game: str, deck: str, edit: tuple[str, str]) -> Path:
     """A copy of a shipped game whose spec folder overrides one layout, with one text replacement."""
     folder = tmp_path / game
     shutil.copytree(ROOT / "specs" / game, folder)
-    text = (ROOT / "templates" / "layouts" / layout_game / f"{deck}.yaml").read_text(encoding="utf-8")
+    text = (_bundled(layout_game) / f"{deck}.yaml").read_text(encoding="utf-8")
     old, new = edit
     assert old in text
     (folder / "layouts").mkdir(exist_ok=True)
@@ -208,7 +217,7 @@ def test_every_effect_has_its_own_look_in_the_shipped_games() -> None:
 
 
 def test_specials_sharing_one_emblem_are_caught(tmp_path: Path) -> None:
-    text = (ROOT / "templates" / "layouts" / "keramikos" / "excavation.yaml").read_text(encoding="utf-8")
+    text = (_bundled("keramikos") / "excavation.yaml").read_text(encoding="utf-8")
     start = text.index("        glyphs: {reroll")
     line = text[start : text.index("\n", start) + 1]
     folder = _mutant(tmp_path, "keramikos", "keramikos", "excavation", (line, ""))
@@ -218,7 +227,7 @@ def test_specials_sharing_one_emblem_are_caught(tmp_path: Path) -> None:
 
 
 def test_one_icon_per_card_type_is_caught(tmp_path: Path) -> None:
-    text = (ROOT / "templates" / "layouts" / "mausoleum-guardians" / "cards.yaml").read_text(encoding="utf-8")
+    text = (_bundled("mausoleum-guardians") / "cards.yaml").read_text(encoding="utf-8")
     start = text.index("        glyphs: {double_set")
     line = text[start : text.index("\n", start) + 1]
     folder = _mutant(tmp_path, "mausoleum-guardians", "mausoleum-guardians", "cards", (line, ""))
@@ -235,3 +244,25 @@ def test_glyphs_are_distinct_drawings() -> None:
     for name, glyph in GLYPHS.items():
         box = ink_box(glyph(10.0, 10.0, 8.0, "#000000", "#ffffff"))
         assert box is not None and box.left >= 1.5 and box.right <= 18.5 and box.top >= 1.5 and box.bottom <= 18.5, name  # inside its circle
+
+
+def test_layouts_come_with_the_rules_module_whatever_the_spec_is_called(tmp_path: Path) -> None:
+    """A designer's variant of Keramikos (another id, the same rules) is drawn with Keramikos's layouts; a spec
+    without those rules is not, even under the same id."""
+    from cardgen.render.faces import _layouts
+    from cardgen.spec.load import load_spec
+
+    variant = tmp_path / "my-dig"
+    shutil.copytree(ROOT / "specs" / "keramikos", variant)
+    text = (variant / "game.yaml").read_text(encoding="utf-8")
+    (variant / "game.yaml").write_text(text.replace("\nid: keramikos\n", "\nid: my-dig\n"), encoding="utf-8")
+    loaded = load_spec(variant)
+    assert loaded.spec is not None and loaded.spec.id == "my-dig"
+    files = {deck: Path(resolved.file).resolve() for deck, resolved in _layouts(loaded, loaded.spec).items()}
+    assert files["excavation"] == _bundled("keramikos") / "excavation.yaml"
+    unsimulated = tmp_path / "keramikos"
+    shutil.copytree(ROOT / "specs" / "keramikos", unsimulated)
+    (unsimulated / "game.yaml").write_text(text.replace("\nrules: keramikos\n", "\n"), encoding="utf-8")
+    loaded = load_spec(unsimulated)
+    assert loaded.spec is not None and loaded.spec.rules is None
+    assert all(resolved.file == "" for resolved in _layouts(loaded, loaded.spec).values()), "no rules module, no bundled layouts"

@@ -4,7 +4,7 @@ Until session 2, specs were loaded with ruamel.yaml's pure-Python round-trip
 loader and a converter walking its CommentedMap/CommentedSeq tree. That path is
 kept below (:func:`reference`) as the yardstick: on a corpus of scalars and
 odd constructs, on thousands of generated plain scalars and on every YAML file
-shipped in specs/, templates/layouts/ and tests/fixtures/, the new reader gives
+shipped in specs/, the games' layouts (cardgen/games/*/layouts/) and tests/fixtures/, the new reader gives
 the same values, in the same order, with the same places, and refuses what the
 old one refused. The few deliberate differences are listed in ``DIFFERENCES``
 with both outcomes.
@@ -33,7 +33,7 @@ from cardgen.spec.yaml_load import load_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(
-    {path for folder in ("specs", "templates/layouts", "tests/fixtures") for path in (ROOT / folder).rglob("*") if path.suffix in {".yaml", ".yml"}}
+    {path for folder in ("specs", "cardgen/games", "tests/fixtures") for path in (ROOT / folder).rglob("*") if path.suffix in {".yaml", ".yml"}}
 )
 
 Places = list[tuple[tuple[str | int, ...], tuple[int, int]]]

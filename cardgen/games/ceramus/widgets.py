@@ -6,7 +6,10 @@ Registered on import; the render layer imports this module through
 
 from __future__ import annotations
 
+import pathlib
+
 from cardgen.render.colour import ink_on
+from cardgen.render.layouts import register_layouts
 from cardgen.render.scene import Box, Line, Polygon, Primitive, Rect
 from cardgen.render.widgets import DEFAULT_INK, WidgetContext, register_widget
 
@@ -95,3 +98,5 @@ def tiles_used(ctx: WidgetContext) -> list[Primitive]:
 
 register_widget("ceramus_bonus", bonus_emblem)
 register_widget("ceramus_tiles_used", tiles_used)
+
+register_layouts("ceramus", pathlib.Path(__file__).resolve().parent / "layouts")

@@ -9,7 +9,10 @@ layer imports this module through :func:`cardgen.render.widgets.load_game_widget
 
 from __future__ import annotations
 
+import pathlib
+
 from cardgen.render.colour import ink_on, mix
+from cardgen.render.layouts import register_layouts
 from cardgen.render.scene import Box, Circle, ClosePath, CubicTo, LineTo, MoveTo, Path, Polygon, Primitive, Text
 from cardgen.render.units import pt_to_mm
 from cardgen.render.widgets import DEFAULT_INK, TITLE_FONT, WidgetContext, register_widget, symbol_size
@@ -144,3 +147,5 @@ def skull_colours(ctx: WidgetContext) -> list[Primitive]:
 register_widget("ceratopsians_markers", markers)
 register_widget("ceratopsians_skull", skull_part)
 register_widget("ceratopsians_colours", skull_colours)
+
+register_layouts("ceratopsians", pathlib.Path(__file__).resolve().parent / "layouts")

@@ -6,11 +6,13 @@ Registered on import; the render layer imports this module through
 
 from __future__ import annotations
 
+import pathlib
 from itertools import product
 
 from cardgen.limits import MAX_FRAME_CELLS
 from cardgen.render.colour import ink_on, shade
 from cardgen.render.glyphs import draw_glyph
+from cardgen.render.layouts import register_layouts
 from cardgen.render.scene import Box, Circle, ClosePath, CubicTo, Group, Line, LineTo, MoveTo, Path, Polygon, Primitive, Rect, Text, Transform
 from cardgen.render.units import pt_to_mm
 from cardgen.render.widgets import DEFAULT_INK, TITLE_FONT, WidgetContext, register_widget
@@ -218,3 +220,5 @@ register_widget("keramikos_vessel", vessel)
 register_widget("keramikos_level", level)
 register_widget("keramikos_set", set_line)
 register_widget("keramikos_special", special_emblem)
+
+register_layouts("keramikos", pathlib.Path(__file__).resolve().parent / "layouts")

@@ -7,9 +7,11 @@ Registered on import; the render layer imports this module through
 from __future__ import annotations
 
 import math
+import pathlib
 
 from cardgen.render.colour import ink_on, mix
 from cardgen.render.glyphs import draw_glyph
+from cardgen.render.layouts import register_layouts
 from cardgen.render.scene import Box, Circle, Line, Polygon, Primitive, Rect
 from cardgen.render.widgets import DEFAULT_INK, WidgetContext, register_widget
 
@@ -102,3 +104,5 @@ def emblem(ctx: WidgetContext) -> list[Primitive]:
 
 register_widget("mausoleum_monument", monument)
 register_widget("mausoleum_emblem", emblem)
+
+register_layouts("mausoleum-guardians", pathlib.Path(__file__).resolve().parent / "layouts")
