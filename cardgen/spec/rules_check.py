@@ -190,6 +190,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)
+    yield from _unreachable_choices(rules)
 
 
 def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
@@ -230,6 +231,36 @@ def _effect_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, st
             yield ("rules", "effects", effect_id), f"no card in play carries effect {effect_id!r}, so it can never happen", "CG177"
         elif not chosen:
             yield ("rules", "effects", effect_id), f"effect {effect_id!r} happens when its card is chosen, and no option chooses a card with its effects", "CG177"
+
+
+def _zones_filled(rules: RulesData) -> set[str]:
+    """Every zone some setup step, option or effect puts cards into."""
+    filled: set[str] = set()
+    for step in rules.setup:
+        if isinstance(step, ShuffleStep):
+            filled.add(step.shuffle.to)
+        elif isinstance(step, DealStep):
+            filled.add(step.deal.to)
+        elif isinstance(step, MoveStep):
+            filled.add(step.move.to)
+    for path, effect, _, _ in _all_effects(rules):
+        if isinstance(effect, MoveEffect):
+            filled.add(effect.move.to)
+    filled.update(option.card.to for option in card_choices(rules) if option.card is not None)
+    return filled
+
+
+def _unreachable_choices(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    """A card choice from a zone that never holds a card: no position ever offers it."""
+    filled = _zones_filled(rules)
+    for i, step in enumerate(rules.turn):
+        for j, option in enumerate(step.options):
+            if option.card is not None and option.card.from_ in rules.zones and option.card.from_ not in filled:
+                yield (
+                    ("rules", "turn", i, "options", j, "card", "from"),
+                    f"option {option.id!r} chooses a card from {option.card.from_!r}, and no setup step, option or effect ever puts a card there, so no position offers it",
+                    "CG178",
+                )
 
 
 def rules_reads(spec: Spec, rules: RulesData) -> Reads:

@@ -70,6 +70,18 @@ def test_an_effect_no_card_carries_is_a_warning(tmp_path: Path) -> None:
     assert found and "reverse_order" in line_of(found[0])
 
 
+def test_a_card_choice_from_a_zone_nothing_fills_is_reported(tmp_path: Path) -> None:
+    folder = copy_spec(SPEC, tmp_path)
+
+    def choose_from_an_empty_zone(data: Any) -> None:
+        data["rules"]["zones"]["graveyard"] = {"visibility": "public"}
+        _option(data, "play")["card"]["from"] = "graveyard"
+
+    edit_yaml(folder, choose_from_an_empty_zone)
+    found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG178"]
+    assert found and "graveyard" in line_of(found[0])
+
+
 def test_a_number_the_rules_data_never_reads_is_reported_as_unread(tmp_path: Path) -> None:
     folder = copy_spec(SPEC, tmp_path)
     edit_yaml(folder, lambda d: d["numbers"].__setitem__("hand_limit", 9))
