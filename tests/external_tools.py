@@ -26,3 +26,11 @@ def need(program: str) -> str:
     if os.environ.get("CI"):
         pytest.fail(message + "; CI must have it")
     pytest.skip(message)
+
+
+def optional(program: str) -> str | None:
+    """The path of ``program`` for a test that checks more besides; None without it, except under ``CI``, where it fails."""
+    path = shutil.which(program)
+    if path is None and os.environ.get("CI"):
+        pytest.fail(f"{program} is not installed (Debian package {PACKAGES.get(program, program)!r}); CI must have it")
+    return path
