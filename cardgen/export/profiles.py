@@ -32,9 +32,11 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from cardgen.export.folder_page import write_folder_page
 from cardgen.export.ink import ink_findings
 from cardgen.export.pdfx import OutputIntent, read_icc, write_pdfx
-from cardgen.export.preview import ordered_faces, write_atomic
+from cardgen.export.preview import ordered_faces
+from cardgen.fsmove import write_atomic
 from cardgen.export.raster import bitmap_problem, mm_to_px, png_bytes, px_to_mm, rasterise, reframe, trim_of, with_bleed
 from cardgen.findings import Finding, InputError, Severity
 from cardgen.limits import MAX_BITMAP_PIXELS, MAX_BITMAP_SIDE
@@ -262,6 +264,7 @@ def export_profile(
         _export_pdf(spec.id, local(spec.title, locale, spec.locales[0]), profile, faces, out, result, progress or NoProgress())
     else:
         _export_png(spec.id, profile, faces, out, result, progress or NoProgress())
+    write_folder_page(spec, out, "print-shop", locale, [profile.description, *result.notes], name=profile.name)
     return result
 
 
