@@ -5,7 +5,8 @@ destination folder lies on another one (``output/<game>`` a symbolic link to
 another disk, a mount point inside ``output/``), it fails with EXDEV ("Invalid
 cross-device link") every time. :func:`move_file` then copies the file into a
 temporary file beside the destination and renames that into place, so a
-reader still never sees a half-written file.
+reader still never sees a half-written file. :func:`write_atomic` writes new
+bytes the same way (a temporary file beside the destination, one rename).
 """
 
 from __future__ import annotations
@@ -37,3 +38,11 @@ def move_file(source: Path, destination: Path) -> None:
         Path(temp_name).unlink(missing_ok=True)
         raise
     source.unlink()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and one rename (no half-written file is left)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    temporary.write_bytes(data)
+    os.replace(temporary, path)

@@ -64,6 +64,10 @@ def check(
             loaded, playouts, seed, jobs, players=players,
             skill_games=skill_games, mcts_budget=mcts_budget, replays_dir=replays_dir, progress=progress,
         )
+    if replays_dir is not None and replays_dir.is_dir():
+        from cardgen.export.folder_page import write_folder_page
+
+        write_folder_page(spec, replays_dir, "replays", spec.locales[0])
     if fmt == "json":
         typer.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
     else:

@@ -3,8 +3,11 @@
 The page shows every face (the SVGs the "cards" producer writes to ``cards/``),
 each card's front beside its back (or second face), grouped by deck, then the
 components; it says how to print (the first page of each print PDF, in short)
-and links the print PDFs, the rulebooks and, when they exist, the
-``report/``, ``replays/``, ``preview/`` and ``tts/`` folders. It is one
+and links the print PDFs, the rulebooks and, when they exist, the pages of the
+``report/``, ``replays/``, ``preview/`` and ``tts/`` folders and of every
+print-shop folder (``cardgen export profile``): each command writes its
+folder's ``index.html`` (:mod:`cardgen.export.folder_page`; the report its
+own), and a folder without one, left by an older cardgen, is linked as a folder. It is one
 self-contained file: inline CSS, no script, no external URL, relative links
 only, so it opens straight from disk. Every text is escaped.
 
@@ -24,6 +27,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from cardgen.artefacts import BuildContext, register_producer
+from cardgen.export.folder_page import folder_kind, kind_title
 from cardgen.render.faces import Face, card_faces
 from cardgen.render.widgets import local
 from cardgen.spec.models import Spec
@@ -31,17 +35,17 @@ from cardgen.spec.models import Spec
 PRODUCER_NAME = "zz-gallery"
 INDEX = "index.html"
 EXTRA_FOLDERS = ("report", "replays", "preview", "tts")
-"""Folders linked when present, in this order."""
+"""Folders linked when present, in this order; then the print-shop folders, by name."""
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
-        "print": "Print files", "rules": "Rulebooks", "more": "More", "components": "Components",
+        "print": "Print files", "rules": "Rulebooks", "more": "More", "components": "Components", "report": "Balance report",
         "back": "back", "face2": "second face", "copies": "copies", "copy": "copy", "front": "front", "none": "blank",
         "made": "Made by cardgen from the game's spec.",
         "howto": "How to print", "paper": "On {paper} paper ({file})",
     },
     "pt_BR": {
-        "print": "Arquivos para impressão", "rules": "Livros de regras", "more": "Mais", "components": "Componentes",
+        "print": "Arquivos para impressão", "rules": "Livros de regras", "more": "Mais", "components": "Componentes", "report": "Relatório de equilíbrio",
         "back": "verso", "face2": "segunda face", "copies": "cópias", "copy": "cópia", "front": "frente", "none": "em branco",
         "made": "Feito pelo cardgen a partir da especificação do jogo.",
         "howto": "Como imprimir", "paper": "Em papel {paper} ({file})",
@@ -116,7 +120,7 @@ def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders:
             parts.append(f"<h2>{_e(heading)}</h2><ul class=\"links\">{items}</ul>")
     parts += _how_to_print(spec, prints, sidecar_folders or [], words)
     if folders:
-        items = "".join(f'<li><a href="{_href(f + "/")}">{_e(f)}/</a></li>' for f in folders)
+        items = "".join(f'<li><a href="{_href(target)}">{_e(label)}</a></li>' for target, label in _folder_links(folders, locale, words, sidecar_folders or []))
         parts.append(f"<h2>{_e(words['more'])}</h2><ul class=\"links\">{items}</ul>")
     for deck in spec.decks:
         names = {c.id: local(c.name, locale, spec.locales[0]) for c in deck.cards}
@@ -146,6 +150,28 @@ def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders:
         parts.append(f'<h2 id="components">{_e(words["components"])}</h2><div class="deck">{"".join(figures)}</div>')
     parts.append(f"</main><footer>{_e(words['made'])}</footer></body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _folder_links(folders: list[str], locale: str, words: dict[str, str], places: list[Path]) -> list[tuple[str, str]]:
+    """(link, text) for each folder: its page when one of ``places`` holds ``<folder>/index.html``, else the folder."""
+    out = []
+    for name in folders:
+        holder = next((place / name for place in places if (place / name / INDEX).is_file()), None)
+        kind = folder_kind(holder) if holder is not None else None
+        if name == "report":
+            label = words["report"]
+        elif kind in ("preview", "tts", "print-shop", "replays"):
+            label = kind_title(kind, locale, name)  # type: ignore[arg-type]
+        else:
+            label = f"{name}/"
+        out.append((f"{name}/{INDEX}" if holder is not None else f"{name}/", label))
+    return out
+
+
+def _shop_folders(places: list[Path]) -> list[str]:
+    """The print-shop folders (a folder page of kind print-shop) in any of ``places``, by name."""
+    found = {child.name for place in places if place.is_dir() for child in place.iterdir() if child.is_dir() and folder_kind(child) == "print-shop"}
+    return sorted(found - set(EXTRA_FOLDERS))
 
 
 def _how_to_print(spec: Spec, prints: list[str], folders: list[Path], words: dict[str, str]) -> list[str]:
@@ -188,6 +214,7 @@ def produce_gallery(context: BuildContext) -> list[Path]:
     # not linked, so the page is the one a fresh build with the same options writes.
     top_files = sorted(p.name for p in context.staging.iterdir() if p.is_file() and not p.name.startswith(".") and p.name != INDEX)
     folders = [name for name in EXTRA_FOLDERS if (context.staging / name).is_dir() or (published / name).is_dir()]
+    folders += _shop_folders([context.staging, published])
     page = context.staging / INDEX
     page.write_text(render_gallery(spec, faces, top_files, folders, locale, [context.staging, published]), encoding="utf-8")
     context.notes.append(f"gallery: {INDEX} shows {len(faces)} faces")

@@ -103,3 +103,39 @@ def ink_findings(loaded: LoadedSpec, faces: Iterable[Face], limit_percent: float
             )
         )
     return out
+
+
+CMYK = tuple[float, float, float, float]
+"""Cyan, magenta, yellow and black as fractions in 0..1."""
+
+TEXT_BLACK_K = 0.80
+"""Text whose naive black is at least this (``#333333`` and darker) is printed in solid black only."""
+
+
+def capped(value: CMYK, limit_percent: float) -> CMYK:
+    """``value`` with its total ink brought down to ``limit_percent``: the chromatic inks give way first.
+
+    The naive conversion already puts the whole grey component in black (one of C, M, Y is 0), so
+    the only ink left to take away without lightening the colour is chroma: C, M and Y are scaled
+    by one factor until the total meets the limit. Only a limit under the black alone (below
+    100 %) scales black too. A colour already within the limit is returned unchanged.
+    """
+    c, m, y, k = value
+    limit = limit_percent / 100.0
+    if c + m + y + k <= limit + 1e-9:
+        return value
+    if k >= limit:
+        return (0.0, 0.0, 0.0, limit)
+    factor = (limit - k) / (c + m + y)
+    return (c * factor, m * factor, y * factor, k)
+
+
+def print_cmyk(colour: str, limit_percent: float | None, text: bool = False) -> CMYK:
+    """The CMYK a ``#rrggbb`` colour is printed with: naive, dark text in solid black, capped to the limit.
+
+    Text darker than :data:`TEXT_BLACK_K` becomes 0/0/0/100 so small type is one plate, sharp
+    however the press registers; greys are black ink only anyway (naive conversion)."""
+    value = cmyk(colour)
+    if text and value[3] >= TEXT_BLACK_K:
+        return (0.0, 0.0, 0.0, 1.0)
+    return capped(value, limit_percent) if limit_percent is not None else value

@@ -15,7 +15,6 @@ in DejaVu Sans (the font shipped in ``cardgen/data/fonts``).
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from PIL import ImageDraw, ImageFont
 
 from cardgen.export.raster import bitmap_problem, mm_to_px, png_bytes, rasterise_at
 from cardgen.findings import InputError
+from cardgen.fsmove import write_atomic
 from cardgen.limits import MAX_BITMAP_SIDE, MAX_CONTACT_SHEET_PIXELS
 from cardgen.progress import NoProgress, ProgressHook
 from cardgen.render.faces import Face, card_faces
@@ -35,14 +35,6 @@ CONTACT_SHEET = "contact-sheet.png"
 CONTACT_COLUMNS = 8
 BACKDROP = (238, 238, 238)
 INK = (34, 34, 34)
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and one rename (no half-written file is left)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
 
 
 def ordered_faces(faces: list[Face]) -> list[Face]:
@@ -173,4 +165,9 @@ def write_previews(
     sheet_path = folder / CONTACT_SHEET
     write_atomic(sheet_path, png_bytes(contact_sheet(cells, CONTACT_COLUMNS, label_px), dpi))
     hook.advance()
+    from cardgen.export.folder_page import write_folder_page
+
+    spec = loaded.spec
+    assert spec is not None
+    write_folder_page(spec, folder, "preview", locale or spec.locales[0], [f"{len(written)} faces at {dpi} dpi"])
     return PreviewResult(written, sheet_path, dpi)

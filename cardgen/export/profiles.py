@@ -30,10 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from cardgen.export.folder_page import write_folder_page
 from cardgen.export.ink import ink_findings
-from cardgen.export.preview import ordered_faces, write_atomic
+from cardgen.export.pdfx import OutputIntent, read_icc, write_pdfx
+from cardgen.export.preview import ordered_faces
+from cardgen.fsmove import write_atomic
 from cardgen.export.raster import bitmap_problem, mm_to_px, png_bytes, px_to_mm, rasterise, reframe, trim_of, with_bleed
 from cardgen.findings import Finding, InputError, Severity
 from cardgen.limits import MAX_BITMAP_PIXELS, MAX_BITMAP_SIDE
@@ -68,6 +71,21 @@ def _pixel_size(size: tuple[int, int]) -> tuple[int, int]:
 PixelSize = Annotated[tuple[int, int], AfterValidator(_pixel_size)]
 
 
+class OutputIntentSpec(BaseModel):
+    """The printing condition of a CMYK (PDF/X-1a) profile: written as the PDF's output intent."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    identifier: str = Field(min_length=1, description="OutputConditionIdentifier: a characterisation registered at the ICC (\"CGATS TR 001\" for SWOP, \"FOGRA39\") or, with icc_profile, the profile's own name.")
+    condition: str = Field(default="", description="The printing condition in words (OutputCondition).")
+    registry: str = Field(default="http://www.color.org", description="Where the identifier is registered (RegistryName).")
+    icc_profile: str | None = Field(
+        default=None,
+        description="A CMYK output ICC profile file to embed (DestOutputProfile), relative to the profile file; "
+        "needed when the identifier is not a registered characterisation. Use the profile the shop names.",
+    )
+
+
 class Profile(BaseModel):
     """A print shop's file requirements."""
 
@@ -93,6 +111,20 @@ class Profile(BaseModel):
         "is reported (CG602). Empty: every size is printed at the game's own trim.",
     )
     product_tolerance_mm: float = Field(default=2.0, ge=0, le=10, description="How far a game's trim may differ from a product's, per side, in mm.")
+    colour: Literal["rgb", "cmyk"] = Field(
+        default="rgb",
+        description="pdf only: rgb paints sRGB colours; cmyk writes PDF/X-1a: every colour DeviceCMYK (naive conversion, "
+        "dark text in solid black, total ink capped at ink_limit_percent) with the output intent below.",
+    )
+    output_intent: OutputIntentSpec | None = Field(default=None, description="cmyk only (and required there): the printing condition the files are prepared for.")
+
+    @model_validator(mode="after")
+    def _cmyk_needs_an_intent(self) -> "Profile":
+        if self.colour == "cmyk" and (self.format != "pdf" or self.output_intent is None):
+            raise ValueError("colour: cmyk needs format: pdf and an output_intent")
+        if self.colour == "rgb" and self.output_intent is not None:
+            raise ValueError("output_intent is only used with colour: cmyk")
+        return self
 
     def product_for(self, width: float, height: float) -> tuple[str, float, float] | None:
         """(name, trim width, trim height) of the shop's product for a ``width`` x ``height`` mm card, if any."""
@@ -128,6 +160,11 @@ def load_profile(name: str, profiles_dir: Path | None = None) -> Profile:
         raise InputError(f"the profile file is not valid: {where}: {first['msg']}", str(path), place.line, place.column) from error
     if profile.name != name:
         raise InputError(f"the profile says name: {profile.name!r} but its file is {name}.yaml", str(path))
+    intent = profile.output_intent
+    if intent is not None and intent.icc_profile is not None:
+        icc = (folder / intent.icc_profile).resolve()
+        read_icc(icc)  # an unusable file is refused now, naming it
+        profile = profile.model_copy(update={"output_intent": intent.model_copy(update={"icc_profile": str(icc)})})
     return profile
 
 
@@ -227,6 +264,7 @@ def export_profile(
         _export_pdf(spec.id, local(spec.title, locale, spec.locales[0]), profile, faces, out, result, progress or NoProgress())
     else:
         _export_png(spec.id, profile, faces, out, result, progress or NoProgress())
+    write_folder_page(spec, out, "print-shop", locale, [profile.description, *result.notes], name=profile.name)
     return result
 
 
@@ -246,10 +284,19 @@ def _export_pdf(game: str, title: str, profile: Profile, faces: list[Face], out:
                 pages.extend(pair)
                 cards += 1
         path = out / f"{game}-{group}.pdf"
-        write_atomic(path, write_pdf(pages, title=f"{title} – {group} ({profile.name})"))
+        write_atomic(path, _pdf_bytes(profile, pages, f"{title} – {group} ({profile.name})"))
         result.files.append(path)
         result.notes.append(f"{path.name}: {cards} cards, {len(pages)} pages ({profile.page_order})")
         progress.advance()
+
+
+def _pdf_bytes(profile: Profile, pages: list[Scene], title: str) -> bytes:
+    """The pages as the profile's PDF: RGB, or CMYK PDF/X-1a with its output intent."""
+    intent = profile.output_intent
+    if profile.colour == "rgb" or intent is None:
+        return write_pdf(pages, title=title)
+    icc = read_icc(Path(intent.icc_profile)) if intent.icc_profile is not None else None
+    return write_pdfx(pages, OutputIntent(intent.identifier, intent.condition, intent.registry, icc), profile.ink_limit_percent, title)
 
 
 def _export_png(game: str, profile: Profile, faces: list[Face], out: Path, result: ProfileExport, progress: ProgressHook) -> None:

@@ -45,7 +45,8 @@ from typing import Any
 
 from PIL import Image as PILImage
 
-from cardgen.export.preview import write_atomic
+from cardgen.export.folder_page import write_folder_page
+from cardgen.fsmove import write_atomic
 from cardgen.export.raster import png_bytes, px_to_mm, rasterise, reframe, trim_of
 from cardgen.progress import NoProgress, ProgressHook
 from cardgen.render.faces import Face, card_faces
@@ -289,4 +290,6 @@ def export_tts(loaded: LoadedSpec, out: Path, locale: str | None = None, progres
         "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects, "TabStates": {},
     }
     write_atomic(result.saved_object, (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    hosted = [f"--base-url {root}: upload the PNGs there"] if root is not None else []
+    write_folder_page(spec, out, "tts", locale, [f"{name}: {count}" for name, count in result.decks.items()] + hosted)
     return result

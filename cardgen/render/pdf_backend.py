@@ -96,6 +96,10 @@ class _Form:
 class PdfBackend:
     """Renders scenes as pages of one PDF document; :meth:`finish` returns the bytes."""
 
+    colour_space: str | None = None
+    """reportlab's ``enforceColorSpace``: None paints RGB; a subclass painting CMYK sets ``"cmyk"``, so
+    any colour that reaches the canvas in another space is an error rather than a silent conversion."""
+
     def __init__(self, title: str = "", author: str = "", subject: str = "") -> None:
         self._title = title
         self._author = author
@@ -121,6 +125,7 @@ class PdfBackend:
             initialFontName=DEFAULT_FONT,
             initialFontSize=10,
             pageCompression=1,
+            enforceColorSpace=self.colour_space,
         )
         canvas.setCreator("cardgen")
         canvas.setProducer("cardgen (reportlab)")
@@ -246,24 +251,34 @@ class PdfBackend:
         self._fill = self._stroke = self._width = _UNKNOWN
         self._saved = []
 
-    def _set_fill(self, fill: str) -> None:
-        if fill != self._fill:
-            self._c.setFillColor(_rgb(fill))
-            self._fill = fill
+    def paint_value(self, colour: str, text: bool = False) -> object:
+        """What the canvas is given for ``colour`` (an (r, g, b) tuple here); ``text`` says it paints glyphs.
+
+        A subclass may paint in another colour space (:mod:`cardgen.export.pdfx` paints CMYK); the
+        value is cached per colour, so the same colour always gives the same object."""
+        return _rgb(colour)
+
+    def _set_fill(self, fill: str, text: bool = False) -> None:
+        value = self.paint_value(fill, text)
+        if value is not self._fill:
+            self._c.setFillColor(value)
+            self._fill = value
 
     def _set_paint(self, fill: Color, stroke: Color, stroke_width: float) -> tuple[int, int]:
         """Set what changed of fill colour, stroke colour and line width; return (stroke, fill) flags."""
         do_fill = 0
         if fill is not None:
             do_fill = 1
-            if fill != self._fill:
-                self._c.setFillColor(_rgb(fill))
-                self._fill = fill
+            value = self.paint_value(fill)
+            if value is not self._fill:
+                self._c.setFillColor(value)
+                self._fill = value
         if stroke is None or stroke_width <= 0:
             return 0, do_fill
-        if stroke != self._stroke:
-            self._c.setStrokeColor(_rgb(stroke))
-            self._stroke = stroke
+        value = self.paint_value(stroke)
+        if value is not self._stroke:
+            self._c.setStrokeColor(value)
+            self._stroke = value
         if stroke_width != self._width:
             self._c.setLineWidth(stroke_width)
             self._width = stroke_width
@@ -350,7 +365,7 @@ class PdfBackend:
         if text.anchor != "start":
             width = stringWidth(content, font, size)
             x -= width * 0.5 if text.anchor == "middle" else width
-        self._set_fill(text.fill)
+        self._set_fill(text.fill, text=True)
         run = self._c.beginText()
         run.setTextTransform(1, 0, 0, -1, x, text.y)
         run.setFont(font, size)

@@ -23,6 +23,11 @@ freshly built flowables. Platypus paragraphs keep state from an earlier layout
 reusing them, as ``multiBuild`` does, could print words that are not in the
 source.
 
+A book shorter than :data:`CONTENTS_MIN_PAGES` pages without its contents
+does not spend a page on them: the contents stand between page breaks, so the
+first layout tells how many pages the rest takes, and a short book is laid out
+once more without them.
+
 Body text is justified. Portuguese paragraphs are hyphenated with the
 syllable-based hyphenator of :mod:`cardgen.rulebook.hyphenate`, handed to
 reportlab as a callable ``hyphenationLang``; soft hyphens (U+00AD) in spec
@@ -60,7 +65,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from cardgen.links import safe_link
 from cardgen.render.fonts import ensure_registered
 from cardgen.render.scene import Scene
-from cardgen.rulebook.document import Document, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
+from cardgen.rulebook.document import Block, Document, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
 from cardgen.rulebook.hyphenate import hyphen_pairs
 from cardgen.rulebook.pictures import SceneFlowable
 
@@ -80,6 +85,9 @@ HEADER_FILL = colors.HexColor("#efe6da")
 MARGIN = 20 * mm
 FOOTER_HEIGHT = 12 * mm
 PICTURE_WIDTH_MM = 40.0
+CONTENTS_MIN_PAGES = 7
+"""A book prints its contents page only when, without it, it runs to this many pages or more (title page
+included). A shorter book is read through in one sitting; its PDF outline still lists every heading."""
 HYPHENATED_LOCALES = {"pt_BR": hyphen_pairs, "pt": hyphen_pairs}
 """Locales whose body text is hyphenated, and the hyphenator used."""
 
@@ -205,6 +213,20 @@ class _LateNumberedToc(TableOfContents):
             canvas.endForm()
 
 
+class _PageMark(Flowable):
+    """An invisible mark; the document notes the page it falls on (the contents' first and last page)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (platypus's names)
+        return (0.0, 0.0)
+
+    def draw(self) -> None:
+        """Nothing to draw."""
+
+
 class _HeadingParagraph(Paragraph):
     """A heading that registers itself in the table of contents and the PDF outline."""
 
@@ -229,9 +251,13 @@ class _RulebookDoc(BaseDocTemplate):
             ]
         )
         self._outline_level = -1
+        self.marks: dict[str, int] = {}
+        """The page each :class:`_PageMark` fell on, by name."""
 
     def afterFlowable(self, flowable: Flowable) -> None:
-        """Announce headings to the table of contents and add them to the outline."""
+        """Announce headings to the table of contents and add them to the outline; note page marks."""
+        if isinstance(flowable, _PageMark):
+            self.marks[flowable.name] = self.page
         if not isinstance(flowable, _HeadingParagraph):
             return
         level = min(flowable.toc_level, self._outline_level + 1)
@@ -320,6 +346,7 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
             story.append(_table(block, styles))
             story.append(Spacer(1, 3 * mm))
         elif isinstance(block, Toc):
+            story.append(_PageMark("contents-start"))
             if block.title:
                 story.append(Paragraph(escape(block.title), styles.toc_title))
             toc_table = TableStyle(
@@ -333,6 +360,7 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
             toc = _LateNumberedToc(levelStyles=list(styles.toc_levels), dotsMinLevel=0, tableStyle=toc_table)
             toc._entries = list(toc_lines)  # beforeBuild makes these the lines this pass prints
             story.append(toc)
+            story.append(_PageMark("contents-end"))
         elif isinstance(block, Picture):
             pending_pictures.append(block)
         elif isinstance(block, PageBreak):
@@ -434,7 +462,9 @@ def typeset_pdf(
 
     ``footer_credit`` is printed at the foot of every page after the title page,
     beside ``page_label(page_number)``. The layout takes one pass unless the
-    headings met differ from the contents' lines printed (see the module doc).
+    headings met differ from the contents' lines printed (see the module doc),
+    and one more for a book shorter than :data:`CONTENTS_MIN_PAGES` without its
+    contents page, which is laid out again without it (its ``toc`` is then empty).
     Raises RuntimeError when the table of contents does not settle in
     :data:`MAX_LAYOUT_PASSES` passes.
     """
@@ -460,8 +490,9 @@ def typeset_pdf(
         credit.drawOn(canvas, MARGIN, rule_y - 3 - credit_height)
         canvas.restoreState()
 
-    def one_pass(printed: tuple[TocEntry, ...]) -> tuple[bytes, tuple[TocEntry, ...]]:
-        """Lay out fresh flowables with ``printed`` in the table of contents; return the PDF and the entries measured."""
+    def one_pass(book: Document, printed: tuple[TocEntry, ...]) -> tuple[bytes, tuple[TocEntry, ...], int]:
+        """Lay out fresh flowables with ``printed`` in the table of contents; return the PDF, the entries
+        measured and the number of pages the book has without its contents."""
         buffer = io.BytesIO()
         template = _RulebookDoc(
             buffer,
@@ -479,10 +510,10 @@ def typeset_pdf(
             invariant=1,
             pageCompression=1,
             initialFontName=FONT,
-            lang=doc.lang or None,
+            lang=book.lang or None,
             displayDocTitle=1,
         )
-        story = _story(doc, styles, pictures or {}, printed)
+        story = _story(book, styles, pictures or {}, printed)
         contents = [flowable for flowable in story if isinstance(flowable, _LateNumberedToc)]
         template._indexingFlowables = contents  # where the document announces each heading (afterFlowable -> notify)
         for toc in contents:
@@ -491,13 +522,36 @@ def typeset_pdf(
         template.build(story)
         for toc in contents:
             toc.define_numbers(template.canv, [page for _, _, page, _ in toc._entries])
+        pages = template.page
+        marks = template.marks
+        if "contents-start" in marks and "contents-end" in marks:  # the contents stand between page breaks
+            pages -= marks["contents-end"] - marks["contents-start"] + 1
         template.canv.save()
-        return buffer.getvalue(), tuple(entry for toc in contents for entry in toc._entries)
+        return buffer.getvalue(), tuple(entry for toc in contents for entry in toc._entries), pages
 
     printed = _headings(doc)
     for passes in range(1, MAX_LAYOUT_PASSES + 1):
-        data, measured = one_pass(printed)
+        data, measured, pages = one_pass(doc, printed)
         if _lines(measured) == _lines(printed):
+            if measured and pages < CONTENTS_MIN_PAGES:  # a short book: laid out again without its contents page
+                data, _, _ = one_pass(without_contents(doc), ())
+                return TypesetPdf(data, (), passes + 1)
             return TypesetPdf(data, measured, passes)
         printed = measured
     raise RuntimeError(f"the table of contents did not settle after {MAX_LAYOUT_PASSES} layout passes")
+
+
+def without_contents(doc: Document) -> Document:
+    """``doc`` without its table of contents and the page break that closes it."""
+    blocks: list[Block] = []
+    skip_break = False
+    for block in doc.blocks:
+        if isinstance(block, Toc):
+            skip_break = True
+            continue
+        if skip_break and isinstance(block, PageBreak):
+            skip_break = False
+            continue
+        skip_break = False
+        blocks.append(block)
+    return Document(doc.lang, blocks)

@@ -41,6 +41,15 @@ LocalText = Annotated[
     Field(description="Text in every locale the game declares, keyed by locale code (en, pt_BR)."),
     LOCAL_TEXT,
 ]
+
+
+def in_locale(text: str | dict[str, str] | None, locale: str, fallback: str = "en") -> str:
+    """A name kept as it is in every language (a plain string), or a LocalText in ``locale`` (else the fallback, else any)."""
+    if text is None or isinstance(text, str):
+        return text or ""
+    return text.get(locale) or text.get(fallback) or next(iter(text.values()), "")
+
+
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="A colour as #rrggbb.")]
 
 
@@ -70,7 +79,10 @@ class SpecModel(BaseModel):
 class Licence(SpecModel):
     """The licence the original authors published the game under, and how to credit them."""
 
-    name: str = Field(description="The licence as the authors state it, e.g. 'CC BY 4.0' or 'All rights reserved'.")
+    name: str | LocalText = Field(
+        description="The licence as the authors state it. A plain string is the licence's own name ('CC BY 4.0'), printed "
+        "as it is in every language; a statement in words ('All rights reserved', 'None stated') is given per locale."
+    )
     url: Link | None = Field(default=None, description="Where the licence text can be read: an http, https or mailto URL.")
     redistribution: Literal["allowed", "non-commercial", "not-allowed", "unknown"] = Field(
         description="Whether the licence lets others redistribute printed copies: 'allowed', 'non-commercial' "
@@ -84,9 +96,15 @@ class Licence(SpecModel):
 class Credits(SpecModel):
     """Who made the original game and where its facts were taken from."""
 
-    designers: list[str] = Field(min_length=1, description="The original designers, as credited by the source.")
+    designers: list[str] = Field(
+        description="The original designers, as credited by the source (names, printed as they are). Empty when the source "
+        "names none: the rulebook says so in each language."
+    )
     publisher: str | None = Field(default=None, description="The original publisher or studio.")
-    source: str = Field(description="The document the facts were taken from, with its version.")
+    source: str | LocalText = Field(
+        description="The document the facts were taken from, with its version. A plain string is the document's title, "
+        "printed as it is in every language; a description in words is given per locale (titles inside it stay as they are)."
+    )
     source_url: Link | None = Field(default=None, description="Where the original can be found: an http, https or mailto URL.")
     adaptation: LocalText | None = Field(default=None, description="What this spec adds or designs beyond the source.")
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec, size_of
 from cardgen.spec.strings import all_strings, control_character
-from cardgen.spec.models import LOCAL_TEXT, MAX_PLAYERS, Card, Deck, FieldDef, Spec
+from cardgen.spec.models import LOCAL_TEXT, MAX_PLAYERS, Card, Deck, FieldDef, Spec, in_locale
 from cardgen.spec.references import REFERENCE, REFERENCE_KINDS, component_pieces, effect_names, resolve_reference
 from cardgen.spec.source import PathKey
 from cardgen.validate.registry import check, register_codes
@@ -571,7 +571,7 @@ def licence(loaded: LoadedSpec) -> Iterator[Finding]:
             loaded,
             "CG130",
             ("licence", "redistribution"),
-            f"the licence ({spec.licence.name}) {reason} redistribution: print for private play only, and ask the rights holders before sharing or selling",
+            f"the licence ({in_locale(spec.licence.name, spec.locales[0])}) {reason} redistribution: print for private play only, and ask the rights holders before sharing or selling",
             "get written permission before publishing",
             WARNING,
         )

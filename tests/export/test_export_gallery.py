@@ -16,8 +16,9 @@ from cardgen.build import build_game, registered_producers
 from cardgen.render.faces import card_faces
 from cardgen.spec.load import LoadedSpec
 
+from external_tools import need
+
 SPECS = Path(__file__).resolve().parents[2] / "specs"
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 class _Collector(HTMLParser):
@@ -82,8 +83,8 @@ def test_gallery_escapes_text(mausoleum: LoadedSpec) -> None:
     assert 'href="a%22b.pdf"' in page
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="headless check needs /usr/bin/chromium (Debian package 'chromium'); .ci/run installs it")
 def test_gallery_loads_every_image_in_chromium(built: Path, tmp_path: Path) -> None:
+    chromium = need("chromium")  # installed by the README's first set-up command; under CI a missing one fails
     probe = (
         '<script>window.addEventListener("load",function(){var i=document.images,ok=0,bad=0;'
         "for(var k=0;k<i.length;k++){if(i[k].complete&&i[k].naturalWidth>0)ok++;else bad++;}"
@@ -95,7 +96,7 @@ def test_gallery_loads_every_image_in_chromium(built: Path, tmp_path: Path) -> N
     try:
         run = subprocess.run(
             [
-                str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}",
                 "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000", "--dump-dom", copy.as_uri(),
             ],

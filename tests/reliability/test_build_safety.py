@@ -30,6 +30,8 @@ from cardgen.build import build_game, registered_producers
 from cardgen.publish import LOCK_NAME, build_lock
 from cardgen.cli.app import main
 
+from external_tools import optional
+
 from .conftest import MINIMAL, ROOT, copy_spec, shipped_spec_folders
 
 
@@ -278,7 +280,7 @@ def test_real_pdfs_and_svgs_open_in_standard_readers(twin_builds: tuple[Path, Pa
     pdfs = sorted(first.rglob("*.pdf"))
     svgs = sorted(first.rglob("*.svg"))
     assert pdfs and svgs
-    qpdf = shutil.which("qpdf")
+    qpdf = optional("qpdf")
     for pdf in pdfs:
         reader = pypdf.PdfReader(pdf, strict=True)
         assert len(reader.pages) >= 1, pdf

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gettext
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,6 +13,8 @@ from cardgen.rulebook.checks import catalog_findings, check_all_catalogs, placeh
 from cardgen.rulebook.i18n import compile_locale, extract_catalog, po_path, read_catalog, translations, update_locale, write_pot
 from cardgen.spec.load import load_spec
 from cardgen.validate.runner import validate_folder
+
+from external_tools import need
 
 from .conftest import CATALOGS, LANTERN
 
@@ -78,11 +79,11 @@ def test_placeholder_parsing() -> None:
     assert placeholders("{{ literal }} braces") == {}
 
 
-@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="msgfmt is not installed")
 def test_msgfmt_accepts_the_real_catalog_and_rejects_the_broken_one(tmp_path: Path) -> None:
-    good = subprocess.run(["msgfmt", "--check", "-o", str(tmp_path / "x.mo"), str(REAL_PO)], capture_output=True, text=True)
+    msgfmt = need("msgfmt")
+    good = subprocess.run([msgfmt, "--check", "-o", str(tmp_path / "x.mo"), str(REAL_PO)], capture_output=True, text=True)
     assert good.returncode == 0, good.stderr
-    bad = subprocess.run(["msgfmt", "--check", "-o", str(tmp_path / "y.mo"), str(CATALOGS / "broken.po")], capture_output=True, text=True)
+    bad = subprocess.run([msgfmt, "--check", "-o", str(tmp_path / "y.mo"), str(CATALOGS / "broken.po")], capture_output=True, text=True)
     assert bad.returncode != 0
 
 

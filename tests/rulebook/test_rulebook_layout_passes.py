@@ -1,4 +1,4 @@
-"""Layout passes of the rulebook PDF: one pass (the contents' page numbers are filled in after it), from fresh flowables."""
+"""Layout passes of the rulebook PDF: one pass for a book with contents (their page numbers are filled in after it), from fresh flowables."""
 
 from __future__ import annotations
 
@@ -21,16 +21,17 @@ from cardgen.rulebook.pictures import card_pictures
 from .conftest import ROOT, load_clean_loaded, pdf_text, squash
 
 CERATOPSIANS = ROOT / "specs" / "ceratopsians"
+KERAMIKOS = ROOT / "specs" / "keramikos"  # long enough to print its contents page (CONTENTS_MIN_PAGES)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_book_is_laid_out_once_and_its_contents_print_the_pages_the_headings_fell_on(paper: str) -> None:
     """The contents' page numbers are forms defined after the layout: one pass, and each number is the heading's page."""
-    loaded = load_clean_loaded(CERATOPSIANS)
+    loaded = load_clean_loaded(KERAMIKOS)
     assert loaded is not None and loaded.spec is not None
     spec = loaded.spec
     pictures = card_pictures(spec, loaded, "en")
-    typeset = typeset_rulebook(spec, make_rulebook(spec, "en", CERATOPSIANS, pictures.keys()), paper, pictures)
+    typeset = typeset_rulebook(spec, make_rulebook(spec, "en", KERAMIKOS, pictures.keys()), paper, pictures)
     assert typeset.passes == 1 and len(typeset.toc) > 5
     assert max(page for _, _, page, _ in typeset.toc) > 3  # the headings do spread over pages
     reader = pypdf.PdfReader(io.BytesIO(typeset.data))
@@ -57,7 +58,10 @@ def test_a_hyphenated_word_keeps_its_hyphen_wherever_the_line_breaks() -> None:
         text = squash(pdf_text(typeset_rulebook(spec, rulebook, paper, pictures).data))
         assert "GreenBlue" not in text, paper
         assert text.count("Green-Blue") + text.count("Green- Blue") == rulebook.markdown.count("Green-Blue"), paper
-    # the same in Portuguese, where the Letter layout breaks the pronoun of "olhá-lo" onto the next line
+    # Ceratopsians in Portuguese, where the Letter layout breaks the pronoun of "olhá-lo" onto the next line
+    loaded = load_clean_loaded(CERATOPSIANS)
+    assert loaded is not None and loaded.spec is not None
+    spec = loaded.spec
     pictures = card_pictures(spec, loaded, "pt_BR")
     rulebook = make_rulebook(spec, "pt_BR", CERATOPSIANS, pictures.keys())
     assert "olhá-lo" in rulebook.markdown
@@ -66,7 +70,7 @@ def test_a_hyphenated_word_keeps_its_hyphen_wherever_the_line_breaks() -> None:
         assert "olhálo" not in text and text.count("olhá-lo") + text.count("olhá- lo") == rulebook.markdown.count("olhá-lo"), paper
 
 
-def test_a_rebuild_typesets_the_edited_rulebook_in_one_pass_with_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_rebuild_typesets_the_edited_rulebook_again_with_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     spec = tmp_path / "spec" / "ceratopsians"
     shutil.copytree(CERATOPSIANS, spec)
     out = tmp_path / "out"
@@ -82,17 +86,17 @@ def test_a_rebuild_typesets_the_edited_rulebook_in_one_pass_with_the_same_bytes(
     options = BuildOptions(papers=("letter",), langs=("en",))
     with build_lock(out):
         assert not build_game(spec, out, options).failed
-    assert passes == [1]  # a cold build: one layout pass
+    assert passes == [2]  # a cold build: laid out once with the contents and, the book being short, once without
     with build_lock(out):
         assert not build_game(spec, out, options).failed
-    assert passes == [1]  # nothing changed: the PDF is reused
+    assert passes == [2]  # nothing changed: the PDF is reused
     game = spec / "game.yaml"
     text = game.read_text(encoding="utf-8")
     assert "Ceratopsians" in text
     game.write_text(text.replace("Ceratopsians", "Ceratopsians II", 1), encoding="utf-8")
     with build_lock(out):
         assert not build_game(spec, out, options).failed
-    assert passes == [1, 1]  # the title changed: typeset again, in one pass
+    assert passes == [2, 2]  # the title changed: typeset again, as before
     fresh = tmp_path / "fresh"
     with build_lock(fresh):
         assert not build_game(spec, fresh, BuildOptions(papers=("letter",), langs=("en",), cache=False)).failed

@@ -1,0 +1,55 @@
+"""A short rulebook does not spend a page on its contents (CONTENTS_MIN_PAGES); a long one prints them."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import pypdf
+import pytest
+
+from cardgen.rulebook import pdf as rulebook_pdf_module
+from cardgen.rulebook.build import make_rulebook, typeset_rulebook
+from cardgen.rulebook.document import Block, Para, Run, Toc
+
+from .conftest import LANTERN, load_clean, squash
+
+
+def _pages(data: bytes) -> list[str]:
+    return [squash(page.extract_text() or "") for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+
+
+def test_a_short_book_has_no_contents_page_and_a_long_one_has() -> None:
+    spec = load_clean(LANTERN)
+    assert spec is not None
+    rulebook = make_rulebook(spec, "en", LANTERN)
+    assert any(isinstance(block, Toc) for block in rulebook.document.blocks)  # the template asks for contents
+    short = typeset_rulebook(spec, rulebook, "a4")
+    pages = _pages(short.data)
+    assert len(pages) < rulebook_pdf_module.CONTENTS_MIN_PAGES and short.toc == ()
+    assert not any("Contents" in page for page in pages)
+    assert "Overview" in pages[1] and "Page 2" in pages[1]  # the rules begin straight after the title page
+    # the same book made long: forty more paragraphs at the end
+    filler: list[Block] = [Para((Run("A long paragraph that only makes the book longer, over and over again. " * 12),)) for _ in range(40)]
+    long_book = dataclasses.replace(rulebook, document=dataclasses.replace(rulebook.document, blocks=rulebook.document.blocks + filler))
+    typeset = typeset_rulebook(spec, long_book, "a4")
+    pages = _pages(typeset.data)
+    assert len(pages) - 1 >= rulebook_pdf_module.CONTENTS_MIN_PAGES and typeset.passes == 1
+    assert "Contents" in pages[1] and "Overview" in pages[1] and typeset.toc
+    assert "Contents" not in pages[2] and "Overview" in pages[2] and "Page 3" in pages[2]
+
+
+def test_the_threshold_is_the_page_count_without_the_contents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At exactly CONTENTS_MIN_PAGES pages (without contents) the book prints them; one page fewer, it does not."""
+    spec = load_clean(LANTERN)
+    assert spec is not None
+    rulebook = make_rulebook(spec, "pt_BR", LANTERN)
+    short = typeset_rulebook(spec, rulebook, "letter")
+    assert short.toc == ()  # short under the real threshold: these are its pages without contents
+    without = len(_pages(short.data))
+    monkeypatch.setattr(rulebook_pdf_module, "CONTENTS_MIN_PAGES", without)
+    at = typeset_rulebook(spec, rulebook, "letter")
+    assert len(_pages(at.data)) == without + 1 and "Sumário" in _pages(at.data)[1] and at.passes == 1
+    monkeypatch.setattr(rulebook_pdf_module, "CONTENTS_MIN_PAGES", without + 1)
+    under = typeset_rulebook(spec, rulebook, "letter")
+    assert len(_pages(under.data)) == without and under.toc == () and under.passes == 2
