@@ -17,7 +17,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from babel.numbers import format_decimal
 from jinja2 import TemplateError, TemplateSyntaxError
@@ -92,15 +92,22 @@ def markdown_name(game_id: str, locale: str) -> str:
 
 
 def render_xhtml(
-    spec: Spec, locale: str, spec_folder: Path | None = None, pictures: Iterable[str] = (), cache: ResultCache | None = None
+    spec: Spec,
+    locale: str,
+    spec_folder: Path | None = None,
+    pictures: Iterable[str] = (),
+    cache: ResultCache | None = None,
+    figures: dict[str, Any] | None = None,
 ) -> str:
     """Render the rulebook template for ``spec`` in ``locale`` (the intermediate XHTML).
 
-    ``cache`` (a build's) keeps the compiled templates for later processes.
+    ``cache`` (a build's) keeps the compiled templates for later processes; ``figures`` is the text of the
+    figures drawn from the engine (:meth:`cardgen.rulebook.figures.GameFigureSet.context`), none when omitted.
     """
     translation = translations(locale)
     env = make_environment(locale, template_dirs_for(spec_folder), translation, cache=cache, spec_folder=spec_folder)
     context = build_context(spec, locale, set(pictures), translation.gettext)
+    context["figures"] = figures or {"setup": [], "turn": None, "positions": []}
     try:
         return render_bounded(lambda: get_template(env, MAIN_TEMPLATE).render(context), env)  # (compiling folds constants: bounded too)
     except Exception as error:  # a spec's own template may raise anything (1/0, '%s' % ()): its designer's to fix
@@ -114,10 +121,15 @@ def render_xhtml(
 
 
 def make_rulebook(
-    spec: Spec, locale: str, spec_folder: Path | None = None, pictures: Iterable[str] = (), cache: ResultCache | None = None
+    spec: Spec,
+    locale: str,
+    spec_folder: Path | None = None,
+    pictures: Iterable[str] = (),
+    cache: ResultCache | None = None,
+    figures: dict[str, Any] | None = None,
 ) -> Rulebook:
-    """The rulebook of ``spec`` in ``locale``, as a document and Markdown (``cache``: see :func:`render_xhtml`)."""
-    xhtml = render_xhtml(spec, locale, spec_folder, pictures, cache)
+    """The rulebook of ``spec`` in ``locale``, as a document and Markdown (``cache``, ``figures``: see :func:`render_xhtml`)."""
+    xhtml = render_xhtml(spec, locale, spec_folder, pictures, cache, figures)
     try:
         document = parse_document(xhtml)
     except DocumentError as error:
@@ -183,10 +195,13 @@ def build_rulebooks(
 
     ``loaded`` (the spec as loaded from its folder) lets the components section
     show card pictures drawn by the face renderer; without it there are none.
+    The figures drawn from the engine (setup diagrams, a worked turn, scored
+    positions: :mod:`cardgen.rulebook.figures`) need only the spec.
     With a ``cache``, a PDF whose inputs (document, paper, footer, title,
     author, pictures) are unchanged since an earlier build is reused, and so
     is the compiled code of the templates.
     """
+    from cardgen.rulebook.figures import rulebook_figures
     from cardgen.rulebook.pdf import PAPERS
     from cardgen.rulebook.pictures import card_pictures
 
@@ -195,7 +210,9 @@ def build_rulebooks(
     papers = list(papers)
     for locale in locales:
         pictures = card_pictures(spec, loaded, locale)
-        rulebook = make_rulebook(spec, locale, spec_folder, pictures.keys(), cache)
+        figures = rulebook_figures(spec, locale)
+        rulebook = make_rulebook(spec, locale, spec_folder, pictures.keys(), cache, figures.context())
+        pictures = {**pictures, **figures.scenes()}
         md_path = folder / markdown_name(spec.id, locale)
         atomic_write_bytes(md_path, rulebook.markdown.encode("utf-8"))
         written.append(md_path)
