@@ -137,6 +137,20 @@ def make_rulebook(
     return Rulebook(locale, document, to_markdown(document))
 
 
+def prepare_rulebook(
+    spec: Spec, locale: str, spec_folder: Path | None = None, loaded: LoadedSpec | None = None, cache: ResultCache | None = None
+) -> tuple[Rulebook, dict[str, Scene]]:
+    """The rulebook of ``spec`` in ``locale`` with every picture it shows: card faces (drawn when ``loaded`` is
+    given) and the figures drawn from the engine (:mod:`cardgen.rulebook.figures`), as a build makes them."""
+    from cardgen.rulebook.figures import rulebook_figures
+    from cardgen.rulebook.pictures import card_pictures
+
+    pictures = card_pictures(spec, loaded, locale)
+    figures = rulebook_figures(spec, locale)
+    rulebook = make_rulebook(spec, locale, spec_folder, pictures.keys(), cache, figures.context())
+    return rulebook, {**pictures, **figures.scenes()}
+
+
 def rulebook_pdf(spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene] | None = None) -> bytes:
     """Typeset a rulebook as PDF bytes on ``paper``."""
     return typeset_rulebook(spec, rulebook, paper, pictures).data
@@ -201,18 +215,13 @@ def build_rulebooks(
     author, pictures) are unchanged since an earlier build is reused, and so
     is the compiled code of the templates.
     """
-    from cardgen.rulebook.figures import rulebook_figures
     from cardgen.rulebook.pdf import PAPERS
-    from cardgen.rulebook.pictures import card_pictures
 
     folder = out_dir / spec.id
     written: list[Path] = []
     papers = list(papers)
     for locale in locales:
-        pictures = card_pictures(spec, loaded, locale)
-        figures = rulebook_figures(spec, locale)
-        rulebook = make_rulebook(spec, locale, spec_folder, pictures.keys(), cache, figures.context())
-        pictures = {**pictures, **figures.scenes()}
+        rulebook, pictures = prepare_rulebook(spec, locale, spec_folder, loaded, cache)
         md_path = folder / markdown_name(spec.id, locale)
         atomic_write_bytes(md_path, rulebook.markdown.encode("utf-8"))
         written.append(md_path)

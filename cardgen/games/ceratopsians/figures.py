@@ -16,7 +16,7 @@ def face_mark(game: CeratopsiansGame, face: int) -> Mark:
 
 
 def table(state: State) -> TableView:
-    """The deck, the boneyard's slots (seat 1's nearest first) and each player's collection."""
+    """The deck, the boneyard's slots (seat 1's nearest first) and each player's collection (empty at the start)."""
     assert isinstance(state, CeratopsiansState)
     game = state.game
     zones = [Zone("pile", DECK_ID, len(state.order) - state.top)]
@@ -24,8 +24,7 @@ def table(state: State) -> TableView:
     zones.append(Zone("row", DECK_ID, len(bone), marks=bone))
     for seat in (0, 1):
         faces = state.collections[seat]
-        if faces:
-            zones.append(Zone("collection", DECK_ID, len(faces), seat, tuple(face_mark(game, f) for f in faces)))
+        zones.append(Zone("collection", DECK_ID, len(faces), seat, tuple(face_mark(game, f) for f in faces)))
     return TableView(game.num_players, tuple(zones))
 
 
