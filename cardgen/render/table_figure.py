@@ -17,7 +17,7 @@ from typing import Sequence
 from cardgen.render.colour import ink_on
 from cardgen.render.figures import Mark, TableView, Zone, cell_label
 from cardgen.render.fonts import string_width
-from cardgen.render.scene import Circle, Group, Primitive, Rect, Scene, Text, Transform
+from cardgen.render.scene import Circle, Group, Line, Primitive, Rect, Scene, Text, Transform
 from cardgen.render.units import pt_to_mm
 
 WIDTH_MM = 170.0
@@ -109,11 +109,57 @@ CELL = 7.0
 """The side of one cell of a board of ``cells``."""
 
 
+@dataclass(frozen=True)
+class Board:
+    """A zone of ``cells`` drawn at the origin: its size, primitives, and where its cells lie (for overlays)."""
+
+    w: float
+    h: float
+    items: tuple[Primitive, ...]
+    x0: float
+    y0: float
+    size: float
+    columns: int
+
+    def outline(self, cells: Sequence[tuple[int, int]], colour: str, width: float = 0.9) -> list[Primitive]:
+        """The outer edge of a region of (column, row) cells, drawn just inside it, so neighbouring regions stay apart."""
+        region = set(cells)
+        inset = width / 2 + 0.25
+        out: list[Primitive] = []
+        for col, row in sorted(region):
+            x, y = self.x0 + col * self.size, self.y0 + row * self.size
+            x1, y1 = x + self.size, y + self.size
+            left, right = (col - 1, row) not in region, (col + 1, row) not in region
+            top, bottom = (col, row - 1) not in region, (col, row + 1) not in region
+            ax, bx = x + (inset if left else 0.0), x1 - (inset if right else 0.0)
+            ay, by = y + (inset if top else 0.0), y1 - (inset if bottom else 0.0)
+            if top:
+                out.append(Line(ax, ay, bx, ay, colour, width))
+            if bottom:
+                out.append(Line(ax, by, bx, by, colour, width))
+            if left:
+                out.append(Line(ax, ay, ax, by, colour, width))
+            if right:
+                out.append(Line(bx, ay, bx, by, colour, width))
+        return out
+
+
+def board(zone: Zone, max_width: float) -> Board:
+    """A zone of ``cells`` as a :class:`Board` (see :func:`_cells`)."""
+    w, h, items = _cells(zone, max_width)
+    columns = max(1, zone.columns or len(zone.marks))
+    return Board(w, h, tuple(items), BOARD_AXIS, BOARD_AXIS, min(CELL, (max_width - BOARD_AXIS) / columns), columns)
+
+
+BOARD_AXIS = 4.0
+"""Room for a board's column letters and row numbers."""
+
+
 def _cells(zone: Zone, max_width: float) -> tuple[float, float, list[Primitive]]:
     """A board: one square per mark in its colour and symbol, a seat's piece on it as a numbered disc, the
     columns lettered and the rows numbered (:func:`cell_label`), a heavier line every ``block`` cells."""
     columns = max(1, zone.columns or len(zone.marks))
-    axis = 4.0
+    axis = BOARD_AXIS
     size = min(CELL, (max_width - axis) / columns)
     rows = -(-len(zone.marks) // columns)
     items: list[Primitive] = []
@@ -130,7 +176,9 @@ def _cells(zone: Zone, max_width: float) -> tuple[float, float, list[Primitive]]
             items.append(Rect(x + 0.6, y + 0.6, size - 1.2, size - 1.2, stroke=INK, stroke_width=0.5, radius=0.8))
         if mark.text:
             font_pt = TEXT_PT if len(mark.text) > 1 else 8.0
-            items.append(Text(x + size / 2, y + size / 2 + pt_to_mm(font_pt) * 0.35, mark.text, BOLD, font_pt, ink_on(fill, INK), "middle"))
+            shift = 0.8 if mark.owner >= 0 else 0.0  # room for the owner's disc in the corner
+            cx, cy = x + size / 2 - shift, y + size / 2 + pt_to_mm(font_pt) * 0.35 - shift
+            items.append(Text(cx, cy, mark.text, BOLD, font_pt, ink_on(fill, INK), "middle"))
         if mark.owner >= 0:
             r = 1.5
             items.append(Circle(x + size - r - 0.3, y + size - r - 0.3, r, fill="#ffffff", stroke=INK, stroke_width=0.2))

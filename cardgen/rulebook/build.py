@@ -37,6 +37,7 @@ from cardgen.spec.parse_cache import ResultCache
 
 if TYPE_CHECKING:
     from cardgen.cache import ArtefactCache
+    from cardgen.rulebook.figures import FigurePlay
     from cardgen.rulebook.pdf import TypesetPdf
 
 # reportlab's page layout (platypus) and the card pictures drawn for it are imported where a rulebook
@@ -138,15 +139,21 @@ def make_rulebook(
 
 
 def prepare_rulebook(
-    spec: Spec, locale: str, spec_folder: Path | None = None, loaded: LoadedSpec | None = None, cache: ResultCache | None = None
+    spec: Spec,
+    locale: str,
+    spec_folder: Path | None = None,
+    loaded: LoadedSpec | None = None,
+    cache: ResultCache | None = None,
+    play: FigurePlay | None = None,
 ) -> tuple[Rulebook, dict[str, Scene]]:
     """The rulebook of ``spec`` in ``locale`` with every picture it shows: card faces (drawn when ``loaded`` is
-    given) and the figures drawn from the engine (:mod:`cardgen.rulebook.figures`), as a build makes them."""
+    given) and the figures drawn from the engine (:mod:`cardgen.rulebook.figures`; ``play``, the engine's part
+    of them, when the caller has it), as a build makes them."""
     from cardgen.rulebook.figures import rulebook_figures
     from cardgen.rulebook.pictures import card_pictures
 
     pictures = card_pictures(spec, loaded, locale)
-    figures = rulebook_figures(spec, locale)
+    figures = rulebook_figures(spec, locale, play)
     rulebook = make_rulebook(spec, locale, spec_folder, pictures.keys(), cache, figures.context())
     return rulebook, {**pictures, **figures.scenes()}
 
@@ -215,13 +222,16 @@ def build_rulebooks(
     author, pictures) are unchanged since an earlier build is reused, and so
     is the compiled code of the templates.
     """
+    from cardgen.rulebook.figures import play_figures
     from cardgen.rulebook.pdf import PAPERS
 
     folder = out_dir / spec.id
     written: list[Path] = []
     papers = list(papers)
+    locales = list(locales)
+    play = play_figures(spec) if locales else None
     for locale in locales:
-        rulebook, pictures = prepare_rulebook(spec, locale, spec_folder, loaded, cache)
+        rulebook, pictures = prepare_rulebook(spec, locale, spec_folder, loaded, cache, play)
         md_path = folder / markdown_name(spec.id, locale)
         atomic_write_bytes(md_path, rulebook.markdown.encode("utf-8"))
         written.append(md_path)

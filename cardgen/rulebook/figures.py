@@ -37,6 +37,9 @@ from cardgen.spec.models import Spec
 
 FIGURE_SEED = 1
 """The deal every figure of every rulebook is drawn from (a fixed seed keeps the rulebook the same on every build)."""
+TURN_BUDGET = 100
+"""Playouts per decision of the player of the worked turn: enough to play with purpose (a one-ply greedy player
+passes where scoring comes later), few enough to cost a fraction of a second."""
 MAX_TURN_ACTIONS = 60
 """A worked turn is cut after this many actions (chance steps included)."""
 
@@ -76,6 +79,8 @@ class RulebookFigure:
     caption: str
     lines: tuple[str, ...]
     scene: Scene
+    scores: tuple[str, ...] = ()
+    """Each seat's score in the position shown, read off its state (scored positions only)."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +111,7 @@ class GameFigureSet:
         """The plain data the rulebook template reads."""
 
         def plain(figure: RulebookFigure) -> dict[str, Any]:
-            return {"id": figure.id, "caption": figure.caption, "lines": list(figure.lines)}
+            return {"id": figure.id, "caption": figure.caption, "lines": list(figure.lines), "scores": list(figure.scores)}
 
         turn = self.turn
         return {
@@ -118,6 +123,27 @@ class GameFigureSet:
             ),
             "positions": [plain(f) for f in self.positions],
         }
+
+
+@dataclass(frozen=True)
+class FigurePlay:
+    """The engine's part of a rulebook's figures, the same in every language: the state after setup for each
+    player count, and the first turn (the player count, each state before its action, and the state after)."""
+
+    setups: tuple[tuple[int, State], ...]
+    turn_players: int
+    turn_steps: tuple[tuple[State, int], ...]
+    turn_end: State
+
+
+def play_figures(spec: Spec) -> FigurePlay | None:
+    """Run the engine for ``spec``'s figures (None when its rules offer none); label it with :func:`rulebook_figures`."""
+    if figures_for(spec) is None:
+        return None
+    setups = tuple((s.players, make_game(spec, s.players).new_initial_state(FIGURE_SEED)) for s in sorted(spec.setups, key=lambda s: s.players))
+    players = _turn_players(spec)
+    end, steps = play_first_turn(make_game(spec, players), FIGURE_SEED)
+    return FigurePlay(setups, players, tuple(steps), end)
 
 
 def picture_key(figure_id: str) -> str:
@@ -256,16 +282,15 @@ def _figure(labels: _Labels, figure_id: str, section: str, caption: str, view: T
     return RulebookFigure(figure_id, section, caption, labels.lines(labelled), draw_table(labelled, seats))
 
 
-def setup_figures(spec: Spec, figures: GameFigures, labels: _Labels) -> list[RulebookFigure]:
+def setup_figures(play: FigurePlay, figures: GameFigures, labels: _Labels) -> list[RulebookFigure]:
     """One diagram per player count the spec sets up, read off ``new_initial_state(FIGURE_SEED)``."""
     ngettext = labels.ngettext
     out = []
-    for setup in sorted(spec.setups, key=lambda s: s.players):
-        state = make_game(spec, setup.players).new_initial_state(FIGURE_SEED)
-        caption = ngettext("The table after setup, for %(num)s player", "The table after setup, for %(num)s players", setup.players) % {
-            "num": labels.number(setup.players)
+    for players, state in play.setups:
+        caption = ngettext("The table after setup, for %(num)s player", "The table after setup, for %(num)s players", players) % {
+            "num": labels.number(players)
         }
-        out.append(_figure(labels, f"setup-{setup.players}", "setup", caption, figures.table(state)))
+        out.append(_figure(labels, f"setup-{players}", "setup", caption, figures.table(state)))
     return out
 
 
@@ -277,17 +302,18 @@ def _turn_players(spec: Spec) -> int:
 def play_first_turn(game: Game, seed: int) -> tuple[State, list[tuple[State, int]]]:
     """The engine plays the first turn of the deal of ``seed``: the state before each action with the action.
 
-    The seat to move first plays greedily (ties and chance drawn from ``seed``) until another seat is to
-    move or the game ends; chance steps inside the turn are part of it. Returns the final state and the steps.
+    The seat to move first plays with a small Monte Carlo tree search (:data:`TURN_BUDGET` playouts a decision;
+    its playouts, ties and chance drawn from ``seed``) until another seat is to move or the game ends; chance
+    steps inside the turn are part of it. Returns the final state and the steps.
     """
-    from cardgen.engine.agents import GreedyAgent
+    from cardgen.engine.agents import MctsAgent
 
     rng = random.Random(seed)
     state = game.new_initial_state(seed)
     while state.is_chance_node():
         state.apply_action(state.sample_chance(rng))
     seat = state.current_player()
-    agent = GreedyAgent(game)
+    agent = MctsAgent(game, budget=TURN_BUDGET)
     steps: list[tuple[State, int]] = []
     while not state.is_terminal() and len(steps) < MAX_TURN_ACTIONS:
         mover = state.current_player()
@@ -299,11 +325,9 @@ def play_first_turn(game: Game, seed: int) -> tuple[State, list[tuple[State, int
     return state, steps
 
 
-def worked_turn(spec: Spec, figures: GameFigures, labels: _Labels) -> WorkedTurn:
+def worked_turn(play: FigurePlay, figures: GameFigures, labels: _Labels) -> WorkedTurn:
     """The first turn of a game at the smallest player count with company, played by the engine."""
-    players = _turn_players(spec)
-    game = make_game(spec, players)
-    state, steps = play_first_turn(game, FIGURE_SEED)
+    players, state, steps = play.turn_players, play.turn_end, play.turn_steps
     words = labels.words()
     said = []
     for before, action in steps:
@@ -332,18 +356,22 @@ def position_figures(spec: Spec, figures: GameFigures, labels: _Labels) -> list[
             labels.ngettext("%(player)s: %(num)s point", "%(player)s: %(num)s points", value) % {"player": labels.seat(i), "num": labels.number(value)}
             for i, value in enumerate(position.state.scores())
         ]
-        out.append(RulebookFigure(f"position-{index + 1}", "scoring", position.text, position.lines + ("; ".join(scores),), position.scene))
+        out.append(RulebookFigure(f"position-{index + 1}", "scoring", position.text, position.lines, position.scene, tuple(scores)))
     return out
 
 
-def rulebook_figures(spec: Spec, locale: str) -> GameFigureSet:
-    """Every figure of ``spec``'s rulebook in ``locale``; none when its rules offer no figures."""
+def rulebook_figures(spec: Spec, locale: str, play: FigurePlay | None = None) -> GameFigureSet:
+    """Every figure of ``spec``'s rulebook in ``locale``; none when its rules offer no figures.
+
+    ``play`` is :func:`play_figures`' result for ``spec``, when a caller labels it in several languages.
+    """
     figures = figures_for(spec)
-    if figures is None:
+    play = play or play_figures(spec)
+    if figures is None or play is None:
         return GameFigureSet()
     labels = _Labels(spec, locale)
     return GameFigureSet(
-        tuple(setup_figures(spec, figures, labels)),
-        worked_turn(spec, figures, labels),
+        tuple(setup_figures(play, figures, labels)),
+        worked_turn(play, figures, labels),
         tuple(position_figures(spec, figures, labels)),
     )

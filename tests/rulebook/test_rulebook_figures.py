@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.engine.core import make_game, play_actions
+from cardgen.engine.core import Game, State, make_game, play_actions
 from cardgen.render.figures import TableView, Words
 from cardgen.rulebook.build import build_rulebooks
 from cardgen.rulebook.figures import FIGURE_SEED, _Labels, figures_for, play_first_turn, rulebook_figures
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 
-from tests.rulebook.conftest import ROOT, built, copy_spec, edit, pdf_text, squash
+from .conftest import ROOT, built, copy_spec, edit, pdf_text, squash
 
 GAMES = sorted(p.parent for p in (ROOT / "specs").glob("*/game.yaml"))
 LOCALES = ("en", "pt_BR")
@@ -136,11 +136,8 @@ def test_the_worked_turn_is_a_real_replay_with_its_scores(folder: Path) -> None:
             assert f"{index}. {step}." in markdown
 
 
-def _prefix_chance(game: object, steps: list[tuple[object, int]]) -> list[tuple[object, int]]:
+def _prefix_chance(game: Game, steps: list[tuple[State, int]]) -> list[tuple[State, int]]:
     """The actions from the initial state: chance steps before the first decision were drawn by the same seed."""
-    from cardgen.engine.core import Game
-
-    assert isinstance(game, Game)
     rng = random.Random(FIGURE_SEED)
     state = game.new_initial_state(FIGURE_SEED)
     before = []
@@ -148,7 +145,7 @@ def _prefix_chance(game: object, steps: list[tuple[object, int]]) -> list[tuple[
         action = state.sample_chance(rng)
         before.append((state.clone(), action))
         state.apply_action(action)
-    return before + steps  # type: ignore[return-value]
+    return before + steps
 
 
 @pytest.mark.parametrize("folder", GAMES, ids=[g.name for g in GAMES])
@@ -179,3 +176,52 @@ def test_figures_are_the_same_on_every_build() -> None:
     first, second = rulebook_figures(spec, "en"), rulebook_figures(spec, "en")
     assert first.context() == second.context()
     assert first.scenes() == second.scenes()
+
+
+SPATIAL = [ROOT / "specs" / "ceramus", ROOT / "specs" / "ceratopsians"]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("folder", SPATIAL, ids=[g.name for g in SPATIAL])
+def test_scored_positions_print_the_engines_scores(folder: Path, locale: str) -> None:
+    """The scores under a scored position are its state's, and in the PDF and the Markdown of the rulebook."""
+    spec = _spec(folder)
+    figures = figures_for(spec)
+    assert figures is not None and figures.positions is not None
+    labels = _Labels(spec, locale)
+    positions = figures.positions(make_game(spec, 2), FIGURE_SEED, labels.words())
+    shown = rulebook_figures(spec, locale).positions
+    assert len(shown) == len(positions) > 0
+    book = built(folder, locale)
+    for position, figure in zip(positions, shown):
+        expected = [f"{labels.seat(i)}: {labels.number(v)} " for i, v in enumerate(position.state.scores())]
+        assert [s.startswith(e) for s, e in zip(figure.scores, expected)] == [True] * len(expected)
+        assert "; ".join(figure.scores) in book.rulebook.markdown
+        assert squash(figure.scores[0]) in squash(book.text)
+
+
+def test_the_mural_counts_add_up_to_the_engines_score() -> None:
+    """Ceramus: the tiles on the Mural and in reserve printed under the Mural give the engine's score by the spec's
+    own points per tile."""
+    spec = _spec(ROOT / "specs" / "ceramus")
+    figures = figures_for(spec)
+    assert figures is not None and figures.positions is not None
+    position = figures.positions(make_game(spec, 2), FIGURE_SEED, _Labels(spec, "en").words())[0]
+    on, off = spec.numbers["points_per_tile_on_mural"], spec.numbers["points_per_tile_in_reserve"]
+    for seat, line in enumerate(position.lines):
+        tiles = [int(n) for n in re.findall(r"-?\d+", line.split(":", 1)[1])]
+        assert tiles[0] * on + tiles[1] * off == position.state.scores()[seat], line
+        assert tiles[0] == getattr(position.state, "on_mural")[seat]
+    assert sum(getattr(position.state, "on_mural")) > 0
+
+
+def test_the_displays_add_up_to_the_engines_score() -> None:
+    """Ceratopsians: the displays drawn (their pairs counted from the cards' markers, plus a complete display's
+    bonus) add up to the score the engine's own display search gives the first player."""
+    spec = _spec(ROOT / "specs" / "ceratopsians")
+    figures = figures_for(spec)
+    assert figures is not None and figures.positions is not None
+    position = figures.positions(make_game(spec, 2), FIGURE_SEED, _Labels(spec, "en").words())[0]
+    totals = [int(line.rsplit("=", 1)[1]) for line in position.lines]
+    assert sum(totals) == position.state.scores()[0] > 0
+    assert all(re.match(r"Display \d+: \d+ pairs? × \d+ = \d+", line) for line in position.lines)

@@ -6,9 +6,14 @@ Registered on import; the rulebook imports this module through its figure discov
 
 from __future__ import annotations
 
-from cardgen.engine.core import Action, State
-from cardgen.games.ceramus.rules import DIRECTIONS, ON_TABLE, OVER, PASS, SKIP, STOP, CeramusState
-from cardgen.render.figures import GameFigures, Mark, TableView, Words, Zone, cell_label, register_figures
+import random
+
+from cardgen.engine.agents import GreedyAgent
+from cardgen.engine.core import Action, Game, State
+from cardgen.games.ceramus.rules import DIRECTIONS, ON_TABLE, OVER, PASS, SKIP, STOP, CeramusGame, CeramusState
+from cardgen.render.figures import GameFigures, Mark, Position, TableView, Words, Zone, cell_label, register_figures
+from cardgen.render.scene import Primitive, Scene
+from cardgen.render.table_figure import board
 
 MURAL, SHAPES, CERAMAS, TILE, STYLES = "mural", "shapes", "ceramas", "tile", "styles"
 """The deck, component and palette ids the rules module reads (see its contract)."""
@@ -115,4 +120,82 @@ def describe(state: State, action: Action, words: Words) -> str:
     return say("move", style=style(state.vstyle[cell]), owner=words.seat(state.owner[cell]), cell=_cell(state, cell), dest=_cell(state, dest))
 
 
-register_figures("ceramus", GameFigures(table=table, describe=describe))
+def built_cells(state: CeramusState, action: Action) -> list[int]:
+    """The cells a build action covers (its Original included); empty for any other action."""
+    g = state.game
+    if not g.build_base <= action < g.add_base:
+        return []
+    pos = (action - g.build_base) % state.geo.cells
+    for place, _mask, cells in state.geo.placements[state.shape][1 if state.mirror else 0]:
+        if place == pos:
+            return list(cells)
+    return []
+
+
+OUTLINES = ("#111111", "#8a1c7c", "#0b6e6e", "#7a4a00")
+"""The line round each seat's Shapes (the tiles' seat discs tell them apart without colour)."""
+POSITION = {
+    "en": "The Mural after the first round: each player built the revealed Shape, outlined on the Mural",
+    "pt_BR": "O Mural depois da primeira rodada: cada jogador construiu a Forma revelada, contornada no Mural",
+}
+TILES = {"en": "{who}: {on} tiles on the Mural, {off} in reserve", "pt_BR": "{who}: {on} azulejos no Mural, {off} na reserva"}
+
+
+SEEDS_TRIED = 50
+"""Deals tried, from the figure's seed on, for a first round whose Shapes all stay whole on the Mural."""
+
+
+def first_round(game: CeramusGame, seed: int) -> tuple[CeramusState, list[tuple[int, list[int]]]]:
+    """The first round of the deal of ``seed`` played by greedy players (ties from ``seed``): the state after
+    it, and each Shape built in it (its builder and cells)."""
+    state = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    agent = GreedyAgent(game)
+    shapes: list[tuple[int, list[int]]] = []
+    builders: set[int] = set()
+    while not state.is_terminal() and len(builders) < game.num_players:
+        seat = (state.first + state.turn) % state.n
+        action = agent.choose(state, state.legal_actions(), rng)
+        cells = built_cells(state, action)
+        if cells:
+            shapes.append((seat, cells))
+        if cells or action == PASS:
+            builders.add(seat)
+        state.apply_action(action)
+    return state, shapes
+
+
+def positions(game: Game, seed: int, words: Words) -> list[Position]:
+    """The Mural after the first round of a deal, each Shape built in it outlined, with the tiles each player
+    has on the Mural and in reserve (the engine's score follows from them).
+
+    The deal is the first from ``seed`` on whose Shapes all stay whole (no tile broken), so the outlines read
+    plainly; breaking is shown by the rules text.
+    """
+    assert isinstance(game, CeramusGame)
+    for tried in range(SEEDS_TRIED):
+        state, shapes = first_round(game, seed + tried)
+        whole = all(
+            all(state.owner[c] in (-1, builder) for c in cells) and sum(state.owner[c] == builder for c in cells) == len(cells) - 1
+            for builder, cells in shapes
+        )
+        if whole and all(state.on_mural[s] for s in range(game.num_players)):
+            break
+    palette = next(p for p in game.spec.palettes if p.id == STYLES)
+    entries = {e.id: e for e in palette.entries}
+    zone = mural_zone(state)
+    marks = tuple(Mark(entry=m.entry, owner=m.owner, text=entries[m.entry].symbol_in(words.locale), fill=entries[m.entry].colour) for m in zone.marks)
+    drawn = board(Zone("cells", MURAL, zone.count, marks=marks, columns=zone.columns, block=zone.block), 160.0)
+    items: list[Primitive] = list(drawn.items)
+    width = state.geo.width
+    for seat, cells in shapes:
+        items.extend(drawn.outline([(c % width, c // width) for c in cells], OUTLINES[seat % len(OUTLINES)]))
+    lines = tuple(
+        words.phrase(TILES).format(who=words.seat(seat), on=words.number(state.on_mural[seat]), off=words.number(game.tiles_per_player - state.on_mural[seat]))
+        for seat in range(game.num_players)
+    )
+    scene = Scene(drawn.w + 2.0, drawn.h + 2.0, tuple(items))
+    return [Position(scene, state, words.phrase(POSITION), lines)]
+
+
+register_figures("ceramus", GameFigures(table=table, describe=describe, positions=positions))
