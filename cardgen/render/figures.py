@@ -49,6 +49,8 @@ class Mark:
     entry: str = ""
     owner: int = -1
     """The seat whose piece lies on it (a tile on a board's cell), -1 for none."""
+    depth: int = 1
+    """Cards in this place: a stack shows its top card (``card``) with the rest behind it; 0 is an empty place."""
     text: str = ""
     fill: str | None = None
 

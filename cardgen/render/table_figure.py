@@ -11,6 +11,7 @@ knows a game.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -83,9 +84,17 @@ def _text_lines(lines: Sequence[str], x: float, y: float, font: str, size_pt: fl
 
 
 def _card(x: float, y: float, mark: Mark) -> list[Primitive]:
+    """A face-up card (its name, its fill); a stack shows its depth as edges behind it; depth 0 is an empty place."""
+    if mark.depth <= 0:
+        return [Rect(x, y, CARD_W, CARD_H, stroke=RULE, stroke_width=0.3, radius=1.2)]
     fill = mark.fill or "#ffffff"
     ink = ink_on(fill, INK)
-    out: list[Primitive] = [Rect(x, y, CARD_W, CARD_H, fill=fill, stroke=INK, stroke_width=0.3, radius=1.2)]
+    out: list[Primitive] = []
+    for behind in range(min(mark.depth, MAX_SHOWN) - 1, 0, -1):
+        out.append(Rect(x + behind * 0.8, y - behind * 0.8, CARD_W, CARD_H, fill="#ffffff", stroke=INK, stroke_width=0.3, radius=1.2))
+    out.append(Rect(x, y, CARD_W, CARD_H, fill=fill, stroke=INK, stroke_width=0.3, radius=1.2))
+    if mark.depth > 1:
+        out.append(Text(x + CARD_W - 1.0, y + CARD_H - 1.2, f"×{mark.depth}", BOLD, TEXT_PT, ink, "end"))
     lines = wrap(mark.text, CARD_W - 2.0, BODY, TEXT_PT, 5)
     top = y + (CARD_H - len(lines) * _line_height(TEXT_PT)) / 2 - 0.4
     out.extend(_text_lines(lines, x + CARD_W / 2, top, BODY, TEXT_PT, ink, "middle"))
@@ -205,21 +214,26 @@ def _cards_grid(marks: Sequence[Mark], columns: int, max_width: float) -> tuple[
 
 
 def _pieces(zones: Sequence[Zone]) -> tuple[float, float, list[Primitive]]:
-    """Pieces, one disc per zone (its colour and symbol) with its count, side by side."""
+    """Pieces, one disc per zone (its colour and symbol) with its count, in lines of about the square root of
+    their number (four kinds make two lines of two)."""
     r = 4.0
     items: list[Primitive] = []
-    x = 0.0
-    for zone in zones:
+    per_line = max(1, math.ceil(math.sqrt(len(zones))))
+    x, y, widest = 0.0, 0.0, 0.0
+    for index, zone in enumerate(zones):
+        if index and index % per_line == 0:
+            x, y = 0.0, y + 2 * r + 1.5
         fill = next((m.fill for m in zone.marks if m.fill), None) or "#ffffff"
         symbol = next((m.text for m in zone.marks if m.text), "")
-        items.append(Circle(x + r, r, r, fill=fill, stroke=INK, stroke_width=0.3))
+        items.append(Circle(x + r, y + r, r, fill=fill, stroke=INK, stroke_width=0.3))
         if symbol:
             size = TEXT_PT if len(symbol) > 1 else 8.0
-            items.append(Text(x + r, r + pt_to_mm(size) * 0.35, symbol, BOLD, size, ink_on(fill, INK), "middle"))
+            items.append(Text(x + r, y + r + pt_to_mm(size) * 0.35, symbol, BOLD, size, ink_on(fill, INK), "middle"))
         count = f"× {zone.count}"
-        items.append(Text(x + 2 * r + 1.2, r + pt_to_mm(10) * 0.35, count, BOLD, 10.0, INK))
+        items.append(Text(x + 2 * r + 1.2, y + r + pt_to_mm(10) * 0.35, count, BOLD, 10.0, INK))
         x += 2 * r + 1.2 + string_width(count, BOLD, 10.0) + GAP
-    return x - GAP, 2 * r, items
+        widest = max(widest, x - GAP)
+    return widest, y + 2 * r, items
 
 
 def zone_block(zone: Zone, max_width: float, group: Sequence[Zone] = ()) -> _Block:
@@ -238,7 +252,7 @@ def zone_block(zone: Zone, max_width: float, group: Sequence[Zone] = ()) -> _Blo
         w, h, body = _pieces([zone])
     else:
         w, h, body = _cards_grid(zone.marks, zone.columns, max_width)
-    title_width = min(max_width, max(w, 30.0 if group else 40.0))
+    title_width = min(max_width, max(w, 28.0))
     lines = wrap(title, title_width, BOLD, TITLE_PT, 3)
     title_h = len(lines) * _line_height(TITLE_PT) + 1.0
     items = _text_lines(lines, 0.0, 0.0, BOLD, TITLE_PT, INK)
@@ -289,22 +303,37 @@ def _flow_width(blocks: Sequence[_Block], width: float) -> float:
 def draw_table(view: TableView, seat_titles: Sequence[str], width_mm: float = WIDTH_MM) -> Scene:
     """The labelled ``view`` as a scene at most ``width_mm`` wide (as wide as it needs; its height follows).
 
-    ``seat_titles[i]`` heads seat i's panel. Seat panels stand side by side, as many to a row as fit.
+    ``seat_titles[i]`` heads seat i's panel. Seat panels stand side by side, as many to a row as makes the
+    picture shortest (a panel's zones wrap inside it).
     """
     inner = width_mm - 2 * PAD
-    items: list[Primitive] = []
     shared = _blocks(view.shared(), inner - 2 * PAD)
-    seat_blocks = [_blocks(view.of_seat(seat), inner - 2 * PAD) for seat in range(view.seats)]
     titles = [seat_titles[seat] if seat < len(seat_titles) else str(seat + 1) for seat in range(view.seats)]
-    needed = max(
-        [_flow_width(blocks, inner - 2 * PAD) for blocks in seat_blocks]
-        + [string_width(title, BOLD, SEAT_PT) for title in titles]
-        + [0.0]
-    )
-    panel_w = min(inner, needed + 2 * PAD)
-    per_row = max(1, min(view.seats, int((inner + GAP) // (panel_w + GAP))))
-    panel_w = max(panel_w, (inner - (per_row - 1) * GAP) / per_row) if view.seats > per_row else panel_w
-    used = max(_flow_width(shared, inner - 2 * PAD) + 2 * PAD if shared else 0.0, per_row * panel_w + (per_row - 1) * GAP)
+    best: tuple[float, float, list[Primitive]] | None = None
+    for per_row in range(1, max(1, view.seats) + 1):
+        panel_limit = (inner - (per_row - 1) * GAP) / per_row
+        seat_blocks = [_blocks(view.of_seat(seat), panel_limit - 2 * PAD) for seat in range(view.seats)]
+        if per_row > 1 and any(block.w > panel_limit - 2 * PAD for blocks in seat_blocks for block in blocks):
+            break
+        laid = _layout(shared, seat_blocks, titles, per_row, panel_limit, inner)
+        if best is None or laid[0] < best[0] - 1e-6:
+            best = laid
+    assert best is not None
+    height, used, items = best
+    return Scene(used + 2 * PAD, max(height, 10.0), tuple(items))
+
+
+def _layout(
+    shared: Sequence[_Block], seat_blocks: Sequence[Sequence[_Block]], titles: Sequence[str], per_row: int, panel_limit: float, inner: float
+) -> tuple[float, float, list[Primitive]]:
+    """The shared area, then the seat panels ``per_row`` to a row: the height, the width used and the primitives."""
+    needed = max([_flow_width(blocks, panel_limit - 2 * PAD) for blocks in seat_blocks] + [string_width(t, BOLD, SEAT_PT) for t in titles] + [0.0])
+    panel_w = min(panel_limit, needed + 2 * PAD)
+    if len(seat_blocks) > per_row:
+        panel_w = panel_limit if per_row > 1 else panel_w
+    columns = min(per_row, len(seat_blocks))
+    used = max(_flow_width(shared, inner - 2 * PAD) + 2 * PAD if shared else 0.0, columns * panel_w + (columns - 1) * GAP)
+    items: list[Primitive] = []
     y = PAD
     if shared:
         shared_h, placed = _flow(shared, 2 * PAD, 2 * PAD, used - 2 * PAD)
@@ -312,18 +341,18 @@ def draw_table(view: TableView, seat_titles: Sequence[str], width_mm: float = WI
         items.extend(placed)
         y += shared_h + 2 * PAD + GAP
     row_h = 0.0
-    for seat in range(view.seats):
+    for seat, blocks in enumerate(seat_blocks):
         column = seat % per_row
         if column == 0 and seat:
             y += row_h + GAP
             row_h = 0.0
         x = PAD + column * (panel_w + GAP)
         head = _line_height(SEAT_PT) + 1.5
-        body_h, placed = _flow(seat_blocks[seat], x + PAD, y + PAD + head, panel_w - 2 * PAD)
+        body_h, placed = _flow(blocks, x + PAD, y + PAD + head, panel_w - 2 * PAD)
         panel_h = head + body_h + 2 * PAD
         items.append(Rect(x, y, panel_w, panel_h, fill=PANEL, stroke=RULE, stroke_width=0.3, radius=2.0))
         items.extend(_text_lines([titles[seat]], x + PAD, y + PAD, BOLD, SEAT_PT, INK))
         items.extend(placed)
         row_h = max(row_h, panel_h)
-    height = y + row_h + PAD if view.seats else y
-    return Scene(used + 2 * PAD, max(height, 10.0), tuple(items))
+    height = y + row_h + PAD if seat_blocks else y
+    return height, used, items

@@ -345,7 +345,7 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
 
 FIGURE_WIDTH_MM = 170.0
 """A figure's widest (the text width on A4; Letter's is a little wider); a narrower one is printed at its own size."""
-FIGURE_MAX_HEIGHT_MM = 200.0
+FIGURE_MAX_HEIGHT_MM = 205.0
 """A taller figure is scaled down to this height, so it fits a page with its caption."""
 
 

@@ -225,3 +225,22 @@ def test_the_displays_add_up_to_the_engines_score() -> None:
     totals = [int(line.rsplit("=", 1)[1]) for line in position.lines]
     assert sum(totals) == position.state.scores()[0] > 0
     assert all(re.match(r"Display \d+: \d+ pairs? × \d+ = \d+", line) for line in position.lines)
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=[g.name for g in GAMES])
+def test_every_figure_prints_its_text_at_six_points_or_more(folder: Path) -> None:
+    """As the PDF prints them (narrowed to the text width or shortened to fit a page), no figure's text is under
+    the project's 6 pt minimum, and everything lies inside the figure."""
+    from cardgen.render.extent import ink_box, text_sizes
+    from cardgen.rulebook.pdf import FIGURE_MAX_HEIGHT_MM, FIGURE_WIDTH_MM
+
+    spec = _spec(folder)
+    for locale in LOCALES:
+        for key, scene in rulebook_figures(spec, locale).scenes().items():
+            width = min(FIGURE_WIDTH_MM, scene.width_mm)
+            if scene.height_mm * width / scene.width_mm > FIGURE_MAX_HEIGHT_MM:
+                width = FIGURE_MAX_HEIGHT_MM * scene.width_mm / scene.height_mm
+            scale = width / scene.width_mm
+            assert min(size for _, size in text_sizes(scene.children)) * scale >= 6.0 - 1e-9, key
+            box = ink_box(scene.children)
+            assert box is not None and box.right <= scene.width_mm + 0.5 and box.bottom <= scene.height_mm + 0.5, key

@@ -37,13 +37,13 @@ SITES, DIG, MARKER = "dig-sites", "excavation", "marker"
 
 
 def table(state: State) -> TableView:
-    """The dig sites, the cards dug into their stacks, the deck and discard pile, and each seat's markers,
-    special cards in hand and pottery collected."""
+    """The dig sites, below each its stack of buried cards (the top one face up), the deck and discard pile,
+    and each seat's markers, special cards in hand and pottery collected."""
     assert isinstance(state, KeramikosState)
     g = state.g
     zones = [Zone("grid", SITES, g.num_sites, marks=tuple(Mark(card=site) for site in g.site_ids), columns=g.num_sites)]
-    stacked = tuple(Mark(card=g.kind_ids[k]) for stack in state.stacks for k in stack)
-    zones.append(Zone("row", DIG, len(stacked), marks=stacked))
+    stacks = tuple(Mark(card=g.kind_ids[stack[0]], depth=len(stack)) if stack else Mark(depth=0) for stack in state.stacks)
+    zones.append(Zone("grid", DIG, sum(len(stack) for stack in state.stacks), marks=stacks, columns=g.num_sites))
     zones.append(Zone("pile", DIG, len(state.deck)))
     if sum(state.discard):
         zones.append(Zone("discard", DIG, sum(state.discard)))
@@ -64,7 +64,8 @@ P: dict[str, dict[str, str]] = {
     "sabotage": {"en": "{other} plays {card} and {who} must roll again", "pt_BR": "{other} joga {card} e {who} precisa rolar de novo"},
     "let": {"en": "{other} lets the roll stand", "pt_BR": "{other} deixa a rolagem valer"},
     "roll": {"en": "{who} rolls the dice", "pt_BR": "{who} rola os dados"},
-    "stop": {"en": "{who} stops and collects the cards under their {n} marker(s)", "pt_BR": "{who} para e recolhe as cartas sob seus {n} marcador(es)"},
+    "stop": {"en": "{who} stops and collects the cards under their {n} markers", "pt_BR": "{who} para e recolhe as cartas sob seus {n} marcadores"},
+    "stop_one": {"en": "{who} stops and collects the card under their marker", "pt_BR": "{who} para e recolhe a carta sob seu marcador"},
     "bust": {"en": "{who} busts on {site}: nothing is collected", "pt_BR": "{who} estoura em {site}: nada é recolhido"},
     "empty": {"en": "{who} marks {site}, which is empty", "pt_BR": "{who} marca {site}, que está vazio"},
     "mark": {"en": "{who} marks {card} on {site}", "pt_BR": "{who} marca {card} em {site}"},
@@ -105,7 +106,8 @@ def describe(state: State, action: Action, words: Words) -> str:
     if action == A_ROLL:
         return say("roll")
     if action == A_STOP:
-        return say("stop", n=words.number(state.placed()))
+        placed = state.placed()
+        return say("stop_one") if placed == 1 else say("stop", n=words.number(placed))
     if phase == RESOLVE and action in (A_MARK, A_MARK_EXTRA):
         s = g.outcome_site[state.roll]
         if state.marks[s] or state.site_mark[s]:
