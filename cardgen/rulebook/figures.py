@@ -177,6 +177,11 @@ class _Labels:
         gettext = self.gettext
         return gettext("Player %(number)s") % {"number": self.number(seat + 1)}
 
+    def score(self, seat: int, value: int) -> str:
+        """A seat's score ("Player 1: -8 points"; the plural follows the size of the number)."""
+        ngettext = self.ngettext
+        return ngettext("%(player)s: %(num)s point", "%(player)s: %(num)s points", abs(value)) % {"player": self.seat(seat), "num": self.number(value)}
+
     def source(self, source: str) -> str:
         deck = self.decks.get(source)
         if deck is not None:
@@ -335,10 +340,7 @@ def worked_turn(play: FigurePlay, figures: GameFigures, labels: _Labels) -> Work
         said.append(text[:1].upper() + text[1:])
     seat = steps[0][0].current_player() if steps else 0
     seat = seat if seat >= 0 else 0
-    scores = tuple(
-        labels.ngettext("%(player)s: %(num)s point", "%(player)s: %(num)s points", value) % {"player": labels.seat(i), "num": labels.number(value)}
-        for i, value in enumerate(state.scores())
-    )
+    scores = tuple(labels.score(seat, value) for seat, value in enumerate(state.scores()))
     gettext = labels.gettext
     caption = gettext("The table after the turn of %(player)s") % {"player": labels.seat(seat)}
     figure = _figure(labels, "turn", "turn", caption, figures.table(state))
@@ -352,10 +354,7 @@ def position_figures(spec: Spec, figures: GameFigures, labels: _Labels) -> list[
     game = make_game(spec, _turn_players(spec))
     out = []
     for index, position in enumerate(figures.positions(game, FIGURE_SEED, labels.words())):
-        scores = [
-            labels.ngettext("%(player)s: %(num)s point", "%(player)s: %(num)s points", value) % {"player": labels.seat(i), "num": labels.number(value)}
-            for i, value in enumerate(position.state.scores())
-        ]
+        scores = [labels.score(seat, value) for seat, value in enumerate(position.state.scores())]
         out.append(RulebookFigure(f"position-{index + 1}", "scoring", position.text, position.lines, position.scene, tuple(scores)))
     return out
 
