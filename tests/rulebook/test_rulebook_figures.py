@@ -244,3 +244,29 @@ def test_every_figure_prints_its_text_at_six_points_or_more(folder: Path) -> Non
             assert min(size for _, size in text_sizes(scene.children)) * scale >= 6.0 - 1e-9, key
             box = ink_box(scene.children)
             assert box is not None and box.right <= scene.width_mm + 0.5 and box.bottom <= scene.height_mm + 0.5, key
+
+
+def test_a_changed_component_count_changes_every_seat(tmp_path: Path) -> None:
+    """Keramikos with 8 markers a player: every seat's pieces in every diagram say 8, in both languages."""
+    folder = copy_spec(tmp_path, ROOT / "specs" / "keramikos")
+    edit(folder / "game.yaml", "    count: 10\n", "    count: 8\n")
+    spec = _spec(folder)
+    for locale, word in (("en", "Player"), ("pt_BR", "Jogador")):
+        figures = rulebook_figures(spec, locale)
+        name = _Labels(spec, locale).source("marker")
+        for figure in figures.setup:
+            seats = [line for line in figure.lines if line.startswith(word)]
+            assert len(seats) == int(figure.id.split("-")[1])
+            assert all(f"{name}: 8" in line for line in seats), seats
+        assert "10" not in " ".join(line for f in figures.setup for line in f.lines)
+
+
+@pytest.mark.parametrize("folder", GAMES, ids=[g.name for g in GAMES])
+def test_the_worked_turn_starts_from_the_setup_pictured(folder: Path) -> None:
+    """The rulebook says the turn starts from the table pictured for its player count: it is that very state."""
+    spec = _spec(folder)
+    turn = rulebook_figures(spec, "en").turn
+    assert turn is not None
+    setup_state = make_game(spec, turn.players).new_initial_state(FIGURE_SEED)
+    _, steps = play_first_turn(make_game(spec, turn.players), FIGURE_SEED)
+    assert steps[0][0].fingerprint() == setup_state.fingerprint()
