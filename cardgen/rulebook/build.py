@@ -17,7 +17,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from babel.numbers import format_decimal
 from jinja2 import TemplateError, TemplateSyntaxError
@@ -37,6 +37,7 @@ from cardgen.spec.parse_cache import ResultCache
 
 if TYPE_CHECKING:
     from cardgen.cache import ArtefactCache
+    from cardgen.rulebook.figures import FigurePlay
     from cardgen.rulebook.pdf import TypesetPdf
 
 # reportlab's page layout (platypus) and the card pictures drawn for it are imported where a rulebook
@@ -92,15 +93,22 @@ def markdown_name(game_id: str, locale: str) -> str:
 
 
 def render_xhtml(
-    spec: Spec, locale: str, spec_folder: Path | None = None, pictures: Iterable[str] = (), cache: ResultCache | None = None
+    spec: Spec,
+    locale: str,
+    spec_folder: Path | None = None,
+    pictures: Iterable[str] = (),
+    cache: ResultCache | None = None,
+    figures: dict[str, Any] | None = None,
 ) -> str:
     """Render the rulebook template for ``spec`` in ``locale`` (the intermediate XHTML).
 
-    ``cache`` (a build's) keeps the compiled templates for later processes.
+    ``cache`` (a build's) keeps the compiled templates for later processes; ``figures`` is the text of the
+    figures drawn from the engine (:meth:`cardgen.rulebook.figures.GameFigureSet.context`), none when omitted.
     """
     translation = translations(locale)
     env = make_environment(locale, template_dirs_for(spec_folder), translation, cache=cache, spec_folder=spec_folder)
     context = build_context(spec, locale, set(pictures), translation.gettext)
+    context["figures"] = figures or {"setup": [], "turn": None, "positions": []}
     try:
         return render_bounded(lambda: get_template(env, MAIN_TEMPLATE).render(context), env)  # (compiling folds constants: bounded too)
     except Exception as error:  # a spec's own template may raise anything (1/0, '%s' % ()): its designer's to fix
@@ -114,15 +122,40 @@ def render_xhtml(
 
 
 def make_rulebook(
-    spec: Spec, locale: str, spec_folder: Path | None = None, pictures: Iterable[str] = (), cache: ResultCache | None = None
+    spec: Spec,
+    locale: str,
+    spec_folder: Path | None = None,
+    pictures: Iterable[str] = (),
+    cache: ResultCache | None = None,
+    figures: dict[str, Any] | None = None,
 ) -> Rulebook:
-    """The rulebook of ``spec`` in ``locale``, as a document and Markdown (``cache``: see :func:`render_xhtml`)."""
-    xhtml = render_xhtml(spec, locale, spec_folder, pictures, cache)
+    """The rulebook of ``spec`` in ``locale``, as a document and Markdown (``cache``, ``figures``: see :func:`render_xhtml`)."""
+    xhtml = render_xhtml(spec, locale, spec_folder, pictures, cache, figures)
     try:
         document = parse_document(xhtml)
     except DocumentError as error:
         raise RulebookError(f"the rulebook template for {spec.id} ({locale}) made a bad document: {error}") from error
     return Rulebook(locale, document, to_markdown(document))
+
+
+def prepare_rulebook(
+    spec: Spec,
+    locale: str,
+    spec_folder: Path | None = None,
+    loaded: LoadedSpec | None = None,
+    cache: ResultCache | None = None,
+    play: FigurePlay | None = None,
+) -> tuple[Rulebook, dict[str, Scene]]:
+    """The rulebook of ``spec`` in ``locale`` with every picture it shows: card faces (drawn when ``loaded`` is
+    given) and the figures drawn from the engine (:mod:`cardgen.rulebook.figures`; ``play``, the engine's part
+    of them, when the caller has it), as a build makes them."""
+    from cardgen.rulebook.figures import rulebook_figures
+    from cardgen.rulebook.pictures import card_pictures
+
+    pictures = card_pictures(spec, loaded, locale)
+    figures = rulebook_figures(spec, locale, play)
+    rulebook = make_rulebook(spec, locale, spec_folder, pictures.keys(), cache, figures.context())
+    return rulebook, {**pictures, **figures.scenes()}
 
 
 def rulebook_pdf(spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene] | None = None) -> bytes:
@@ -183,19 +216,22 @@ def build_rulebooks(
 
     ``loaded`` (the spec as loaded from its folder) lets the components section
     show card pictures drawn by the face renderer; without it there are none.
+    The figures drawn from the engine (setup diagrams, a worked turn, scored
+    positions: :mod:`cardgen.rulebook.figures`) need only the spec.
     With a ``cache``, a PDF whose inputs (document, paper, footer, title,
     author, pictures) are unchanged since an earlier build is reused, and so
     is the compiled code of the templates.
     """
+    from cardgen.rulebook.figures import play_figures
     from cardgen.rulebook.pdf import PAPERS
-    from cardgen.rulebook.pictures import card_pictures
 
     folder = out_dir / spec.id
     written: list[Path] = []
     papers = list(papers)
+    locales = list(locales)
+    play = play_figures(spec) if locales else None
     for locale in locales:
-        pictures = card_pictures(spec, loaded, locale)
-        rulebook = make_rulebook(spec, locale, spec_folder, pictures.keys(), cache)
+        rulebook, pictures = prepare_rulebook(spec, locale, spec_folder, loaded, cache, play)
         md_path = folder / markdown_name(spec.id, locale)
         atomic_write_bytes(md_path, rulebook.markdown.encode("utf-8"))
         written.append(md_path)

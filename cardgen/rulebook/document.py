@@ -86,11 +86,20 @@ class Picture:
 
 
 @dataclass(frozen=True)
+class Figure:
+    """A figure drawn from the game's engine (see :mod:`cardgen.rulebook.figures`): its caption and its text lines."""
+
+    id: str
+    caption: str
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class PageBreak:
     """Start a new page (ignored in Markdown)."""
 
 
-Block = Union[Heading, Para, ListBlock, Table, Toc, Picture, PageBreak]
+Block = Union[Heading, Para, ListBlock, Table, Toc, Picture, Figure, PageBreak]
 
 
 @dataclass
@@ -232,6 +241,13 @@ def parse_document(xhtml: str) -> Document:
             doc.blocks.append(Toc(element.get("title", "")))
         elif tag == "picture":
             doc.blocks.append(Picture(element.get("deck", ""), element.get("caption", "")))
+        elif tag == "figure":
+            lines = []
+            for item in element:
+                if item.tag != "li":
+                    raise DocumentError(f"<{item.tag}> is not allowed inside <figure>")
+                lines.append(plain(_squash(_inline(item))))
+            doc.blocks.append(Figure(element.get("id", ""), " ".join(element.get("caption", "").split()), tuple(lines)))
         elif tag == "pagebreak":
             doc.blocks.append(PageBreak())
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from cardgen.links import markdown_destination, safe_link
-from cardgen.rulebook.document import Document, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
+from cardgen.rulebook.document import Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
 
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|])")
 _LINE_START = re.compile(r"^(#|[-+]\s|\d+[.)]\s|>)")
@@ -80,6 +80,10 @@ def to_markdown(doc: Document) -> str:
                     indent = "  " * (heading.level - 1)
                     lines.append(f"{indent}- [{escape(heading.text, in_table=True)}](#{heading.anchor})")
             chunks.append("\n".join(lines))
+        elif isinstance(block, Figure):
+            lines = [f"*{escape(block.caption)}*"] if block.caption else []
+            lines.extend(f"- {escape(line, in_table=True)}" for line in block.lines)
+            chunks.append("\n\n".join(lines[:1]) + ("\n\n" + "\n".join(lines[1:]) if lines[1:] else ""))
         elif isinstance(block, (Picture, PageBreak)):
             continue
     return "\n\n".join(chunk for chunk in chunks if chunk) + "\n"

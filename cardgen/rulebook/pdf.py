@@ -65,7 +65,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from cardgen.links import safe_link
 from cardgen.render.fonts import ensure_registered
 from cardgen.render.scene import Scene
-from cardgen.rulebook.document import Block, Document, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
+from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
 from cardgen.rulebook.hyphenate import hyphen_pairs
 from cardgen.rulebook.pictures import SceneFlowable
 
@@ -363,10 +363,36 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
             story.append(_PageMark("contents-end"))
         elif isinstance(block, Picture):
             pending_pictures.append(block)
+        elif isinstance(block, Figure):
+            story.extend(_figure(block, pictures, styles))
         elif isinstance(block, PageBreak):
             story.append(PlatypusPageBreak())
     flush_pictures()
     return story
+
+
+FIGURE_WIDTH_MM = 170.0
+"""A figure's widest (the text width on A4; Letter's is a little wider); a narrower one is printed at its own size."""
+FIGURE_MAX_HEIGHT_MM = 205.0
+"""A taller figure is scaled down to this height, so it fits a page with its caption."""
+
+
+def _figure(block: Figure, pictures: dict[str, Scene], styles: Styles) -> list[Flowable]:
+    """A figure drawn from the engine, at its own size (narrowed to the text width or shortened to fit a page), its caption below; kept together."""
+    from reportlab.platypus import KeepTogether
+
+    from cardgen.rulebook.figures import picture_key
+
+    scene = pictures.get(picture_key(block.id))
+    if scene is None:
+        return []
+    width = min(FIGURE_WIDTH_MM, scene.width_mm)
+    if scene.height_mm * width / scene.width_mm > FIGURE_MAX_HEIGHT_MM:
+        width = FIGURE_MAX_HEIGHT_MM * scene.width_mm / scene.height_mm
+    parts: list[Flowable] = [Spacer(1, 2 * mm), SceneFlowable(scene, width, clip_to_trim=False)]
+    if block.caption:
+        parts.append(Paragraph(escape(block.caption), styles.caption))
+    return [KeepTogether(parts), Spacer(1, 3 * mm)]
 
 
 def _table(block: Table, styles: Styles) -> Flowable:

@@ -12,8 +12,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from cardgen.rulebook.build import Rulebook, make_rulebook, rulebook_pdf
-from cardgen.rulebook.pictures import card_pictures
+from cardgen.rulebook.build import Rulebook, prepare_rulebook, rulebook_pdf
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import Spec
 from cardgen.validate.runner import validate_folder
@@ -79,12 +78,12 @@ def squash(text: str) -> str:
 
 @lru_cache(maxsize=None)
 def built(folder: Path, locale: str) -> Built:
-    """Build (once per test session) the rulebook of the spec in ``folder`` in ``locale``, with card pictures as the CLI does."""
+    """Build (once per test session) the rulebook of the spec in ``folder`` in ``locale``, with card pictures and
+    the figures drawn from the engine, as the CLI does."""
     loaded = load_clean_loaded(folder)
     assert loaded is not None and loaded.spec is not None, f"{folder} does not load cleanly"
     spec = loaded.spec
-    pictures = card_pictures(spec, loaded, locale)
-    rulebook = make_rulebook(spec, locale, folder, pictures.keys())
+    rulebook, pictures = prepare_rulebook(spec, locale, folder, loaded)
     data = rulebook_pdf(spec, rulebook, "a4", pictures)
     text = pdf_text(data)
     return Built(spec, rulebook, data, text, [line.strip() for line in text.splitlines()])
