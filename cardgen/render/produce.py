@@ -210,7 +210,7 @@ def card_svgs(faces: list[Face], digests: Mapping[str, str], cache: ArtefactCach
         digest = digests[face.key]
         text = known.get(digest)
         if text is None:
-            from cardgen.render.svg_backend import write_svg  # (svgwrite: only when an SVG is drawn)
+            from cardgen.render.svg_backend import write_svg  # (only when an SVG is drawn)
 
             text = write_svg(face.scene)
             drawn += 1
