@@ -109,7 +109,7 @@ def measure_deck_sizes(settings: Settings, figures: list[Figure]) -> None:
             wall.note = wall.load_note()
             decks = (size + 1799) // 1800
             if decks > 1:
-                wall.note += f"; {decks} decks of at most 1,800 cards (a deck holds at most 2,000)"
+                wall.note += f"; {decks} decks of at most 1,800 cards (the split the first figures used; a deck may hold 20,000)"
             figures += [wall, memory]
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -4,8 +4,7 @@
 ``cards.csv``, ``layouts/cards.yaml``); it is a real spec that ``cardgen
 build bench/job`` builds. :func:`write_job` copies it with the card list
 scaled to any number of distinct cards (the deck-size rows: 540, 5,400),
-splitting them over several decks of at most :data:`DECK_LIMIT` cards, since a
-deck holds at most 2,000 cards. The card data of the copies is the 54 cards'
+splitting them over several decks of at most :data:`DECK_LIMIT` cards (see there). The card data of the copies is the 54 cards'
 data repeated with new ids and numbered titles, so every card stays distinct.
 
 Run as a script it rewrites ``bench/job/cards.csv`` from the word lists below
@@ -22,7 +21,8 @@ from pathlib import Path
 
 JOB = Path(__file__).resolve().parent / "job"
 DECK_LIMIT = 1800
-"""Cards per deck in the scaled copies (the spec language allows at most 2,000 per deck)."""
+"""Cards per deck in the scaled copies: the split the bench's first figures used, when a deck held at most 2,000
+(a deck may now hold 20,000; keeping the split keeps the figures comparable)."""
 SUITS = ("ember", "tide", "grove", "stone")
 WORDS = (
     "draw discard swap reveal steal keep pass trade score lose gain shuffle the a your each other one two those cards "

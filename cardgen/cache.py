@@ -19,7 +19,7 @@ CACHE_DIR = ".cache"
 _CODE_FINGERPRINT: list[str] = []
 _STAT_ONLY = (".ttf", ".png", ".jpg", ".mo")
 """Large binary files of the package that the fingerprint covers by size and modification time, not content."""
-FINGERPRINT_LIBRARIES = ("reportlab", "rl_accel", "svgwrite", "Jinja2", "Babel", "pyphen", "PyYAML")
+FINGERPRINT_LIBRARIES = ("reportlab", "rl_accel", "Jinja2", "Babel", "pyphen", "PyYAML")
 """Libraries whose version changes what cardgen writes (typesetting, templates, catalogs, YAML parsing)."""
 
 

@@ -69,6 +69,7 @@ NEVER_IN_A_QUIET_BUILD = (
     "cardgen.export.raster",
     "cardgen.scaffold",
     "pypdfium2",
+    "svgwrite",  # the face SVGs are written with the standard library's ElementTree
 )
 
 

@@ -5,7 +5,7 @@ This package knows nothing about any particular game.
 
 The names below are importable from the package, but each is loaded only when
 first asked for (PEP 562): importing one module of the layer (say the scene
-or the faces) must not import both backends, svgwrite and the sheet code.
+or the faces) must not import both backends and the sheet code.
 """
 
 from __future__ import annotations

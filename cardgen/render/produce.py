@@ -193,32 +193,38 @@ def _read_pack(payload: bytes | None) -> dict[str, str]:
     return stored
 
 
-def card_svgs(faces: list[Face], digests: Mapping[str, str], cache: ArtefactCache | None, locale: str) -> dict[str, bytes]:
-    """Every face's SVG bytes by face key, written afresh or taken from the cache's pack of this game's SVGs.
+def card_svgs(faces: list[Face], digests: Mapping[str, str], cache: ArtefactCache | None, locale: str, folder: Path) -> list[Path]:
+    """Write every face's SVG as ``folder/<key>.svg``, drawn afresh or taken from the cache's pack of this game's SVGs.
 
-    The SVGs of a game are kept in one cache entry (by scene digest) rather
-    than one entry per face: a build of N faces then reads and writes one
-    cache file instead of N, which is what a large deck's cold build and
-    rebuild spend their time on otherwise. The pack is rewritten, with this
-    build's faces only, when a face was drawn afresh or one was dropped.
+    Each file is written as soon as its text is known, so the SVGs of a large
+    deck are not all held as bytes at once. The SVGs of a game are kept in one
+    cache entry (by scene digest) rather than one entry per face: a build of N
+    faces then reads and writes one cache file instead of N, which is what a
+    large deck's cold build and rebuild spend their time on otherwise. The pack
+    is rewritten, with this build's faces only, when a face was drawn afresh or
+    one was dropped.
     """
     key = cache.key(SVG_PACK, locale) if cache is not None else ""
     known = _read_pack(open_entry(SVG_PACK, cache.get(key))) if cache is not None else {}
     texts: dict[str, str] = {}
     drawn = 0
+    written: list[Path] = []
     for face in faces:
         digest = digests[face.key]
-        text = known.get(digest)
+        text = texts.get(digest) or known.get(digest)
         if text is None:
-            from cardgen.render.svg_backend import write_svg  # (svgwrite: only when an SVG is drawn)
+            from cardgen.render.svg_backend import write_svg  # (only when an SVG is drawn)
 
             text = write_svg(face.scene)
             drawn += 1
         texts[digest] = text
+        path = folder / f"{face.key}.svg"
+        path.write_bytes(text.encode("utf-8"))
+        written.append(path)
     if cache is not None and (drawn or set(known) != set(texts)):
         pack = json.dumps(texts, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
         cache.put(key, seal_entry(SVG_PACK, pack))
-    return {face.key: texts[digests[face.key]].encode("utf-8") for face in faces}
+    return written
 
 
 def produce_cards(context: BuildContext) -> list[Path]:
@@ -237,10 +243,7 @@ def produce_cards(context: BuildContext) -> list[Path]:
     if context.options.wants("faces"):
         cards_dir = context.staging / "cards"
         cards_dir.mkdir(parents=True, exist_ok=True)
-        for name, data in card_svgs(faces, digests, cache, locale).items():
-            path = cards_dir / f"{name}.svg"
-            path.write_bytes(data)
-            written.append(path)
+        written += card_svgs(faces, digests, cache, locale, cards_dir)
 
     items, pairs = print_items(faces, digests)
     title = local(spec.title, locale, spec.locales[0])

@@ -585,6 +585,8 @@ def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterIn
     grids: list[Grid | None] = []
     paper = template.paper
     offset = template.back_offset_mm
+    marks_for: dict[tuple[tuple[Box, Box], ...], tuple[Line, ...]] = {}
+    """Crop marks by the cards' boxes: every full sheet of one grid has the same marks, worked out once."""
 
     for sheet_index, (grid, slots) in enumerate(pages_spec):
         sheet = sheet_index + 1
@@ -611,7 +613,9 @@ def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterIn
                 placements.append(
                     CardPlacement(page_index, sheet, side, slot.item_index, slot.copy_index, row, col, trim, bleed, turn)
                 )
-            marks = crop_marks(boxes, template.crop_marks)
+            marks = marks_for.get(tuple(boxes))
+            if marks is None:
+                marks = marks_for[tuple(boxes)] = crop_marks(boxes, template.crop_marks)
             children.extend(marks)
             blank = side == "back" and not boxes
             children.append(footer_run(template, footer_text(footer, sheet, total, side if duplex else None, blank)))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal, TypeAlias
 
 from cardgen.limits import MAX_FIT_LAYOUTS
@@ -125,11 +126,19 @@ _Word: TypeAlias = list[_Atom]
 
 
 def _word_width(word: _Word) -> float:
+    if len(word) == 1:  # the common word, one run of text: its width as such (the same float the sum gives)
+        return word[0].width
     return sum(a.width for a in word)
 
 
 def _word_text(word: _Word) -> str:
     return "".join("{" + a.text + "}" if a.is_icon else a.text for a in word)
+
+
+_ATOMS: dict[tuple[str, float], dict[str, _Atom]] = {}
+"""Measured runs of text by (font, size), shared by every layout: card texts repeat their words, and a
+deck's every card is laid out at least once (an atom is immutable, so sharing it changes nothing)."""
+_ATOM_LIMIT = 200_000
 
 
 class _Measurer:
@@ -138,9 +147,18 @@ class _Measurer:
         self.size_pt = size_pt
         self.em = pt_to_mm(size_pt)
         self.space = string_width(" ", font, size_pt)
+        atoms = _ATOMS.get((font, size_pt))
+        if atoms is None:
+            if sum(len(known) for known in _ATOMS.values()) > _ATOM_LIMIT:
+                _ATOMS.clear()
+            atoms = _ATOMS[(font, size_pt)] = {}
+        self._atoms = atoms
 
     def text(self, s: str) -> _Atom:
-        return _Atom(s, False, string_width(s, self.font, self.size_pt))
+        atom = self._atoms.get(s)
+        if atom is None:
+            atom = self._atoms[s] = _Atom(s, False, string_width(s, self.font, self.size_pt))
+        return atom
 
     def icon(self, name: str) -> _Atom:
         return _Atom(name, True, self.em)
@@ -218,11 +236,12 @@ def _wrap(paragraphs: list[list[_Word]], width: float, measure: _Measurer, overw
         used = 0.0
         for word in words:
             parts = [word]
-            if _word_width(word) > width + _EPS:
+            whole = _word_width(word)
+            if whole > width + _EPS:
                 overwide.append(_word_text(word))
                 parts = _break_word(word, width, measure)
             for part in parts:
-                w = _word_width(part)
+                w = whole if part is word else _word_width(part)
                 needed = w if not current else used + measure.space + w
                 if current and needed > width + _EPS:
                     para_lines.append(_Line(current, False))
@@ -264,8 +283,7 @@ def layout_text(
     if all(not line.words for line in lines):
         lines = []
 
-    literal = "".join(p.text for p in pieces if isinstance(p, TextPiece))
-    missing = frozenset(missing_glyphs(literal, font))
+    missing = _missing(tuple(p.text for p in pieces if isinstance(p, TextPiece)), font)
 
     asc, desc = ascent(font, size_pt), descent(font, size_pt)
     step = line_height * measure.em
@@ -291,6 +309,12 @@ def layout_text(
         overwide_words=tuple(overwide),
     )
     return TextBlock(items=tuple(items), line_count=n, height_mm=height, overflow=overflow)
+
+
+@lru_cache(maxsize=4096)
+def _missing(texts: tuple[str, ...], font: str) -> frozenset[str]:
+    """The characters of ``texts`` the font lacks (memoised: a text shrunk to fit is laid out at several sizes)."""
+    return frozenset(missing_glyphs("".join(texts), font))
 
 
 def _place_line(

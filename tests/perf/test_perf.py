@@ -83,7 +83,7 @@ def test_scene_digest_sees_every_change() -> None:
 
 
 def test_svg_writer_output() -> None:
-    """The svgwrite-based SVG writer: sorted attributes, escaping, clip paths, and polygon points (the first svgwrite writer dropped them)."""
+    """The SVG writer: sorted attributes, escaping, clip paths, and polygon points (the first svgwrite writer dropped them)."""
     scene = Scene(
         20,
         10,
@@ -104,24 +104,49 @@ def test_svg_writer_output() -> None:
     assert svg.endswith("</svg>\n") and "<defs />" in svg
 
 
-def test_svg_writer_writes_with_svgwrite_and_keeps_path_data() -> None:
-    """svgwrite writes the document (validation off); path data and polygon points survive its serialiser."""
+def test_svg_writer_keeps_path_data_and_polygon_points() -> None:
+    """Path data and polygon points survive the serialiser; an empty path writes no ``d``, as svgwrite did."""
     from cardgen.render.scene import LineTo, MoveTo, Path as ScenePath
-    from cardgen.render.svg_backend import SvgBackend
 
-    backend = SvgBackend()
-    backend.begin_document()
-    backend.begin_page(Scene(10, 10))
-    assert type(backend._dwg).__module__.startswith("svgwrite") and not backend._dwg.debug
     scene = Scene(10, 10, (ScenePath((MoveTo(0, 0), LineTo(1.23456, 2)), stroke="#000000", stroke_width=0.1), Polygon(((1, 1), (2, 2), (3, 1)))))
     svg = write_svg(scene)
     assert '<path d="M0 0 L1.2346 2" fill="none" stroke="#000000" stroke-width="0.1" />' in svg
     assert '<polygon fill="none" points="1,1 2,2 3,1" />' in svg
     assert svg == write_svg(scene)
+    assert '<path fill="none" stroke="#000000" stroke-width="0.1" />' in write_svg(Scene(10, 10, (ScenePath((), stroke="#000000", stroke_width=0.1),)))
 
 
-def test_svgwrite_floor_writes_the_same_bytes() -> None:
-    """The SVG floor (bare svgwrite) writes exactly cardgen's bytes for a real face, so the ratio compares like with like."""
+def _every_primitive(image: Path) -> Scene:
+    """A scene using every primitive kind, nested transforms, clips, an image and text needing escapes."""
+    from cardgen.render.scene import Box, ClosePath, CubicTo, Image, Line, LineTo, MoveTo, Path as ScenePath, QuadTo
+
+    kids = (
+        Rect(0, 0, 5, 5, fill="#ff0000", stroke="#000000", stroke_width=0.3, radius=1),
+        Line(0, 0, 3, 4, stroke="#00ff00", stroke_width=0.1),
+        Polygon(((0, 0), (1.23456, 2), (3, 1)), fill="#112233", stroke="#000000", stroke_width=0.2),
+        ScenePath((MoveTo(0, 0), LineTo(1, 2), CubicTo(1, 2, 3, 4, 5, 6), QuadTo(1, 1, 2, 2), ClosePath()), fill="#101010", fill_rule="evenodd"),
+        Circle(5, 5, 1, stroke="#000000", stroke_width=0.2),
+        Text(1, 9, "a < b & c \" ' > é", size_pt=7.2, anchor="middle"),
+        Text(1, 9, "tab\there", anchor="end"),
+        Image(str(image), 1, 1, 3, 3),
+    )
+    return Scene(20.5, 10, (
+        Group(kids, Transform(translate=(1.5, 2), rotate=90, scale=(2, 1)), clip=Box(0, 0, 10, 10)),
+        Group((Group(kids, clip=Box(1, 1, 2, 2)),)),
+        *kids,
+    ))
+
+
+def test_svgwrite_floor_writes_the_same_bytes(tmp_path: Path) -> None:
+    """The SVG floor (bare svgwrite) writes exactly cardgen's bytes for real faces and for every primitive kind.
+
+    So the ratio compares like with like, and cardgen's ElementTree writer
+    keeps writing the bytes svgwrite wrote before it was dropped.
+    """
+    from PIL import Image as PilImage
+
+    image = tmp_path / "dot.png"
+    PilImage.new("RGB", (2, 2), (255, 0, 0)).save(image)
     sys.path.insert(0, str(ROOT / "bench"))
     try:
         import scene_flat
@@ -132,7 +157,7 @@ def test_svgwrite_floor_writes_the_same_bytes() -> None:
     from cardgen.spec.load import load_spec
 
     loaded = load_spec(find_spec_folder("mausoleum-guardians"))
-    faces = [face.scene for face in card_faces(loaded)][:6]
+    faces = [face.scene for face in card_faces(loaded)][:6] + [_every_primitive(image)]
     for scene, ops in zip(faces, scene_flat.flatten(faces)):
         assert svg_floor.write_flat(ops) == write_svg(scene)
 
