@@ -28,7 +28,6 @@ from cardgen.render.widget_params import (
     Mm,
     MotifName,
     MotifsParam,
-    Number,
     Pt,
     Ratio,
     Scale,

@@ -52,8 +52,6 @@ def _known_glyph(name: str) -> str:
 
 Pt = Annotated[float, Field(ge=0.5, le=MAX_TEXT_PT, allow_inf_nan=False)]
 """A text size in points."""
-Number = Annotated[float, Field(ge=-MAX_LAYOUT_NUMBER, le=MAX_LAYOUT_NUMBER, allow_inf_nan=False)]
-"""Any other number a widget reads (mm, ratios): finite, within MAX_LAYOUT_NUMBER."""
 Mm = Annotated[float, Field(ge=0, le=MAX_LAYOUT_NUMBER, allow_inf_nan=False)]
 """A length in mm, not negative."""
 Ratio = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError, create_model
 
 from cardgen.findings import Finding, InputError, Severity, display_path
-from cardgen.spec.models import SIZE_PRESETS, CardSize, Deck, SizeName, Spec
+from cardgen.spec.models import SIZE_PRESETS, CardSize, SizeName, Spec
 from cardgen.spec.parse_cache import ResultCache
 from cardgen.spec.sheets import SheetBudget
 from cardgen.spec.source import PathKey, SourceMap, dotted
@@ -313,8 +313,3 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
     if loaded.findings and loaded.spec is not None and any(f.severity is Severity.ERROR for f in loaded.findings):
         loaded.spec = None
     return loaded
-
-
-def deck_by_id(spec: Spec, deck_id: str) -> Deck | None:
-    """The deck with this id, if any."""
-    return next((d for d in spec.decks if d.id == deck_id), None)
