@@ -12,7 +12,7 @@ import gc
 import importlib
 import pkgutil
 import sys
-from typing import NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -37,7 +37,7 @@ _state = {"debug": False}
 
 @app.callback()
 def _root(
-    debug: bool = typer.Option(False, "--debug", help="Show a full traceback when something goes wrong."),
+    debug: Annotated[bool, typer.Option("--debug", help="Show a full traceback when something goes wrong.")] = False,
 ) -> None:
     """cardgen: specs in, print-and-play release out."""
     _state["debug"] = debug

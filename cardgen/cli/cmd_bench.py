@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -14,10 +14,10 @@ BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "run.py"
 
 
 def bench(
-    quick: bool = typer.Option(False, "--quick", help="One repetition, no warm-up, short engine runs."),
-    reps: Optional[int] = typer.Option(None, "--reps", help="Repetitions per figure (default 3)."),
-    only: str = typer.Option("", "--only", help="Comma-separated groups: job, decks, startup, build, svg, pdf, rebuild, validate, playouts, check, solve."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Where to write the JSON results (default bench/results.json)."),
+    quick: Annotated[bool, typer.Option("--quick", help="One repetition, no warm-up, short engine runs.")] = False,
+    reps: Annotated[Optional[int], typer.Option("--reps", help="Repetitions per figure (default 3).")] = None,
+    only: Annotated[str, typer.Option("--only", help="Comma-separated groups: job, decks, startup, build, svg, pdf, rebuild, validate, playouts, check, solve.")] = "",
+    out: Annotated[Optional[Path], typer.Option("--out", help="Where to write the JSON results (default bench/results.json).")] = None,
 ) -> None:
     """Measure build, rendering, engine and validation speed against their targets (never fails on a missed target)."""
     if not BENCH_SCRIPT.is_file():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -17,14 +17,14 @@ from cardgen.findings import InputError, format_findings
 
 
 def build(
-    games: Optional[list[str]] = typer.Argument(None, help="Game ids or spec folders; default: every game under specs/."),
+    games: Annotated[Optional[list[str]], typer.Argument(help="Game ids or spec folders; default: every game under specs/.")] = None,
     paper: PaperOption = PaperChoice.all,
     lang: LangOption = "all",
     card_lang: CardLangOption = None,
     out: OutOption = Path("output"),
-    quiet: bool = typer.Option(False, "--quiet", help="Print only findings and errors."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Build everything afresh, ignoring and not writing <out>/.cache/."),
-    only: Optional[str] = typer.Option(None, "--only", help="Build only these artefacts, comma-separated: faces (SVGs), print (sheets), bleed (one card per page), rulebooks, gallery."),
+    quiet: Annotated[bool, typer.Option("--quiet", help="Print only findings and errors.")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Build everything afresh, ignoring and not writing <out>/.cache/.")] = False,
+    only: Annotated[Optional[str], typer.Option("--only", help="Build only these artefacts, comma-separated: faces (SVGs), print (sheets), bleed (one card per page), rulebooks, gallery.")] = None,
 ) -> None:
     """Validate, then write card faces (SVG), print sheets (PDF) and rulebooks under the output folder."""
     from cardgen.api import build_spec, output_lock

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import Annotated, TYPE_CHECKING, Optional
 
 import typer
 
@@ -39,17 +39,17 @@ def load_checked(name: str) -> LoadedSpec:
 
 
 def check(
-    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    players: Optional[int] = typer.Option(None, "--players", min=1, max=MAX_PLAYERS, help="Check only this player count."),
-    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, max=MAX_PLAYOUTS, help="Random playouts per player count (default: enough for the win-rate interval)."),
-    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="The first playout's seed; playout i uses seed + i."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU)."),
+    game: Annotated[str, typer.Argument(help="A game id under specs/ or a spec folder.")],
+    players: Annotated[Optional[int], typer.Option("--players", min=1, max=MAX_PLAYERS, help="Check only this player count.")] = None,
+    playouts: Annotated[Optional[int], typer.Option("--playouts", min=1, max=MAX_PLAYOUTS, help="Random playouts per player count (default: enough for the win-rate interval).")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="The first playout's seed; playout i uses seed + i.")] = 0,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU).")] = None,
     fmt: ReportFormatOption = ReportFormat.text,
-    skill_games: int = typer.Option(12, "--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder (0 skips it)."),
-    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision in the skill ladder."),
-    replays: bool = typer.Option(False, "--replays", help="Write replays of odd games to <out>/<game>/replays/."),
+    skill_games: Annotated[int, typer.Option("--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder (0 skips it).")] = 12,
+    mcts_budget: Annotated[int, typer.Option("--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision in the skill ladder.")] = 48,
+    replays: Annotated[bool, typer.Option("--replays", help="Write replays of odd games to <out>/<game>/replays/.")] = False,
     out: OutOption = Path("output"),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Simulate GAME: dead ends, timeouts, unreachable cards, balance metrics and the skill ladder."""
     from cardgen.api import check_spec
@@ -77,11 +77,11 @@ def check(
 
 
 def play(
-    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    players: Optional[int] = typer.Option(None, "--players", min=1, max=MAX_PLAYERS, help="Player count (default: the smallest supported)."),
-    agents: str = typer.Option("random", "--agents", help="Agents per seat, comma separated (random, greedy, mcts, mcts:400...); one name is used for every seat."),
-    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="The deal and every random choice follow this seed."),
-    replay_out: Optional[Path] = typer.Option(None, "--replay-out", help="Write the game's replay (JSON lines) to this file."),
+    game: Annotated[str, typer.Argument(help="A game id under specs/ or a spec folder.")],
+    players: Annotated[Optional[int], typer.Option("--players", min=1, max=MAX_PLAYERS, help="Player count (default: the smallest supported).")] = None,
+    agents: Annotated[str, typer.Option("--agents", help="Agents per seat, comma separated (random, greedy, mcts, mcts:400...); one name is used for every seat.")] = "random",
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="The deal and every random choice follow this seed.")] = 0,
+    replay_out: Annotated[Optional[Path], typer.Option("--replay-out", help="Write the game's replay (JSON lines) to this file.")] = None,
 ) -> None:
     """Play one game of GAME with the given agents and print it turn by turn."""
     from cardgen.api import make_game, play_game
@@ -103,8 +103,8 @@ def play(
 
 
 def replay(
-    file: Path = typer.Argument(..., help="A replay written by `cardgen play --replay-out` or `cardgen check --replays`."),
-    spec: Optional[str] = typer.Option(None, "--spec", help="The game id or spec folder (default: the game named in the replay)."),
+    file: Annotated[Path, typer.Argument(help="A replay written by `cardgen play --replay-out` or `cardgen check --replays`.")],
+    spec: Annotated[Optional[str], typer.Option("--spec", help="The game id or spec folder (default: the game named in the replay).")] = None,
 ) -> None:
     """Play a replay back through the engine, checking every action, and print it turn by turn."""
     from cardgen.api import make_game
@@ -124,11 +124,11 @@ def replay(
 
 
 def solve(
-    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="The deal to solve (the first one with --deals)."),
-    deals: int = typer.Option(1, "--deals", min=1, max=MAX_PLAYOUTS, help="Solve this many deals (seed, seed+1, ...) and print the distribution."),
-    players: Optional[int] = typer.Option(None, "--players", min=1, max=MAX_PLAYERS, help="Player count (default: the smallest supported)."),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar (one is shown with --deals above 1)."),
+    game: Annotated[str, typer.Argument(help="A game id under specs/ or a spec folder.")],
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="The deal to solve (the first one with --deals).")] = 0,
+    deals: Annotated[int, typer.Option("--deals", min=1, max=MAX_PLAYOUTS, help="Solve this many deals (seed, seed+1, ...) and print the distribution.")] = 1,
+    players: Annotated[Optional[int], typer.Option("--players", min=1, max=MAX_PLAYERS, help="Player count (default: the smallest supported).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar (one is shown with --deals above 1).")] = False,
 ) -> None:
     """Solve deals of GAME exactly with its registered solver and verify each line of play."""
     from cardgen.api import make_game, solve_deal

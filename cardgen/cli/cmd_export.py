@@ -16,7 +16,7 @@ build) makes ``cardgen build`` write ``<out>/<game>/index.html``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import Annotated, TYPE_CHECKING, Optional
 
 import typer
 
@@ -56,11 +56,11 @@ def _load(game: str, card_lang: str | None) -> tuple[LoadedSpec, str]:
 
 
 def preview(
-    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    dpi: int = typer.Option(100, "--dpi", min=10, max=1200, help="Resolution of the PNGs."),
-    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help=OUT_HELP),
-    card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    game: Annotated[str, typer.Argument(help="A game id under specs/ or a spec folder.")],
+    dpi: Annotated[int, typer.Option("--dpi", min=10, max=1200, help="Resolution of the PNGs.")] = 100,
+    out: Annotated[Path, typer.Option("--out", callback=output_folder, help=OUT_HELP)] = Path("output"),
+    card_lang: Annotated[Optional[str], typer.Option("--card-lang", help=LANG_HELP)] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Write a PNG of every face (trim + bleed at --dpi) and contact-sheet.png to <out>/<game>/preview/."""
     from cardgen.export.preview import write_previews
@@ -75,11 +75,11 @@ def preview(
 
 @export_app.command("tts")
 def export_tts_command(
-    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help=OUT_HELP),
-    card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
-    base_url: Optional[str] = typer.Option(None, "--base-url", help="Where the tts/ images will be hosted (http or https folder); the save names them there instead of by file:/// path."),
+    game: Annotated[str, typer.Argument(help="A game id under specs/ or a spec folder.")],
+    out: Annotated[Path, typer.Option("--out", callback=output_folder, help=OUT_HELP)] = Path("output"),
+    card_lang: Annotated[Optional[str], typer.Option("--card-lang", help=LANG_HELP)] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    base_url: Annotated[Optional[str], typer.Option("--base-url", help="Where the tts/ images will be hosted (http or https folder); the save names them there instead of by file:/// path.")] = None,
 ) -> None:
     """Write Tabletop Simulator deck sheets and <game>.json (a saved object) to <out>/<game>/tts/."""
     from cardgen.cli.app import fail
@@ -105,12 +105,12 @@ def export_tts_command(
 
 @export_app.command("profile")
 def export_profile_command(
-    name: str = typer.Argument(..., help="The print-shop profile (see 'cardgen export profiles')."),
-    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help=OUT_HELP),
-    profiles_dir: Optional[Path] = typer.Option(None, "--profiles-dir", help="Read <NAME>.yaml from this folder instead of templates/profiles/."),
-    card_lang: Optional[str] = typer.Option(None, "--card-lang", help=LANG_HELP),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    name: Annotated[str, typer.Argument(help="The print-shop profile (see 'cardgen export profiles').")],
+    game: Annotated[str, typer.Argument(help="A game id under specs/ or a spec folder.")],
+    out: Annotated[Path, typer.Option("--out", callback=output_folder, help=OUT_HELP)] = Path("output"),
+    profiles_dir: Annotated[Optional[Path], typer.Option("--profiles-dir", help="Read <NAME>.yaml from this folder instead of templates/profiles/.")] = None,
+    card_lang: Annotated[Optional[str], typer.Option("--card-lang", help=LANG_HELP)] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Write the files a print shop wants to <out>/<game>/<NAME>/ and report colours over its ink limit."""
     from cardgen.export.profiles import export_profile, load_profile
@@ -132,7 +132,7 @@ def export_profile_command(
 
 @export_app.command("profiles")
 def list_profiles(
-    profiles_dir: Optional[Path] = typer.Option(None, "--profiles-dir", help="List this folder instead of templates/profiles/."),
+    profiles_dir: Annotated[Optional[Path], typer.Option("--profiles-dir", help="List this folder instead of templates/profiles/.")] = None,
 ) -> None:
     """List the print-shop profiles and what each writes."""
     from cardgen.export.profiles import available_profiles, load_profile

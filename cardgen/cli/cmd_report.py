@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -22,15 +22,15 @@ from cardgen.limits import MAX_AGENT_BUDGET, MAX_JOBS, MAX_PLAYOUTS, MAX_SEED, M
 
 
 def report(
-    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, max=MAX_PLAYOUTS, help="Random playouts per player count (default: enough for the win-rate interval)."),
-    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="The first playout's seed; the same seed gives the same report, byte for byte."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU); the report does not depend on it."),
-    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help="Output root; the report goes to OUT/<game>/report/."),
-    solve_deals: int = typer.Option(5, "--solve-deals", min=0, help="Deals per player count for the exact solver, where the game has one (0: off)."),
-    skill_games: int = typer.Option(12, "--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder (0 skips it)."),
-    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision in the skill ladder."),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    game: Annotated[str, typer.Argument(help="A game id under specs/ or a spec folder.")],
+    playouts: Annotated[Optional[int], typer.Option("--playouts", min=1, max=MAX_PLAYOUTS, help="Random playouts per player count (default: enough for the win-rate interval).")] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="The first playout's seed; the same seed gives the same report, byte for byte.")] = 0,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU); the report does not depend on it.")] = None,
+    out: Annotated[Path, typer.Option("--out", callback=output_folder, help="Output root; the report goes to OUT/<game>/report/.")] = Path("output"),
+    solve_deals: Annotated[int, typer.Option("--solve-deals", min=0, help="Deals per player count for the exact solver, where the game has one (0: off).")] = 5,
+    skill_games: Annotated[int, typer.Option("--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder (0 skips it).")] = 12,
+    mcts_budget: Annotated[int, typer.Option("--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision in the skill ladder.")] = 48,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Write GAME's balance report (HTML page, PDF, JSON) for every player count."""
     from cardgen.cli.common import load_or_refuse

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -18,10 +18,10 @@ from cardgen.findings import Finding, InputError, Severity, format_findings
 
 
 def rulebook(
-    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
+    game: Annotated[str, typer.Argument(help="A game id under specs/ or a spec folder.")],
     lang: LangOption = "all",
     paper: PaperOption = PaperChoice.all,
-    out: Path = typer.Option(Path("output"), "--out", callback=output_folder, help="The output folder; files go to <out>/<game>/."),
+    out: Annotated[Path, typer.Option("--out", callback=output_folder, help="The output folder; files go to <out>/<game>/.")] = Path("output"),
 ) -> None:
     """Write a game's rulebooks: <game>-rules-<lang>.pdf (and -letter.pdf) and <game>-rules-<lang>.md."""
     from cardgen.rulebook.build import RulebookError, build_rulebooks
@@ -67,7 +67,7 @@ def i18n_extract() -> None:
 
 @i18n_app.command("update")
 def i18n_update(
-    locale: Optional[list[str]] = typer.Option(None, "--locale", help="Locales to update; default: every catalog under locales/."),
+    locale: Annotated[Optional[list[str]], typer.Option("--locale", help="Locales to update; default: every catalog under locales/.")] = None,
 ) -> None:
     """Merge the current messages into each locales/<locale>/LC_MESSAGES/cardgen.po."""
     from cardgen.rulebook.i18n import catalog_locales, locale_problem, update_locale
@@ -83,7 +83,7 @@ def i18n_update(
 
 @i18n_app.command("compile")
 def i18n_compile(
-    out: Optional[Path] = typer.Option(None, "--out", callback=output_folder, help="Where to write <locale>/LC_MESSAGES/cardgen.mo; default build/locales."),
+    out: Annotated[Optional[Path], typer.Option("--out", callback=output_folder, help="Where to write <locale>/LC_MESSAGES/cardgen.mo; default build/locales.")] = None,
 ) -> None:
     """Compile every catalog to .mo (cardgen itself compiles in memory; this is for other tools)."""
     from cardgen.rulebook.i18n import MO_BUILD_DIR, catalog_locales, compile_locale

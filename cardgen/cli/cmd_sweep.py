@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Optional
+from typing import Annotated, TYPE_CHECKING, Optional
 
 import typer
 
@@ -106,22 +106,22 @@ VARY_HELP = "A number to vary: numbers.NAME=LOW..HIGH[:STEP]; repeat for several
 
 
 def sweep(
-    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    vary: list[str] = typer.Option([], "--vary", help=VARY_HELP),
-    players: Optional[int] = typer.Option(None, "--players", min=1, max=MAX_PLAYERS, help="Check only this player count (default: every supported count)."),
-    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, max=MAX_PLAYOUTS, help="Playouts per variant and player count (default: as cardgen check)."),
-    agents: str = typer.Option("random", "--agents", help="Who plays the balance playouts at every seat: random, greedy or mcts."),
-    skill_games: int = typer.Option(12, "--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder, per variant (0 skips it and the skill gradient)."),
-    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision (skill ladder and --agents mcts)."),
-    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Part of every seed; the same seed gives the same figures on any executor."),
-    executor: str = typer.Option("local", "--executor", help="local (processes on this machine) or dask (a Dask cluster)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Local worker processes, or LocalCluster workers for dask without --scheduler (default: every CPU)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="The Dask scheduler, tcp://HOST:PORT (default: a LocalCluster on this machine)."),
-    results: Optional[Path] = typer.Option(None, "--results", help="The results file (default: output/<game>/sweep/results.jsonl)."),
-    resume: bool = typer.Option(False, "--resume", help="Go on from the results file, playing only the variants it lacks."),
+    game: Annotated[str, typer.Argument(help="A game id under specs/ or a spec folder.")],
+    vary: Annotated[list[str], typer.Option("--vary", help=VARY_HELP)] = [],
+    players: Annotated[Optional[int], typer.Option("--players", min=1, max=MAX_PLAYERS, help="Check only this player count (default: every supported count).")] = None,
+    playouts: Annotated[Optional[int], typer.Option("--playouts", min=1, max=MAX_PLAYOUTS, help="Playouts per variant and player count (default: as cardgen check).")] = None,
+    agents: Annotated[str, typer.Option("--agents", help="Who plays the balance playouts at every seat: random, greedy or mcts.")] = "random",
+    skill_games: Annotated[int, typer.Option("--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder, per variant (0 skips it and the skill gradient).")] = 12,
+    mcts_budget: Annotated[int, typer.Option("--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision (skill ladder and --agents mcts).")] = 48,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Part of every seed; the same seed gives the same figures on any executor.")] = 0,
+    executor: Annotated[str, typer.Option("--executor", help="local (processes on this machine) or dask (a Dask cluster).")] = "local",
+    jobs: Annotated[Optional[int], typer.Option("--jobs", min=1, max=MAX_JOBS, help="Local worker processes, or LocalCluster workers for dask without --scheduler (default: every CPU).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="The Dask scheduler, tcp://HOST:PORT (default: a LocalCluster on this machine).")] = None,
+    results: Annotated[Optional[Path], typer.Option("--results", help="The results file (default: output/<game>/sweep/results.jsonl).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Go on from the results file, playing only the variants it lacks.")] = False,
     fmt: ReportFormatOption = ReportFormat.text,
-    out: Path = typer.Option(OUTPUT_ROOT, "--out", help="Output root; the page goes to OUT/<game>/report/sweep.html."),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    out: Annotated[Path, typer.Option("--out", help="Output root; the page goes to OUT/<game>/report/sweep.html.")] = OUTPUT_ROOT,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Check every combination of the varied numbers like `cardgen check`; print a table and the figures per value."""
     from cardgen.sweep.charts import write_sweep_page
@@ -157,25 +157,25 @@ def _exit_for(records: list[Record]) -> None:
 
 
 def tune(
-    game: str = typer.Argument(..., help="A game id under specs/ or a spec folder."),
-    vary: list[str] = typer.Option([], "--vary", help=VARY_HELP),
-    objective: str = typer.Option("balance", "--objective", help="balance, decisiveness or length:MIN..MAX (mean actions per game)."),
-    trials: int = typer.Option(32, "--trials", min=1, max=MAX_TRIALS, help="Trials of the search (the spec's own values are the first)."),
-    batch: int = typer.Option(8, "--batch", min=1, max=MAX_TRIALS, help="Trials proposed and checked at once; part of the answer's identity, not the workers'."),
-    players: Optional[int] = typer.Option(None, "--players", min=1, max=MAX_PLAYERS, help="Check only this player count (default: every supported count)."),
-    playouts: Optional[int] = typer.Option(None, "--playouts", min=1, max=MAX_PLAYOUTS, help="Playouts per variant and player count (default: as cardgen check)."),
-    agents: str = typer.Option("random", "--agents", help="Who plays the balance playouts at every seat: random, greedy or mcts."),
-    skill_games: int = typer.Option(0, "--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder, per variant (off by default: no objective reads it)."),
-    mcts_budget: int = typer.Option(48, "--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision."),
-    seed: int = typer.Option(0, "--seed", min=0, max=MAX_SEED, help="Seeds the playouts and the optimiser."),
-    executor: str = typer.Option("local", "--executor", help="local or dask."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", min=1, max=MAX_JOBS, help="Local worker processes, or LocalCluster workers for dask."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="The Dask scheduler, tcp://HOST:PORT."),
-    results: Optional[Path] = typer.Option(None, "--results", help="The results file (default: output/<game>/sweep/tune.jsonl)."),
-    resume: bool = typer.Option(False, "--resume", help="Reuse the variants already in the results file."),
+    game: Annotated[str, typer.Argument(help="A game id under specs/ or a spec folder.")],
+    vary: Annotated[list[str], typer.Option("--vary", help=VARY_HELP)] = [],
+    objective: Annotated[str, typer.Option("--objective", help="balance, decisiveness or length:MIN..MAX (mean actions per game).")] = "balance",
+    trials: Annotated[int, typer.Option("--trials", min=1, max=MAX_TRIALS, help="Trials of the search (the spec's own values are the first).")] = 32,
+    batch: Annotated[int, typer.Option("--batch", min=1, max=MAX_TRIALS, help="Trials proposed and checked at once; part of the answer's identity, not the workers'.")] = 8,
+    players: Annotated[Optional[int], typer.Option("--players", min=1, max=MAX_PLAYERS, help="Check only this player count (default: every supported count).")] = None,
+    playouts: Annotated[Optional[int], typer.Option("--playouts", min=1, max=MAX_PLAYOUTS, help="Playouts per variant and player count (default: as cardgen check).")] = None,
+    agents: Annotated[str, typer.Option("--agents", help="Who plays the balance playouts at every seat: random, greedy or mcts.")] = "random",
+    skill_games: Annotated[int, typer.Option("--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder, per variant (off by default: no objective reads it).")] = 0,
+    mcts_budget: Annotated[int, typer.Option("--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision.")] = 48,
+    seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seeds the playouts and the optimiser.")] = 0,
+    executor: Annotated[str, typer.Option("--executor", help="local or dask.")] = "local",
+    jobs: Annotated[Optional[int], typer.Option("--jobs", min=1, max=MAX_JOBS, help="Local worker processes, or LocalCluster workers for dask.")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="The Dask scheduler, tcp://HOST:PORT.")] = None,
+    results: Annotated[Optional[Path], typer.Option("--results", help="The results file (default: output/<game>/sweep/tune.jsonl).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Reuse the variants already in the results file.")] = False,
     fmt: ReportFormatOption = ReportFormat.text,
-    out: Path = typer.Option(OUTPUT_ROOT, "--out", help="Output root for the default results file."),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    out: Annotated[Path, typer.Option("--out", help="Output root for the default results file.")] = OUTPUT_ROOT,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Search the varied numbers for the best objective (Optuna); print the values, their evidence and a patch."""
     from cardgen.sweep.tune import parse_objective, render_tune

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import Annotated, TYPE_CHECKING, Optional
 
 import typer
 
@@ -18,12 +18,12 @@ if TYPE_CHECKING:
 
 
 def validate(
-    games: Optional[list[str]] = typer.Argument(None, help="Game ids or spec folders; default: every game under specs/."),
+    games: Annotated[Optional[list[str]], typer.Argument(help="Game ids or spec folders; default: every game under specs/.")] = None,
     fmt: FindingsFormatOption = FindingsFormat.text,
-    no_sim: bool = typer.Option(False, "--no-sim", help="Skip the quick simulation."),
-    strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
-    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
-    list_codes: bool = typer.Option(False, "--list-codes", help="Print every finding code and its meaning (docs/findings.md), then exit."),
+    no_sim: Annotated[bool, typer.Option("--no-sim", help="Skip the quick simulation.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Treat warnings as errors.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    list_codes: Annotated[bool, typer.Option("--list-codes", help="Print every finding code and its meaning (docs/findings.md), then exit.")] = False,
 ) -> None:
     """Check specs and list every finding with its file, line, code and a fix hint."""
     if list_codes:
@@ -67,8 +67,8 @@ def validate(
 
 
 def schema(
-    out: Optional[Path] = typer.Option(None, "--out", help="Write the schema to this file instead of printing it."),
-    markdown: bool = typer.Option(False, "--markdown", help="Print the field reference (docs/spec.md) instead."),
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write the schema to this file instead of printing it.")] = None,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print the field reference (docs/spec.md) instead.")] = False,
 ) -> None:
     """Print the JSON Schema of the spec language (editors use it to autocomplete specs)."""
     from cardgen.spec.schema import schema_text, spec_reference_markdown

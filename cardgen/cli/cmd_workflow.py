@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import Annotated, TYPE_CHECKING, Optional
 
 import typer
 
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 
 def new(
-    name: str = typer.Argument(..., help="The new game's id: lower-case letters, digits, '-' and '_' (e.g. gem-market)."),
-    folder: Path = typer.Option(Path("specs"), "--dir", help="The folder the game folder is made in."),
+    name: Annotated[str, typer.Argument(help="The new game's id: lower-case letters, digits, '-' and '_' (e.g. gem-market).")],
+    folder: Annotated[Path, typer.Option("--dir", help="The folder the game folder is made in.")] = Path("specs"),
 ) -> None:
     """Make a new game folder that validates and builds as it is: game.yaml, cards.csv, a layout and a rulebook note."""
     from cardgen.scaffold import create_game
@@ -78,13 +78,13 @@ def build_once(folder: Path, out: Path, options: BuildOptions) -> str | None:
 
 
 def watch(
-    game: str = typer.Argument(..., help="A game id or spec folder."),
+    game: Annotated[str, typer.Argument(help="A game id or spec folder.")],
     out: OutOption = Path("output"),
-    interval: float = typer.Option(0.5, "--interval", min=0.1, max=60.0, help="Seconds between two looks at the files."),
+    interval: Annotated[float, typer.Option("--interval", min=0.1, max=60.0, help="Seconds between two looks at the files.")] = 0.5,
     paper: PaperOption = PaperChoice.all,
     lang: LangOption = "all",
     card_lang: CardLangOption = None,
-    max_cycles: Optional[int] = typer.Option(None, "--max-cycles", hidden=True, help="Stop after this many polls (for tests)."),
+    max_cycles: Annotated[Optional[int], typer.Option("--max-cycles", hidden=True, help="Stop after this many polls (for tests).")] = None,
 ) -> None:
     """Build a game, then rebuild it (validation included) every time one of its files changes; Ctrl-C stops."""
     from cardgen.artefacts import BuildOptions

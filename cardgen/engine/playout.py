@@ -76,11 +76,6 @@ class PlayoutResult:
         """Whether the game reached a terminal state by its own rules."""
         return not (self.timed_out or self.dead_end or self.error)
 
-    @property
-    def mean_branching(self) -> float:
-        """Average number of legal actions at a decision point."""
-        return self.branching_total / self.decisions if self.decisions else 0.0
-
 
 def play_game(
     game: Game,

@@ -17,7 +17,6 @@ own bleed is cut back.
 from __future__ import annotations
 
 import io
-import math
 
 import pypdfium2 as pdfium
 from PIL import Image as PILImage
@@ -73,12 +72,6 @@ def with_bleed(scene: Scene, bleed_mm: float) -> Scene:
     """The face with ``bleed_mm`` of bleed on every side (trim + 2 * bleed), see :func:`reframe`."""
     trim = trim_of(scene)
     return reframe(scene, trim.w + 2 * bleed_mm, trim.h + 2 * bleed_mm)
-
-
-def trim_only(scene: Scene) -> Scene:
-    """The face cut at its trim: what a virtual table shows as the card."""
-    trim = trim_of(scene)
-    return reframe(scene, trim.w, trim.h)
 
 
 def px_to_mm(px: int, dpi: float) -> float:
@@ -142,11 +135,3 @@ def png_bytes(image: PILImage.Image, dpi: float | None = None) -> bytes:
         params["dpi"] = (dpi, dpi)
     clean.save(buffer, **params)  # type: ignore[arg-type]
     return buffer.getvalue()
-
-
-def grid_size(count: int, max_columns: int) -> tuple[int, int]:
-    """Columns and rows of a near-square grid for ``count`` cells, at most ``max_columns`` wide."""
-    if count <= 0:
-        return (1, 1)
-    columns = min(max_columns, max(1, math.ceil(math.sqrt(count))))
-    return columns, math.ceil(count / columns)

@@ -114,24 +114,6 @@ def simulate(colour: str, vision: Vision) -> Lab:
     return linear_to_lab((sim[0], sim[1], sim[2]))
 
 
-def simulate_hex(colour: str, vision: Vision) -> str:
-    """The simulated colour as ``'#rrggbb'`` (for previews)."""
-    lin = linear_rgb(colour)
-    if vision == "normal":
-        return colour
-    if vision == "greyscale":
-        y = relative_luminance(colour)
-        return rgb_to_hex((_to_gamma(y),) * 3)
-    m = _MACHADO[vision]
-    sim = [m[i][0] * lin[0] + m[i][1] * lin[1] + m[i][2] * lin[2] for i in range(3)]
-    return rgb_to_hex((_to_gamma(sim[0]), _to_gamma(sim[1]), _to_gamma(sim[2])))
-
-
-def delta_e76(a: Lab, b: Lab) -> float:
-    """CIE76 difference: Euclidean distance in Lab."""
-    return math.dist(a, b)
-
-
 def delta_e2000(lab1: Lab, lab2: Lab) -> float:
     """CIEDE2000 colour difference (kL = kC = kH = 1)."""
     l1, a1, b1 = lab1

@@ -29,7 +29,8 @@ from cardgen.render.layouts import (
     resolve_layout,
 )
 from cardgen.render.scene import Box, Group, Primitive, Rect, Scene, Text, card_scene
-from cardgen.render.widgets import PieceInfo, Resources, TextReport, WidgetContext, get_widget, local
+from cardgen.render.widget_params import param_problems
+from cardgen.render.widgets import PieceInfo, Resources, TextReport, WidgetContext, get_widget, local, widget_params
 from cardgen.spec.load import LoadedSpec, size_of
 from cardgen.spec.models import Card, CardSize, Component, Deck, FieldDef, Palette, PaletteEntry, Spec
 from cardgen.spec.source import PathKey
@@ -103,6 +104,8 @@ class FaceSet:
     faces: list[Face]
     layouts: dict[str, ResolvedLayout] = field(default_factory=dict)
     problems: list[LayoutProblem] = field(default_factory=list)
+    refused: set[tuple[int, int]] = field(default_factory=set)
+    """(``id`` of the face layout, element index) of elements whose ``params`` their widget does not accept: not drawn."""
 
     def by_key(self) -> dict[str, Face]:
         """Faces by key."""
@@ -157,6 +160,7 @@ def _build(spec: Spec, locale: str, layouts: dict[str, ResolvedLayout]) -> FaceS
         for code, path, message in resolved.problems:
             place = resolved.source.place(path) if resolved.source else None
             result.problems.append(LayoutProblem(resolved.file or name, code, path, message, place.line if place else 0, place.column if place else 0))
+        _check_params(name, resolved, result)
     for d_index, deck in enumerate(spec.decks):
         resolved = layouts[deck.id]
         size = size_of(deck.size)
@@ -189,6 +193,22 @@ def _build(spec: Spec, locale: str, layouts: dict[str, ResolvedLayout]) -> FaceS
             scene, reports, inks = _draw(spec, res, resolved, result, resolved.layout.front, "front", size, None, None, 0, {}, title, ("components", k_index), piece)
             result.faces.append(Face(key, "component", component.id, None, 0, scene, component.count, size, None, reports, ("components", k_index), key, inks))
     return result
+
+
+def _check_params(name: str, resolved: ResolvedLayout, result: FaceSet) -> None:
+    """A finding for every element parameter its widget's model refuses (CG214, or CG207 for a number out of
+    range); such an element is not drawn, so no widget works from a value it did not declare."""
+    for side, face_layout in (("front", resolved.layout.front), ("back", resolved.layout.back)):
+        for index, element in enumerate(face_layout.elements if face_layout is not None else ()):
+            schema = widget_params(element.widget)
+            if schema is None:  # an unknown widget: CG208 when a face draws it
+                continue
+            where = f"{side}.elements[{index}] ({element.name or element.widget})"
+            for code, loc, message in param_problems(schema, element.params):
+                path = (side, "elements", index, "params", *loc)
+                place = resolved.source.place(path) if resolved.source else None
+                result.problems.append(LayoutProblem(resolved.file or f"(default layout of {name})", code, path, f"{where}: {message}", place.line if place else 0, place.column if place else 0))
+                result.refused.add((id(face_layout), index))
 
 
 def _pieces(spec: Spec, palettes: list[Palette], component: Component) -> list[tuple[str, PieceInfo]]:
@@ -279,6 +299,8 @@ def _draw(
     for index, element in enumerate(layout.elements):
         if not _applies(element, card, data):
             continue
+        if (id(layout), index) in result.refused:
+            continue
         fn = get_widget(element.widget)
         where = f"{side}.elements[{index}] ({element.name or element.widget})"
         if fn is None:
@@ -293,7 +315,7 @@ def _draw(
             box=Box(x + bleed, y + bleed, w, h), trim=trim, safe=safe, spec=spec, res=res, deck=deck, card=card,
             face_index=face_index, locale=res.locale, params=element.params, data=data, title=title, element=where,
             source=source, reports=reports, min_text_pt=resolved.layout.min_text_pt, piece=piece,
-            background=background or "#ffffff", field_defs=field_defs, face_widgets=face_widgets,
+            background=background or "#ffffff", field_defs=field_defs, face_widgets=face_widgets, schema=widget_params(element.widget),
         )
         try:
             primitives = fn(ctx)

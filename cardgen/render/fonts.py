@@ -119,11 +119,6 @@ def descent(font: str, size_pt: float) -> float:
 _IGNORED_FOR_GLYPHS = frozenset("\n\t")
 
 
-def has_glyph(char: str, font: str) -> bool:
-    """True when the font's cmap maps ``char`` to a glyph."""
-    return ord(char) in _tt_font(font).face.charToGlyph
-
-
 def missing_glyphs(text: str, font: str) -> set[str]:
     """Characters of ``text`` the font has no glyph for (newline/tab are ignored)."""
     cmap = _tt_font(font).face.charToGlyph

@@ -15,15 +15,14 @@ game renders without any layout work.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cardgen.findings import InputError
-from cardgen.limits import MAX_ELEMENTS_PER_FACE, MAX_FRAME_CELLS, MAX_LAYOUT_MM, MAX_LAYOUT_NUMBER, MAX_TEXT_PT
+from cardgen.limits import MAX_ELEMENTS_PER_FACE, MAX_LAYOUT_MM
 from cardgen.spec.load import SPEC_LAYOUTS, confined_path, leaves_folder
 from cardgen.spec.models import CardSize, Component, Deck
 from cardgen.spec.parse_cache import active_parse_cache
@@ -79,37 +78,6 @@ LayoutMm = Annotated[float, Field(ge=-MAX_LAYOUT_MM, le=MAX_LAYOUT_MM, allow_inf
 LayoutSize = Annotated[float, Field(ge=0, le=MAX_LAYOUT_MM, allow_inf_nan=False)]
 """A width or height in a layout box: finite, from 0 to MAX_LAYOUT_MM."""
 
-PARAM_RANGES: dict[str, tuple[float, float]] = {
-    **{name: (0.5, MAX_TEXT_PT) for name in ("size", "min_size", "label_size", "icon_size", "chance_size")},
-    "frame_cells": (0, MAX_FRAME_CELLS),
-    "max": (1, MAX_FRAME_CELLS),
-    "line_height": (0.5, 5.0),
-    "tint": (0.0, 1.0),
-    "symbol_scale": (0.0, 10.0),
-    "scale": (0.0, 10.0),
-}
-"""Ranges of the numeric widget parameters whose value drives work or text size; any other number lies within MAX_LAYOUT_NUMBER."""
-
-
-def param_problem(name: str, value: Any, depth: int = 0) -> str | None:
-    """Why a widget parameter's value is out of range, or None (numbers inside lists and mappings checked too)."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return None
-    if isinstance(value, (int, float)):
-        low, high = PARAM_RANGES.get(name, (-MAX_LAYOUT_NUMBER, MAX_LAYOUT_NUMBER))
-        if not math.isfinite(value) or not low <= value <= high:
-            return f"parameter {name!r} is {value!r}; it must be a finite number from {low:g} to {high:g}"
-        return None
-    if isinstance(value, dict):
-        value = list(value.values())
-    if isinstance(value, list):
-        for item in value:
-            problem = param_problem(name, item, depth + 1)
-            if problem:
-                return problem
-    return None
-
-
 class Element(_Strict):
     """One widget placed in a box."""
 
@@ -119,23 +87,15 @@ class Element(_Strict):
     )
     params: dict[str, Any] = Field(
         default_factory=dict,
-        description=f"Widget parameters: field names, font, size (pt, at most {MAX_TEXT_PT:g}), colour, align...; every number finite "
-        f"(frame_cells at most {MAX_FRAME_CELLS}, any other within \u00b1{MAX_LAYOUT_NUMBER:g}).",
+        description="The widget's parameters (field names, font, size in points, colour, align...): each widget declares the ones "
+        "it takes, their kinds and ranges (docs/widgets.md); a name it does not take or a value of the wrong kind is CG214, "
+        "a number out of its range CG207.",
     )
     types: list[str] | None = Field(default=None, description="Draw only on cards of these card types.")
     when_field: str | None = Field(default=None, description="Draw only on faces that have this data field.")
     unless_field: str | None = Field(default=None, description="Draw only on faces that lack this data field.")
     art: bool = Field(default=False, description="Art may leave the safe zone and run into the bleed (no safe-zone check).")
     name: str | None = Field(default=None, description="A label used in findings.")
-
-    @field_validator("params")
-    @classmethod
-    def _params_in_range(cls, params: dict[str, Any]) -> dict[str, Any]:
-        for name, value in params.items():
-            problem = param_problem(name, value)
-            if problem:
-                raise ValueError(problem)
-        return params
 
 
 class FaceLayout(_Strict):

@@ -6,12 +6,35 @@ module for the context a widget receives and the helpers they share.
 
 from __future__ import annotations
 
+from typing import Annotated, Literal
+
+from pydantic import Field
+
 from cardgen.render.colour import ink_on, mix, motif_ink, shade
 from cardgen.render.extent import ink_box
 from cardgen.render.glyphs import draw_glyph
 from cardgen.render.motifs import draw_motif, has_motif
 from cardgen.render.scene import Box, Circle, Line, Polygon, Primitive, Rect
 from cardgen.render.units import pt_to_mm
+from cardgen.render.widget_params import (
+    PLATE_PATTERN,
+    Align,
+    Colour,
+    FontName,
+    FrameCells,
+    GlyphName,
+    LineParams,
+    MinSizeParam,
+    Mm,
+    MotifName,
+    MotifsParam,
+    Pt,
+    Ratio,
+    Scale,
+    TextParams,
+    VAlign,
+    WidgetParams,
+)
 from cardgen.render.widget_kit import (
     BODY_FONT,
     DEFAULT_INK,
@@ -28,11 +51,23 @@ from cardgen.render.widget_kit import (
     register_widget,
     swatch,
     widget,
+    widget_params,
 )
 from cardgen.spec.models import PaletteEntry
 from cardgen.spec.source import PathKey
 
-@widget("panel")
+FieldName = str
+"""A data field of the deck (a name; a field a card lacks draws nothing)."""
+
+
+class PanelParams(WidgetParams):
+    colour: Colour = Field(default="type", description="The fill.")
+    tint: Ratio = Field(default=0.0, description="Mix the fill towards white by this much.")
+    stroke: Colour | None = Field(default=None, description="An outline in this colour (default: none).")
+    stroke_width: Mm = Field(default=0.3, description="The outline's width in mm.")
+    radius: Mm = Field(default=0.0, description="Corner radius in mm.")
+
+@widget("panel", PanelParams)
 def panel(ctx: WidgetContext) -> list[Primitive]:
     """A filled rectangle: params colour (``type``, ``#rrggbb``...), radius, stroke, stroke_width, tint."""
     fill = ctx.colour(ctx.param("colour", "type"), "#dddddd")
@@ -51,7 +86,14 @@ def panel(ctx: WidgetContext) -> list[Primitive]:
     ]
 
 
-@widget("title")
+class TitleParams(LineParams):
+    size: Pt = Field(default=12.0, description="Text size in points (shrunk to fit one line).")
+    font: FontName | None = Field(default=TITLE_FONT, description="The font.")
+    align: Align | None = Field(default="center", description="Horizontal alignment.")
+    valign: VAlign | None = Field(default="middle", description="Vertical alignment.")
+
+
+@widget("title", TitleParams)
 def title(ctx: WidgetContext) -> list[Primitive]:
     """The face's name on one line, shrunk to fit (two lines only when it must)."""
     path = ctx.source + ("name",) if ctx.card is not None else ctx.source
@@ -61,7 +103,17 @@ def title(ctx: WidgetContext) -> list[Primitive]:
     )
 
 
-@widget("text")
+class TextWidgetParams(TextParams):
+    size: Pt = Field(default=9.0, description="Text size in points (shrunk to fit the box).")
+    font: FontName | None = Field(default=BODY_FONT, description="The font.")
+    align: Align | None = Field(default="left", description="Horizontal alignment.")
+    valign: VAlign | None = Field(default="top", description="Vertical alignment.")
+    source: str = Field(default="text", pattern=r"^(text|description|back|game_title|tagline|type_description|literal|string:.+)$",
+                        description="What to print: text, description, back, game_title, tagline, type_description, string:<key>, literal (the text of ``value``).")
+    value: str = Field(default="", description="The text printed with ``source: literal`` (references resolved).")
+
+
+@widget("text", TextWidgetParams)
 def text_widget(ctx: WidgetContext) -> list[Primitive]:
     """The card's text (``source: text``), or: description, back, game_title, tagline, string:<key>, literal."""
     source = str(ctx.param("source", "text"))
@@ -95,7 +147,17 @@ def _text_source(ctx: WidgetContext, source: str) -> tuple[str, PathKey]:
     return "", ()
 
 
-@widget("field")
+class FieldParams(TextParams):
+    size: Pt = Field(default=9.0, description="Text size in points (shrunk to fit the box).")
+    font: FontName | None = Field(default=BODY_FONT, description="The font.")
+    align: Align | None = Field(default="left", description="Horizontal alignment.")
+    valign: VAlign | None = Field(default="top", description="Vertical alignment.")
+    field: FieldName = Field(default="", description="The data field printed (a face without it prints nothing).")
+    format: str = Field(default="{value}", description="The line printed: ``{label}`` and ``{value}`` are replaced.")
+    label: str | None = Field(default=None, description="A ``strings`` key for the label (default: the field's own label).")
+
+
+@widget("field", FieldParams)
 def field_widget(ctx: WidgetContext) -> list[Primitive]:
     """A data field as text: params field, format (``{label}``, ``{value}``), label (a strings key)."""
     name = str(ctx.param("field", ""))
@@ -108,10 +170,15 @@ def field_widget(ctx: WidgetContext) -> list[Primitive]:
     return ctx.text(fmt.replace("{label}", label).replace("{value}", value), what=name, source=ctx.source + ("data", name))
 
 
-register_widget("localised_field", field_widget)
+register_widget("localised_field", field_widget, FieldParams)
 
 
-@widget("swatch")
+class SwatchParams(MotifsParam):
+    field: FieldName | None = Field(default=None, description="A palette field whose entry is drawn (default: a component's own entry).")
+    radius: Mm = Field(default=0.0, description="Corner radius in mm.")
+
+
+@widget("swatch", SwatchParams)
 def swatch_widget(ctx: WidgetContext) -> list[Primitive]:
     """One palette entry from a palette field (param field), or the component's own entry."""
     name = ctx.param("field")
@@ -131,7 +198,16 @@ def swatch_widget(ctx: WidgetContext) -> list[Primitive]:
     return swatch(box, entry, index, motif_for(ctx, palette_id, entry), radius=ctx.fparam("radius", 0.0))
 
 
-@widget("palette_grid")
+class PaletteGridParams(MotifsParam):
+    field: FieldName = Field(default="", description="The palette_grid field drawn.")
+    gap: Annotated[float, Field(ge=0.0, le=10.0, allow_inf_nan=False)] = Field(default=0.0, description="Gap between squares, as a fraction of a square.")
+    symbol_scale: Scale = Field(default=0.4, description="The symbol's size as a fraction of a square.")
+    stroke_width: Mm = Field(default=0.35, description="Each square's outline in mm.")
+    border: bool = Field(default=True, description="Draw an outline round the grid.")
+    border_width: Mm = Field(default=0.6, description="The grid outline's width in mm.")
+
+
+@widget("palette_grid", PaletteGridParams)
 def palette_grid(ctx: WidgetContext) -> list[Primitive]:
     """Rows of palette entries (a palette_grid field) as touching squares, each with motif and symbol."""
     name = str(ctx.param("field", ""))
@@ -160,7 +236,12 @@ def palette_grid(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
-@widget("palette_list")
+class PaletteListParams(MotifsParam):
+    field: FieldName = Field(default="", description="The palette_list field drawn.")
+    gap: Annotated[float, Field(ge=0.0, le=10.0, allow_inf_nan=False)] = Field(default=0.2, description="Gap between swatches, as a fraction of a swatch.")
+
+
+@widget("palette_list", PaletteListParams)
 def palette_list(ctx: WidgetContext) -> list[Primitive]:
     """A palette_list field as a row of swatches."""
     name = str(ctx.param("field", ""))
@@ -179,7 +260,17 @@ def palette_list(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
-@widget("polyomino")
+class PolyominoParams(WidgetParams):
+    field: FieldName = Field(default="cells", description="The polyomino field drawn ([column, row] cells).")
+    frame_cells: FrameCells = Field(default=0, description="Draw every shape on a grid this many cells wide, so all share one scale.")
+    cell_max: Mm = Field(default=1000.0, description="The largest cell in mm.")
+    fill: Colour | None = Field(default=None, description="The cells' fill (default: clay brown).")
+    stroke: Colour | None = Field(default=None, description="The cells' outline (default: near black).")
+    grid: bool = Field(default=True, description="Draw the faint guide grid.")
+    bevel: bool = Field(default=True, description="Draw an inner bevel on each cell.")
+
+
+@widget("polyomino", PolyominoParams)
 def polyomino(ctx: WidgetContext) -> list[Primitive]:
     """A polyomino field ([column, row] cells) drawn as joined squares on a faint grid.
 
@@ -228,7 +319,13 @@ PATTERN_FILLS: tuple[tuple[str, str], ...] = (
 """Distinct greys + hatches for pattern letters A, B, C..."""
 
 
-@widget("pattern")
+class PatternParams(WidgetParams):
+    field: FieldName = Field(default="pattern", description="The pattern field drawn (rows of letters, '.' for any).")
+    frame_cells: FrameCells = Field(default=0, description="Draw every pattern on a grid this many cells wide, so all share one scale.")
+    cell_max: Mm = Field(default=1000.0, description="The largest cell in mm.")
+
+
+@widget("pattern", PatternParams)
 def pattern(ctx: WidgetContext) -> list[Primitive]:
     """A pattern field (rows of letters, '.' = any) as a grid: each letter a distinct grey and hatch, with the letter."""
     name = str(ctx.param("field", "pattern"))
@@ -261,11 +358,23 @@ def pattern(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
-@widget("badge")
+class BadgeParams(MinSizeParam):
+    field: FieldName | None = Field(default=None, description="The data field printed in the badge.")
+    value: str | int | None = Field(default=None, description="A fixed value printed when no ``field`` is given.")
+    fill: Colour = Field(default="type", description="The badge's colour.")
+    shape: Literal["circle", "shield", "square"] = Field(default="circle", description="The badge's shape.")
+    label: str | None = Field(default=None, description="A caption under the value: a ``strings`` key, or the text itself.")
+    size: Pt = Field(default=14.0, description="The value's size in points.")
+    label_size: Pt = Field(default=6.0, description="The caption's size in points.")
+    stroke: Colour | None = Field(default=None, description="The circle's outline (default: white).")
+    stroke_width: Mm = Field(default=0.5, description="The circle's outline width in mm.")
+
+
+@widget("badge", BadgeParams)
 def badge(ctx: WidgetContext) -> list[Primitive]:
     """A number in a disc or shield (e.g. points in the top-right corner): params field or value, fill, shape, label."""
     name = ctx.param("field")
-    value = field_text(ctx, str(name)) if name else str(ctx.param("value", ""))
+    value = field_text(ctx, str(name)) if name else str(ctx.param("value") if ctx.param("value") is not None else "")
     if not value:
         return []
     b = ctx.box
@@ -293,7 +402,16 @@ def badge(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
-@widget("icon_row")
+class IconRowParams(WidgetParams):
+    icons: list[str] | None = Field(default=None, description="The icons drawn, by name.")
+    icon: str | None = Field(default=None, description="One icon repeated as many times as ``count_field`` says.")
+    count_field: FieldName | None = Field(default=None, description="The data field holding the count of ``icon``.")
+    gap: Annotated[float, Field(ge=0.0, le=10.0, allow_inf_nan=False)] = Field(default=0.15, description="Gap between icons, as a fraction of an icon.")
+    size: Mm | None = Field(default=None, description="An icon's size in mm (default: the box's height).")
+    align: Align = Field(default="center", description="Where the row sits in the box.")
+
+
+@widget("icon_row", IconRowParams)
 def icon_row(ctx: WidgetContext) -> list[Primitive]:
     """A row of icons: params icons (list of names) or icon + count_field (repeat); size (mm) and gap."""
     names: list[str] = []
@@ -317,7 +435,15 @@ def icon_row(ctx: WidgetContext) -> list[Primitive]:
     return [ctx.res.icons.place(n, x + i * size * (1 + gap), y, size) for i, n in enumerate(names)]
 
 
-@widget("type_band")
+class TypeBandParams(MinSizeParam):
+    size: Pt = Field(default=7.0, description="The type name's size in points.")
+    font: FontName = Field(default=TITLE_FONT, description="The font.")
+    align: Align = Field(default="center", description="Horizontal alignment.")
+    padding: Mm = Field(default=1.5, description="Room left and right of the name, in mm.")
+    uppercase: bool = Field(default=True, description="Print the name in capitals.")
+
+
+@widget("type_band", TypeBandParams)
 def type_band(ctx: WidgetContext) -> list[Primitive]:
     """A band in the card type's colour with the type's name; params size, align, bleed_left/right."""
     if ctx.card is None or ctx.deck is None or ctx.card.type is None:
@@ -336,7 +462,16 @@ def type_band(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
-@widget("credit_line")
+class CreditLineParams(TextParams):
+    size: Pt | None = Field(default=None, description="Text size in points (default: the layout's min_text_pt).")
+    font: FontName | None = Field(default="DejaVuSansCondensed", description="The font.")
+    align: Align | None = Field(default="center", description="Horizontal alignment.")
+    valign: VAlign | None = Field(default="bottom", description="Vertical alignment.")
+    line_height: Annotated[float, Field(ge=0.5, le=5.0, allow_inf_nan=False)] | None = Field(default=1.15, description="Line spacing as a multiple of the size.")
+    version: bool = Field(default=False, description="Add the spec's version after the credit.")
+
+
+@widget("credit_line", CreditLineParams)
 def credit_line(ctx: WidgetContext) -> list[Primitive]:
     """The licence's credit line in the face's locale: small print, but never below the layout's minimum size
     (condensed type, wrapped onto as many lines as its box holds)."""
@@ -344,6 +479,12 @@ def credit_line(ctx: WidgetContext) -> list[Primitive]:
     if ctx.param("version", False):
         text = f"{text} · {ctx.spec.version}"
     return ctx.text(text, what="credit", size=ctx.fparam("size", ctx.min_text_pt), font=str(ctx.param("font", "DejaVuSansCondensed")), line_height=ctx.fparam("line_height", 1.15), align=ctx.param("align", "center"), valign=ctx.param("valign", "bottom"), min_size=ctx.fparam("min_size", ctx.min_text_pt), colour=ctx.colour(ctx.param("colour"), mix(ink_on(ctx.background), ctx.background, 0.25)), source=("licence", "attribution"))
+
+
+class PlateParams(WidgetParams):
+    plate: str = Field(default="background", pattern=PLATE_PATTERN,
+                       description="What the text sits on: ``background`` (the face's), ``none``, or a colour.")
+    plate_padding: Mm = Field(default=1.6, description="The plate's margin round the text in mm.")
 
 
 def _on_plate(ctx: WidgetContext, text: list[Primitive]) -> list[Primitive]:
@@ -364,7 +505,12 @@ def _on_plate(ctx: WidgetContext, text: list[Primitive]) -> list[Primitive]:
     return [plate, *text]
 
 
-@widget("effect_glyph")
+class EffectGlyphParams(WidgetParams):
+    glyphs: dict[str, GlyphName] | None = Field(default=None, description="The glyph drawn for each effect id (cards without one draw nothing).")
+    colour: Colour = Field(default="type", description="The medallion's colour.")
+
+
+@widget("effect_glyph", EffectGlyphParams)
 def effect_glyph(ctx: WidgetContext) -> list[Primitive]:
     """The card's effect as a pictogram in a medallion: params ``glyphs`` (effect id -> glyph name, see
     :mod:`cardgen.render.glyphs`) and ``colour`` (the medallion, default the card type's colour)."""
@@ -384,14 +530,25 @@ def effect_glyph(ctx: WidgetContext) -> list[Primitive]:
     ]
 
 
-@widget("game_title")
+class GameTitleParams(LineParams, PlateParams):
+    size: Pt = Field(default=18.0, description="Text size in points (shrunk to fit one line).")
+    font: FontName | None = Field(default=TITLE_FONT, description="The font.")
+    align: Align | None = Field(default="center", description="Horizontal alignment.")
+    valign: VAlign | None = Field(default="middle", description="Vertical alignment.")
+
+
+@widget("game_title", GameTitleParams)
 def game_title(ctx: WidgetContext) -> list[Primitive]:
     """The game's title (backs), on a plate (param ``plate``)."""
     text = ctx.text(ctx.local(ctx.spec.title), what="game_title", size=ctx.fparam("size", 18.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True, source=("title",))
     return _on_plate(ctx, text)
 
 
-@widget("back_title")
+class BackTitleParams(GameTitleParams):
+    size: Pt = Field(default=16.0, description="Text size in points (shrunk to fit one line).")
+
+
+@widget("back_title", BackTitleParams)
 def back_title(ctx: WidgetContext) -> list[Primitive]:
     """The deck's back title (``back:``), or the deck name, on a plate (param ``plate``).
 
@@ -408,7 +565,16 @@ def back_title(ctx: WidgetContext) -> list[Primitive]:
     return _on_plate(ctx, drawn)
 
 
-@widget("ornament")
+class OrnamentParams(WidgetParams):
+    motif: MotifName = Field(default="lattice", description="The motif filling the box.")
+    colour: Colour = Field(default="type", description="The ground under the motif.")
+    ink: Colour | None = Field(default=None, description="The motif's ink (default: a shade that reads on the ground).")
+    border: bool = Field(default=True, description="Draw an outline round the box.")
+    border_width: Mm = Field(default=0.5, description="The outline's width in mm.")
+    radius: Mm = Field(default=0.0, description="Corner radius in mm.")
+
+
+@widget("ornament", OrnamentParams)
 def ornament(ctx: WidgetContext) -> list[Primitive]:
     """A decorative motif filling the box (params motif, colour, border)."""
     name = str(ctx.param("motif", "lattice"))
@@ -422,7 +588,15 @@ def ornament(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
-@widget("fields")
+class FieldsParams(TextParams, MotifsParam):
+    size: Pt = Field(default=8.0, description="The text lines' size in points.")
+    font: FontName | None = Field(default=BODY_FONT, description="The font.")
+    align: Align | None = Field(default="left", description="Horizontal alignment.")
+    valign: VAlign | None = Field(default="top", description="Vertical alignment.")
+    frame_cells: FrameCells = Field(default=0, description="Passed to the polyomino and pattern fields drawn.")
+
+
+@widget("fields", FieldsParams)
 def fields(ctx: WidgetContext) -> list[Primitive]:
     """Every shown data field: visual fields drawn in the upper part, the others as ``Label: value`` lines."""
     visual = {"polyomino": "polyomino", "pattern": "pattern", "palette_grid": "palette_grid", "palette_list": "palette_list", "palette": "swatch"}
@@ -444,9 +618,10 @@ def fields(ctx: WidgetContext) -> list[Primitive]:
         for i, name in enumerate(drawn):
             sub = Box(b.x + i * (each + 1.5), b.y, each, pic_h)
             kind = visual[ctx.field_defs[name].type]
-            child = WidgetContext(**{**ctx.__dict__, "box": sub, "params": {**ctx.params, "field": name}})
-            fn = get_widget(kind)
-            assert fn is not None  # (a generic widget: registered with this module)
+            fn, schema = get_widget(kind), widget_params(kind)
+            assert fn is not None and schema is not None  # (a generic widget: registered with this module)
+            passed = {key: value for key, value in ctx.params.items() if key in schema.model_fields}
+            child = WidgetContext(**{**ctx.__dict__, "box": sub, "params": {**passed, "field": name}, "schema": schema})
             out.extend(fn(child))
     if lines:
         box = Box(b.x, b.bottom - text_h, b.w, text_h) if drawn else b
@@ -454,7 +629,11 @@ def fields(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
-@widget("piece")
+class PieceParams(MotifsParam):
+    symbol_scale: Scale = Field(default=0.5, description="The symbol's size as a fraction of the piece.")
+
+
+@widget("piece", PieceParams)
 def piece(ctx: WidgetContext) -> list[Primitive]:
     """A component's face: its palette entry (motif + symbol) or its owner's symbol, in a square or disc."""
     info = ctx.piece
@@ -473,7 +652,11 @@ def piece(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
-@widget("seat_mark")
+class SeatMarkParams(WidgetParams):
+    scale: Scale = Field(default=0.42, description="The triangle's side as a fraction of the box's shorter side.")
+
+
+@widget("seat_mark", SeatMarkParams)
 def seat_mark(ctx: WidgetContext) -> list[Primitive]:
     """The owner's mark: a triangle in a corner of the element's box (corner = seat position: TL, TR, BR, BL)
     with the seat's symbol. A box on the trim runs the triangle out into the bleed; a box on the safe zone

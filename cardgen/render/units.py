@@ -12,11 +12,6 @@ PT_PER_MM: float = PT_PER_INCH / MM_PER_INCH
 MM_PER_PT: float = MM_PER_INCH / PT_PER_INCH
 
 
-def mm_to_pt(mm: float) -> float:
-    """Convert millimetres to PostScript points (1 mm = 72/25.4 pt)."""
-    return mm * PT_PER_MM
-
-
 def pt_to_mm(pt: float) -> float:
     """Convert PostScript points to millimetres."""
     return pt * MM_PER_PT

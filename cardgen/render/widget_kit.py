@@ -36,6 +36,7 @@ from cardgen.render.scene import Box, Circle, Group, Primitive, Rect, Text
 from cardgen.render.stdicons import standard_icons
 from cardgen.render.text import Align, Overflow, TextBlock, VAlign, fit_steps, layout_text, shrink_to_fit
 from cardgen.render.units import pt_to_mm
+from cardgen.render.widget_params import WidgetParams
 from cardgen.spec.models import Card, Deck, FieldDef, Palette, PaletteEntry, Spec
 from cardgen.spec.references import REFERENCE, resolve_reference
 from cardgen.spec.source import PathKey
@@ -43,6 +44,7 @@ from cardgen.spec.source import PathKey
 WidgetFn = Callable[["WidgetContext"], list[Primitive]]
 
 _WIDGETS: dict[str, WidgetFn] = {}
+_PARAMS: dict[str, type[WidgetParams]] = {}
 _loaded_games = False
 
 DEFAULT_INK = "#1a1a1a"
@@ -50,19 +52,29 @@ TITLE_FONT = "DejaVuSans-Bold"
 BODY_FONT = "DejaVuSans"
 
 
-def register_widget(name: str, fn: WidgetFn) -> None:
-    """Add (or replace) a widget under ``name``."""
+def register_widget(name: str, fn: WidgetFn, params: type[WidgetParams]) -> None:
+    """Add (or replace) a widget under ``name``, with the model of the parameters it reads."""
     _WIDGETS[name] = fn
+    _PARAMS[name] = params
 
 
-def widget(name: str) -> Callable[[WidgetFn], WidgetFn]:
+def widget(name: str, params: type[WidgetParams]) -> Callable[[WidgetFn], WidgetFn]:
     """Decorator form of :func:`register_widget`."""
 
     def wrap(fn: WidgetFn) -> WidgetFn:
-        register_widget(name, fn)
+        register_widget(name, fn, params)
         return fn
 
     return wrap
+
+
+def widget_params(name: str) -> type[WidgetParams] | None:
+    """The parameter model of the widget registered under ``name`` (None: no such widget)."""
+    return _PARAMS.get(name) if get_widget(name) is not None else None
+
+
+class UndeclaredParameter(LookupError):
+    """A widget read a parameter its model does not declare, or with another default (a bug in the widget, never in a layout)."""
 
 
 def get_widget(name: str) -> WidgetFn | None:
@@ -226,15 +238,25 @@ class WidgetContext:
     field_defs: Mapping[str, FieldDef] = field(default_factory=dict)
     face_widgets: frozenset[str] = frozenset()
     """The widgets of every element drawn on this face (so one can avoid repeating another)."""
+    schema: type[WidgetParams] | None = None
+    """The drawing widget's parameter model: :meth:`param` reads only the names it declares."""
 
     # -- params ------------------------------------------------------------
     def param(self, name: str, default: Any = None) -> Any:
-        """A layout parameter, or the default."""
+        """A layout parameter, or the default; the widget's model must declare ``name``."""
+        if self.schema is not None:
+            declared = self.schema.model_fields.get(name)
+            if declared is None:
+                raise UndeclaredParameter(f"{self.element}: the widget reads parameter {name!r}, which {self.schema.__name__} does not declare")
+            if declared.default is not None:
+                if default is not None and default != declared.default:
+                    raise UndeclaredParameter(f"{self.element}: the widget reads {name!r} with default {default!r}, but {self.schema.__name__} declares {declared.default!r}")
+                default = declared.default
         return self.params.get(name, default)
 
     def fparam(self, name: str, default: float) -> float:
         """A numeric layout parameter."""
-        value = self.params.get(name, default)
+        value = self.param(name, default)
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
             return default  # layouts are validated (cardgen.render.layouts); this keeps a widget safe without it
         return max(-MAX_LAYOUT_NUMBER, min(float(value), MAX_LAYOUT_NUMBER))
@@ -319,12 +341,12 @@ class WidgetContext:
         align = align or self.param("align", "left")
         valign = valign or self.param("valign", "top")
         lower = min_size if min_size is not None else self.fparam("min_size", max(self.min_text_pt, min(size, self.min_text_pt)))
-        lh = line_height if line_height is not None else self.fparam("line_height", 1.2)
         if not text.strip():
             return []
         if single_line:
             block = _single_line(text, box, font, size, lower, ink, align, valign, self.res.icons)
         else:
+            lh = line_height if line_height is not None else self.fparam("line_height", 1.2)
             block = shrink_to_fit(
                 text, box, font, size, lower, line_height=lh, align=align, valign=valign,
                 fill=ink, icons=self.res.icons, justify=bool(self.param("justify", False)),

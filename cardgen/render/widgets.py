@@ -25,4 +25,5 @@ from cardgen.render.widget_kit import (
     symbol_size as symbol_size,
     widget as widget,
     widget_names as widget_names,
+    widget_params as widget_params,
 )

@@ -8,7 +8,8 @@ writes ``index.html``, ``<game>-balance.pdf`` and ``report.json`` into
 Modules:
 
 * :mod:`cardgen.report.data`: gathers the figures (``ReportData``) and the verdicts;
-* :mod:`cardgen.report.charts`: draws each chart once, as a render-layer Scene;
+* :mod:`cardgen.report.chart_kit`: the canvas, axes, colours and number formats charts share;
+* :mod:`cardgen.report.charts`: draws each of the report's charts once, as a render-layer Scene;
 * :mod:`cardgen.report.pages`: the HTML page (inline SVG) and the PDF (A4 pages) from those scenes.
 """
 
@@ -18,7 +19,8 @@ import json
 import os
 from pathlib import Path
 
-from cardgen.report.charts import Chart, Section, build_sections
+from cardgen.report.chart_kit import Chart
+from cardgen.report.charts import Section, build_sections
 from cardgen.report.data import ReportData, gather
 from cardgen.report.pages import render_html, render_pdf
 

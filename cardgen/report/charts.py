@@ -8,7 +8,8 @@ things apart by position, labels and lightness rather than hue alone, so they
 read in greyscale.
 
 The functions here only draw: they take the engine's metrics (or a
-:class:`~cardgen.report.data.ReportData`) and return :class:`Chart` objects.
+:class:`~cardgen.report.data.ReportData`) and return :class:`Chart` objects,
+built with the chart kit (:mod:`cardgen.report.chart_kit`).
 """
 
 from __future__ import annotations
@@ -20,199 +21,39 @@ from typing import Sequence
 from cardgen.engine.balance import BalanceMetrics, SkillEdge
 from cardgen.engine.checks import CountReport
 from cardgen.render.fonts import string_width
-from cardgen.render.scene import Anchor, Box, Group, Line, Polygon, Primitive, Rect, Scene, Text, Transform
-from cardgen.render.text import layout_text
+from cardgen.render.scene import Line, Polygon, Primitive, Rect, Scene
+from cardgen.report.chart_kit import (
+    AXIS,
+    BAR,
+    BAR_EDGE,
+    BOLD,
+    FONT,
+    INK,
+    LABEL_PT,
+    LOW,
+    MUTED,
+    NUM_PT,
+    SEAT_BAR,
+    SUB_PT,
+    TITLE_PT,
+    WIDTH,
+    Canvas,
+    Chart,
+    Scale,
+    dashed,
+    fit_text,
+    fmt,
+    fmt_value,
+    nice_ticks,
+    text_at,
+    tick_label,
+    whisker_h,
+    whisker_v,
+)
 from cardgen.report.data import FAIL, LOW_COVERAGE, NOT_RUN, PASS, WARN, ReportData, SolverResult
-
-WIDTH = 180.0
-"""Every chart's width in mm (the PDF's text column)."""
-
-FONT = "DejaVuSans"
-BOLD = "DejaVuSans-Bold"
-INK = "#222222"
-MUTED = "#555555"
-GRID = "#dddddd"
-AXIS = "#444444"
-BAR = "#8eb1d6"
-"""Ordinary bars: a light blue, pale in greyscale."""
-BAR_EDGE = "#2f4f73"
-LOW = "#a8322a"
-"""Highlighted bars (rarely used cards): a dark red, dark in greyscale."""
-SEAT_BAR = "#7fa6cf"
-"""Seat win-rate bars (their own shade, so a test or a reader can count them)."""
-TITLE_PT = 10.0
-SUB_PT = 7.0
-LABEL_PT = 7.0
-NUM_PT = 6.5
 
 STATUS_FILL = {PASS: "#d5ead0", WARN: "#f5e2ad", FAIL: "#efbcb6", NOT_RUN: "#e4e4e4"}
 STATUS_WORD = {PASS: "PASS", WARN: "WARN", FAIL: "FAIL", NOT_RUN: "NOT RUN"}
-
-
-@dataclass(frozen=True)
-class Chart:
-    """One picture of the report."""
-
-    key: str
-    """A stable id, unique in the report (used as the HTML anchor)."""
-    title: str
-    scene: Scene
-    summary: str
-    """The chart's numbers as one line of plain text (the HTML caption)."""
-
-
-# -- small helpers -------------------------------------------------------
-
-
-def fmt(value: float, decimals: int = 3) -> str:
-    """A number with fixed decimals (no ``-0``)."""
-    text = f"{value:.{decimals}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0 else text
-
-
-def fmt_value(value: float) -> str:
-    """A value as short as it can be written: ``3`` for 3.0, ``2.5`` for 2.5."""
-    return str(int(value)) if float(value).is_integer() else f"{value:.3g}"
-
-
-def nice_ticks(low: float, high: float, target: int = 5, integer: bool = False) -> list[float]:
-    """Round tick values covering [low, high], about ``target`` of them."""
-    span = high - low if high > low else 1.0
-    raw = span / target
-    magnitude = 10 ** math.floor(math.log10(raw))
-    steps = (1.0, 2.0, 5.0, 10.0) if integer else (1.0, 2.0, 2.5, 5.0, 10.0)
-    step = next(m * magnitude for m in steps if m * magnitude >= raw - 1e-12)
-    if integer:
-        step = max(1.0, float(math.ceil(step)))
-    start = math.floor(low / step + 1e-9) * step
-    ticks = []
-    value = start
-    while value < high + step - 1e-9:
-        ticks.append(round(value, 10))
-        value += step
-    if len(ticks) < 2:
-        ticks.append(round(start + step, 10))
-    return ticks
-
-
-def _tick_label(value: float, step: float) -> str:
-    decimals = 0
-    while decimals < 6 and abs(step * 10**decimals - round(step * 10**decimals)) > 1e-9:
-        decimals += 1
-    return f"{value:.{decimals}f}"
-
-
-def dashed(x1: float, y1: float, x2: float, y2: float, stroke: str = INK, width: float = 0.3, dash: float = 1.4, gap: float = 0.9) -> list[Primitive]:
-    """A dashed straight line as short segments (the scene has no dash style)."""
-    length = math.hypot(x2 - x1, y2 - y1)
-    if length == 0:
-        return []
-    ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    out: list[Primitive] = []
-    pos = 0.0
-    while pos < length:
-        end = min(length, pos + dash)
-        out.append(Line(x1 + ux * pos, y1 + uy * pos, x1 + ux * end, y1 + uy * end, stroke, width))
-        pos = end + gap
-    return out
-
-
-def fit_text(text: str, width: float, font: str = FONT, size: float = LABEL_PT) -> str:
-    """``text`` shortened with an ellipsis until it is at most ``width`` mm wide."""
-    if string_width(text, font, size) <= width:
-        return text
-    while text and string_width(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…"
-
-
-def _text(x: float, y: float, text: str, size: float = LABEL_PT, font: str = FONT, fill: str = INK, anchor: Anchor = "start") -> Text:
-    return Text(x, y, text, font, size, fill, anchor)
-
-
-class Canvas:
-    """A chart under construction: title, wrapped subtitle, a plot box, axis labels."""
-
-    def __init__(
-        self, title: str, subtitle: str, plot_h: float, *, left: float = 18.0, right: float = 4.0,
-        bottom: float = 13.0, x_label: str = "", y_label: str = "", headroom: float = 4.0,
-    ) -> None:
-        self.items: list[Primitive] = [_text(0, 4.2, title, TITLE_PT, BOLD)]
-        self.tick_gap = 3.3
-        y = 6.6
-        if subtitle:
-            block = layout_text(subtitle, Box(0, y, WIDTH, 60), FONT, SUB_PT, fill=MUTED, line_height=1.25)
-            self.items.extend(block.items)
-            y += block.height_mm + 0.8
-        top = y + headroom
-        self.plot = Box(left, top, WIDTH - left - right, plot_h)
-        self.height = top + plot_h + bottom
-        if x_label:
-            self.items.append(_text(self.plot.x + self.plot.w / 2, self.height - 1.8, x_label, anchor="middle"))
-        if y_label:
-            label = _text(0, 0, y_label, anchor="middle")
-            self.items.append(Group((label,), Transform(translate=(3.2, self.plot.y + self.plot.h / 2), rotate=-90.0)))
-
-    def add(self, *items: Primitive) -> None:
-        """Add primitives."""
-        self.items.extend(items)
-
-    def y_axis(self, high: float, integer: bool = False, low: float = 0.0) -> tuple[float, list[float]]:
-        """Horizontal grid lines and labels for values low..high; returns (top of the scale, ticks)."""
-        ticks = nice_ticks(low, high, 5, integer)
-        top = ticks[-1]
-        step = ticks[1] - ticks[0]
-        plot = self.plot
-        for value in ticks:
-            y = plot.bottom - (value - low) / (top - low) * plot.h
-            self.items.append(Line(plot.x, y, plot.right, y, GRID, 0.2))
-            self.items.append(_text(plot.x - 1.2, y + 0.9, _tick_label(value, step), NUM_PT, fill=MUTED, anchor="end"))
-        self.items.append(Line(plot.x, plot.y, plot.x, plot.bottom, AXIS, 0.3))
-        self.items.append(Line(plot.x, plot.bottom, plot.right, plot.bottom, AXIS, 0.3))
-        return top, ticks
-
-    def x_axis(self, ticks: Sequence[float], to_x: "_Scale", labels: Sequence[str], grid: bool = True) -> None:
-        """Vertical grid lines and labels under the plot."""
-        plot = self.plot
-        for value, label in zip(ticks, labels):
-            x = to_x(value)
-            if grid:
-                self.items.append(Line(x, plot.y, x, plot.bottom, GRID, 0.2))
-            self.items.append(Line(x, plot.bottom, x, plot.bottom + 0.8, AXIS, 0.25))
-            self.items.append(_text(x, plot.bottom + self.tick_gap, label, NUM_PT, fill=MUTED, anchor="middle"))
-        self.items.append(Line(plot.x, plot.bottom, plot.right, plot.bottom, AXIS, 0.3))
-
-    def scene(self) -> Scene:
-        """The finished picture."""
-        return Scene(WIDTH, round(self.height, 3), tuple(self.items))
-
-
-class _Scale:
-    """A linear map from values to mm."""
-
-    def __init__(self, v0: float, v1: float, p0: float, p1: float) -> None:
-        self.v0, self.v1, self.p0, self.p1 = v0, v1, p0, p1
-
-    def __call__(self, value: float) -> float:
-        if self.v1 == self.v0:
-            return self.p0
-        return self.p0 + (value - self.v0) / (self.v1 - self.v0) * (self.p1 - self.p0)
-
-
-def _whisker_v(x: float, y_low: float, y_high: float, cap: float = 1.6) -> list[Primitive]:
-    return [
-        Line(x, y_low, x, y_high, INK, 0.3),
-        Line(x - cap, y_low, x + cap, y_low, INK, 0.3),
-        Line(x - cap, y_high, x + cap, y_high, INK, 0.3),
-    ]
-
-
-def _whisker_h(y: float, x_low: float, x_high: float, cap: float = 1.2) -> list[Primitive]:
-    return [
-        Line(x_low, y, x_high, y, INK, 0.3),
-        Line(x_low, y - cap, x_low, y + cap, INK, 0.3),
-        Line(x_high, y - cap, x_high, y + cap, INK, 0.3),
-    ]
 
 
 def seat_name(seat: int) -> str:
@@ -245,7 +86,7 @@ def seat_chart(metrics: BalanceMetrics, key: str) -> Chart | None:
     peak = max([s.interval[1] for s in metrics.seats] + [fair])
     top, _ = c.y_axis(min(1.0, peak * 1.12))
     plot = c.plot
-    to_y = _Scale(0.0, top, plot.bottom, plot.y)
+    to_y = Scale(0.0, top, plot.bottom, plot.y)
     slot = plot.w / n
     bar_w = min(slot * 0.55, 24.0)
     for s in metrics.seats:
@@ -253,14 +94,14 @@ def seat_chart(metrics: BalanceMetrics, key: str) -> Chart | None:
         y = to_y(s.win_share)
         c.add(Rect(cx - bar_w / 2, y, bar_w, plot.bottom - y, SEAT_BAR, BAR_EDGE, 0.25))
         lo, hi = to_y(s.interval[0]), to_y(s.interval[1])
-        c.add(*_whisker_v(cx, lo, hi))
-        c.add(_text(cx, hi - 1.4, fmt(s.win_share), NUM_PT + 0.5, BOLD, anchor="middle"))
-        c.add(_text(cx, plot.bottom + 3.6, seat_name(s.seat), LABEL_PT, BOLD, anchor="middle"))
-        c.add(_text(cx, plot.bottom + 6.9, f"[{fmt(s.interval[0])}, {fmt(s.interval[1])}]", NUM_PT, fill=MUTED, anchor="middle"))
-        c.add(_text(cx, plot.bottom + 9.9, f"{s.wins} sole wins", NUM_PT, fill=MUTED, anchor="middle"))
+        c.add(*whisker_v(cx, lo, hi))
+        c.add(text_at(cx, hi - 1.4, fmt(s.win_share), NUM_PT + 0.5, BOLD, anchor="middle"))
+        c.add(text_at(cx, plot.bottom + 3.6, seat_name(s.seat), LABEL_PT, BOLD, anchor="middle"))
+        c.add(text_at(cx, plot.bottom + 6.9, f"[{fmt(s.interval[0])}, {fmt(s.interval[1])}]", NUM_PT, fill=MUTED, anchor="middle"))
+        c.add(text_at(cx, plot.bottom + 9.9, f"{s.wins} sole wins", NUM_PT, fill=MUTED, anchor="middle"))
     y_fair = to_y(fair)
     c.add(*dashed(plot.x, y_fair, plot.right, y_fair, INK, 0.35))
-    c.add(_text(plot.right - 0.5, y_fair - 1.0, f"1/{n} = {fmt(fair)}", NUM_PT, fill=INK, anchor="end"))
+    c.add(text_at(plot.right - 0.5, y_fair - 1.0, f"1/{n} = {fmt(fair)}", NUM_PT, fill=INK, anchor="end"))
     summary = "; ".join(f"{seat_name(s.seat)} {fmt(s.win_share)} [{fmt(s.interval[0])}, {fmt(s.interval[1])}]" for s in metrics.seats)
     return Chart(key, f"Seat win rates, {n} players", c.scene(), f"Win share (95% Wilson interval): {summary}; fair share {fmt(fair)}.")
 
@@ -285,15 +126,15 @@ def score_chart(metrics: BalanceMetrics, key: str) -> Chart | None:
     c = Canvas(f"Score distribution, {n} player{'s' if n > 1 else ''}", subtitle, n * row_h + (n - 1) * gap, left=30.0, x_label="final score", y_label="games")
     c.tick_gap = 5.0
     plot = c.plot
-    to_x = _Scale(low, high, plot.x, plot.right)
+    to_x = Scale(low, high, plot.x, plot.right)
     for index, (s, hist) in enumerate(zip(seats, hists)):
         base = plot.y + index * (row_h + gap) + row_h
         height = row_h - 3.4
         c.add(Line(plot.x, base, plot.right, base, AXIS, 0.3))
-        c.add(_text(1.0 + 6.0, base - row_h + 3.0, seat_name(s.seat), LABEL_PT, BOLD))
-        c.add(_text(7.0, base - row_h + 6.2, f"mean {s.score_mean:.2f}", NUM_PT, fill=MUTED))
-        c.add(_text(7.0, base - row_h + 9.0, f"sd {s.score_sd:.2f}", NUM_PT, fill=MUTED))
-        c.add(_text(7.0, base - row_h + 11.8, f"range {s.score_min}..{s.score_max}", NUM_PT, fill=MUTED))
+        c.add(text_at(1.0 + 6.0, base - row_h + 3.0, seat_name(s.seat), LABEL_PT, BOLD))
+        c.add(text_at(7.0, base - row_h + 6.2, f"mean {s.score_mean:.2f}", NUM_PT, fill=MUTED))
+        c.add(text_at(7.0, base - row_h + 9.0, f"sd {s.score_sd:.2f}", NUM_PT, fill=MUTED))
+        c.add(text_at(7.0, base - row_h + 11.8, f"range {s.score_min}..{s.score_max}", NUM_PT, fill=MUTED))
         for lo, hi, count in hist:
             x0, x1 = to_x(lo), to_x(hi + 1)
             h = count / peak * height
@@ -301,13 +142,13 @@ def score_chart(metrics: BalanceMetrics, key: str) -> Chart | None:
                 c.add(Rect(x0 + 0.15, base - h, max(0.1, x1 - x0 - 0.3), h, BAR, BAR_EDGE, 0.2))
             label = str(count)
             if string_width(label, FONT, NUM_PT) <= x1 - x0 + 1.0:
-                c.add(_text((x0 + x1) / 2, base - h - 0.8, label, NUM_PT, anchor="middle"))
+                c.add(text_at((x0 + x1) / 2, base - h - 0.8, label, NUM_PT, anchor="middle"))
         mean_x = to_x(s.score_mean + 0.5)
         c.add(Polygon(((mean_x, base + 0.2), (mean_x - 1.1, base + 2.1), (mean_x + 1.1, base + 2.1)), INK))
     ticks = [t for t in nice_ticks(low, high - 1, 8, integer=True) if low <= t <= high - 1]
     step = ticks[1] - ticks[0] if len(ticks) > 1 else 1.0
-    c.x_axis(ticks, _Scale(low - 0.5, high - 0.5, plot.x, plot.right), [_tick_label(t, step) for t in ticks], grid=False)
-    c.add(_text(plot.right, plot.y - 1.2, "triangle under the axis: mean score", NUM_PT, fill=MUTED, anchor="end"))
+    c.x_axis(ticks, Scale(low - 0.5, high - 0.5, plot.x, plot.right), [tick_label(t, step) for t in ticks], grid=False)
+    c.add(text_at(plot.right, plot.y - 1.2, "triangle under the axis: mean score", NUM_PT, fill=MUTED, anchor="end"))
     parts = []
     for s, hist in zip(seats, hists):
         bars = ", ".join(f"{lo}-{hi}: {count}" for lo, hi, count in hist)
@@ -323,14 +164,14 @@ def histogram_chart(key: str, title: str, subtitle: str, bins: Sequence[tuple[in
     plot = c.plot
     peak = max(b[2] for b in bins)
     top, _ = c.y_axis(max(1.0, peak * 1.1), integer=True)
-    to_y = _Scale(0.0, top, plot.bottom, plot.y)
+    to_y = Scale(0.0, top, plot.bottom, plot.y)
     slot = plot.w / len(bins)
     for index, (lo, hi, count) in enumerate(bins):
         x0 = plot.x + index * slot
         y = to_y(count)
         if count:
             c.add(Rect(x0 + 0.3, y, slot - 0.6, plot.bottom - y, BAR, BAR_EDGE, 0.2))
-        c.add(_text(x0 + slot / 2, y - 1.0, str(count), NUM_PT, BOLD, anchor="middle"))
+        c.add(text_at(x0 + slot / 2, y - 1.0, str(count), NUM_PT, BOLD, anchor="middle"))
         label = f"{lo}–{hi}" if hi != lo else str(lo)
         size = NUM_PT
         while string_width(label, FONT, size) > slot - 0.4 and size > 4.6:
@@ -338,7 +179,7 @@ def histogram_chart(key: str, title: str, subtitle: str, bins: Sequence[tuple[in
         if string_width(label, FONT, size) > slot - 0.4:
             label = str(lo)
         c.add(Line(x0, plot.bottom, x0, plot.bottom + 0.8, AXIS, 0.25))
-        c.add(_text(x0 + slot / 2, plot.bottom + 3.4, label, size, fill=MUTED, anchor="middle"))
+        c.add(text_at(x0 + slot / 2, plot.bottom + 3.4, label, size, fill=MUTED, anchor="middle"))
     summary = ", ".join(f"{lo}-{hi}: {count}" for lo, hi, count in bins)
     return Chart(key, title, c.scene(), f"{title}: {summary}.")
 
@@ -387,22 +228,22 @@ def coverage_charts(metrics: BalanceMetrics, key: str, rows_per_chart: int = 55)
         )
         c = Canvas(title, subtitle, len(chunk) * row_h + 1.0, left=label_w + 2.0, right=34.0, bottom=10.0, x_label="share of playouts where it was used", headroom=5.0)
         plot = c.plot
-        to_x = _Scale(0.0, 1.0, plot.x, plot.right)
+        to_x = Scale(0.0, 1.0, plot.x, plot.right)
         ticks = [0.0, 0.25, 0.5, 0.75, 1.0]
         c.x_axis(ticks, to_x, ["0%", "25%", "50%", "75%", "100%"])
         c.add(Line(plot.x, plot.y, plot.x, plot.bottom, AXIS, 0.3))
         low_x = to_x(LOW_COVERAGE)
         c.add(*dashed(low_x, plot.y - 1.0, low_x, plot.bottom, LOW, 0.3))
-        c.add(_text(low_x + 0.8, plot.y - 1.4, f"{LOW_COVERAGE:.0%}", NUM_PT, fill=LOW))
+        c.add(text_at(low_x + 0.8, plot.y - 1.4, f"{LOW_COVERAGE:.0%}", NUM_PT, fill=LOW))
         for index, (share, name, games) in enumerate(chunk):
             y = plot.y + 0.5 + index * row_h
             low = share < LOW_COVERAGE
-            c.add(_text(plot.x - 1.5, y + row_h * 0.68, fit_text(name, label_w - 1.0, FONT, NUM_PT), NUM_PT, BOLD if low else FONT, anchor="end"))
+            c.add(text_at(plot.x - 1.5, y + row_h * 0.68, fit_text(name, label_w - 1.0, FONT, NUM_PT), NUM_PT, BOLD if low else FONT, anchor="end"))
             w = to_x(share) - plot.x
             if games:
                 c.add(Rect(plot.x, y + 0.6, w, row_h - 1.2, LOW if low else BAR, BAR_EDGE if not low else None, 0.2 if not low else 0.0))
             note = "never" if games == 0 else f"{games}/{total} ({share:.1%}) low" if low else f"{games}/{total} ({share:.0%})"
-            c.add(_text(max(plot.x + w, low_x) + 1.2, y + row_h * 0.68, note, NUM_PT, BOLD if low else FONT, LOW if low else INK))
+            c.add(text_at(max(plot.x + w, low_x) + 1.2, y + row_h * 0.68, note, NUM_PT, BOLD if low else FONT, LOW if low else INK))
         summary = ", ".join(f"{name} {games}/{total}" for _, name, games in chunk)
         out.append(Chart(f"{key}-{part + 1}" if len(chunks) > 1 else key, title, c.scene(), f"Used in (playouts): {summary}."))
     return out
@@ -427,26 +268,26 @@ def skill_chart(count: CountReport, min_edge: float, key: str) -> Chart | None:
     label_w = min(60.0, max(string_width(t, FONT, LABEL_PT) for t in labels) + 2.0)
     c = Canvas(f"Skill gradient, {n} player{'s' if n > 1 else ''}", subtitle, len(edges) * row_h, left=label_w + 2.0, right=44.0, bottom=10.0, x_label="share of comparisons won by the stronger agent", headroom=6.0)
     plot = c.plot
-    to_x = _Scale(0.0, 1.0, plot.x, plot.right)
+    to_x = Scale(0.0, 1.0, plot.x, plot.right)
     ticks = [0.0, 0.25, 0.5, 0.75, 1.0]
     c.x_axis(ticks, to_x, ["0", "0.25", "0.5", "0.75", "1"])
     c.add(Line(plot.x, plot.y, plot.x, plot.bottom, AXIS, 0.3))
     half, threshold = to_x(0.5), to_x(min_edge)
     c.add(*dashed(half, plot.y - 1.5, half, plot.bottom, INK, 0.35))
-    c.add(_text(half - 0.8, plot.y - 1.9, "no edge 0.5", NUM_PT, anchor="end"))
+    c.add(text_at(half - 0.8, plot.y - 1.9, "no edge 0.5", NUM_PT, anchor="end"))
     if abs(min_edge - 0.5) > 1e-9:
         c.add(*dashed(threshold, plot.y - 1.5, threshold, plot.bottom, LOW, 0.3, 0.6, 0.6))
-        c.add(_text(threshold + 0.8, plot.y - 1.9, f"warning below {fmt(min_edge, 2)}", NUM_PT, fill=LOW))
+        c.add(text_at(threshold + 0.8, plot.y - 1.9, f"warning below {fmt(min_edge, 2)}", NUM_PT, fill=LOW))
     for index, (edge, label) in enumerate(zip(edges, labels)):
         y = plot.y + index * row_h
         mid = y + row_h / 2
-        c.add(_text(plot.x - 1.5, mid + 1.0, label, LABEL_PT, anchor="end"))
+        c.add(text_at(plot.x - 1.5, mid + 1.0, label, LABEL_PT, anchor="end"))
         w = to_x(edge.edge) - plot.x
         c.add(Rect(plot.x, y + 2.0, w, row_h - 4.0, BAR, BAR_EDGE, 0.2))
-        c.add(*_whisker_h(mid, to_x(edge.interval[0]), to_x(edge.interval[1])))
+        c.add(*whisker_h(mid, to_x(edge.interval[0]), to_x(edge.interval[1])))
         games = f"{edge.games} game{'s' if edge.games != 1 else ''}"
-        c.add(_text(plot.right + 1.5, mid - 0.2, fmt(edge.edge), NUM_PT + 0.5, BOLD))
-        c.add(_text(plot.right + 1.5, mid + 2.6, f"[{fmt(edge.interval[0], 2)}, {fmt(edge.interval[1], 2)}], {games}", NUM_PT, fill=MUTED))
+        c.add(text_at(plot.right + 1.5, mid - 0.2, fmt(edge.edge), NUM_PT + 0.5, BOLD))
+        c.add(text_at(plot.right + 1.5, mid + 2.6, f"[{fmt(edge.interval[0], 2)}, {fmt(edge.interval[1], 2)}], {games}", NUM_PT, fill=MUTED))
     summary = "; ".join(f"{label}: {fmt(e.edge)} [{fmt(e.interval[0])}, {fmt(e.interval[1])}] over {e.games} games" for e, label in zip(edges, labels))
     return Chart(key, f"Skill gradient, {n} player{'s' if n > 1 else ''}", c.scene(), summary + ".")
 
@@ -469,15 +310,15 @@ def solver_chart(result: SolverResult, key: str) -> Chart | None:
     c = Canvas(title, subtitle, 34.0, bottom=12.0, x_label="value under perfect play", y_label="deals")
     plot = c.plot
     top, _ = c.y_axis(max(1.0, max(k for _, k in dist) * 1.15), integer=True)
-    to_y = _Scale(0.0, top, plot.bottom, plot.y)
+    to_y = Scale(0.0, top, plot.bottom, plot.y)
     slot = plot.w / len(dist)
     bar_w = min(slot * 0.7, 18.0)
     for index, (value, k) in enumerate(dist):
         cx = plot.x + slot * (index + 0.5)
         y = to_y(k)
         c.add(Rect(cx - bar_w / 2, y, bar_w, plot.bottom - y, BAR, BAR_EDGE, 0.2))
-        c.add(_text(cx, y - 1.0, str(k), NUM_PT, BOLD, anchor="middle"))
-        c.add(_text(cx, plot.bottom + 3.4, fmt_value(value), NUM_PT, fill=MUTED, anchor="middle"))
+        c.add(text_at(cx, y - 1.0, str(k), NUM_PT, BOLD, anchor="middle"))
+        c.add(text_at(cx, plot.bottom + 3.4, fmt_value(value), NUM_PT, fill=MUTED, anchor="middle"))
     summary = ", ".join(f"value {fmt_value(v)}: {k} deal{'s' if k != 1 else ''}" for v, k in dist)
     return Chart(key, title, c.scene(), f"{summary}; {proved} of {len(values)} proved.")
 
@@ -493,20 +334,20 @@ def summary_chart(data: ReportData) -> Chart:
     top = 15.0
     height = top + row_h * len(data.verdicts) + 4.0
     items.append(Rect(0.2, 0.2, WIDTH - 0.4, height - 0.4, "#fafafa", AXIS, 0.4, 1.5))
-    items.append(_text(4.0, 6.8, "Verdict", TITLE_PT, BOLD))
-    items.append(_text(WIDTH - 4.0, 6.8, f"overall: {STATUS_WORD[overall]}", TITLE_PT, BOLD, anchor="end"))
+    items.append(text_at(4.0, 6.8, "Verdict", TITLE_PT, BOLD))
+    items.append(text_at(WIDTH - 4.0, 6.8, f"overall: {STATUS_WORD[overall]}", TITLE_PT, BOLD, anchor="end"))
     items.append(
-        _text(4.0, 11.6, f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s) from {_played(data)}", SUB_PT, fill=MUTED)
+        text_at(4.0, 11.6, f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['info']} note(s) from {_played(data)}", SUB_PT, fill=MUTED)
     )
     for index, verdict in enumerate(data.verdicts):
         y = top + index * row_h
         if index % 2 == 0:
             items.append(Rect(2.0, y, WIDTH - 4.0, row_h, "#f0f0f0"))
         items.append(Rect(4.0, y + 1.0, 20.0, row_h - 2.0, STATUS_FILL[verdict.status], AXIS, 0.3, 1.0))
-        items.append(_text(14.0, y + row_h / 2 + 1.1, STATUS_WORD[verdict.status], NUM_PT + 0.5, BOLD, anchor="middle"))
-        items.append(_text(27.0, y + row_h / 2 + 1.2, fit_text(verdict.label, 110.0, FONT, LABEL_PT + 0.5), LABEL_PT + 0.5))
+        items.append(text_at(14.0, y + row_h / 2 + 1.1, STATUS_WORD[verdict.status], NUM_PT + 0.5, BOLD, anchor="middle"))
+        items.append(text_at(27.0, y + row_h / 2 + 1.2, fit_text(verdict.label, 110.0, FONT, LABEL_PT + 0.5), LABEL_PT + 0.5))
         codes = ", ".join(verdict.codes) if verdict.codes else "no findings"
-        items.append(_text(WIDTH - 4.0, y + row_h / 2 + 1.2, fit_text(codes, 38.0, FONT, LABEL_PT), LABEL_PT, BOLD if verdict.codes else FONT, MUTED if not verdict.codes else INK, anchor="end"))
+        items.append(text_at(WIDTH - 4.0, y + row_h / 2 + 1.2, fit_text(codes, 38.0, FONT, LABEL_PT), LABEL_PT, BOLD if verdict.codes else FONT, MUTED if not verdict.codes else INK, anchor="end"))
     summary = "; ".join(f"{v.label}: {STATUS_WORD[v.status]}" + (f" ({', '.join(v.codes)})" if v.codes else "") for v in data.verdicts)
     return Chart("verdict", "Verdict", Scene(WIDTH, round(height, 3), tuple(items)), f"Overall {STATUS_WORD[overall]}. {summary}.")
 
@@ -545,14 +386,14 @@ def metrics_chart(count: CountReport, key: str) -> Chart | None:
     rows = math.ceil(len(cells) / columns)
     items: list[Primitive] = []
     title = f"Metrics, {count.players} player{'s' if count.players > 1 else ''}"
-    items.append(_text(0, 4.2, title, TITLE_PT, BOLD))
+    items.append(text_at(0, 4.2, title, TITLE_PT, BOLD))
     top = 7.0
     for index, (label, value) in enumerate(cells):
         col, row = index % columns, index // columns
         x, y = col * col_w, top + row * row_h
         items.append(Rect(x + 0.5, y + 0.5, col_w - 1.0, row_h - 1.0, "#f4f4f4"))
-        items.append(_text(x + 2.0, y + 3.6, fit_text(label, col_w - 4.0, FONT, NUM_PT), NUM_PT, fill=MUTED))
-        items.append(_text(x + 2.0, y + 7.4, fit_text(value, col_w - 4.0, BOLD, LABEL_PT + 1), LABEL_PT + 1, BOLD))
+        items.append(text_at(x + 2.0, y + 3.6, fit_text(label, col_w - 4.0, FONT, NUM_PT), NUM_PT, fill=MUTED))
+        items.append(text_at(x + 2.0, y + 7.4, fit_text(value, col_w - 4.0, BOLD, LABEL_PT + 1), LABEL_PT + 1, BOLD))
     height = top + rows * row_h + 1.0
     summary = "; ".join(f"{label} {value}" for label, value in cells)
     return Chart(key, title, Scene(WIDTH, round(height, 3), tuple(items)), summary + ".")

@@ -19,7 +19,8 @@ from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import Box, Group, Line, Primitive, Scene, Text, Transform
 from cardgen.render.svg_backend import write_svg
 from cardgen.render.text import layout_text
-from cardgen.report.charts import BOLD, FONT, INK, MUTED, WIDTH, Chart, Section, build_sections
+from cardgen.report.chart_kit import BOLD, FONT, INK, MUTED, WIDTH, Chart
+from cardgen.report.charts import Section, build_sections
 from cardgen.report.data import ReportData
 
 GLOSSARY: tuple[tuple[str, str], ...] = (

@@ -63,11 +63,11 @@ def load_figure_modules() -> None:
 
 
 def figures_for(spec: Spec) -> GameFigures | None:
-    """The figures the game package of ``spec``'s rules offers (None: no rules, or none offered)."""
-    if spec.rules is None:
+    """The figures the game package of ``spec``'s rules offers (None: no rules module, or none offered)."""
+    if spec.rules_module is None:
         return None
     load_figure_modules()
-    return registered_figures(spec.rules)
+    return registered_figures(spec.rules_module)
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import ValidationError, create_model
 
 from cardgen.findings import Finding, InputError, Severity, display_path
-from cardgen.spec.models import SIZE_PRESETS, CardSize, Deck, SizeName, Spec
+from cardgen.spec.models import SIZE_PRESETS, CardSize, SizeName, Spec
 from cardgen.spec.parse_cache import ResultCache
 from cardgen.spec.sheets import SheetBudget
 from cardgen.spec.source import PathKey, SourceMap, dotted
@@ -42,6 +42,11 @@ class LoadedSpec:
     findings: list[Finding] = field(default_factory=list)
     cache: ResultCache | None = field(default=None, compare=False, repr=False)
     """The cache the spec was loaded with (a build's); checks keep their own results there too. None: none."""
+    salvaged: Spec | None = field(default=None, compare=False, repr=False)
+    """When the schema refused the spec: what did parse, without the top-level keys that hold a refused part
+    (see :func:`salvage_spec`). Only the validator's cross-checks read it."""
+    left_out: tuple[str, ...] = ()
+    """The top-level keys ``salvaged`` lacks (an unknown key is not among them: it is simply not read)."""
 
     def require_locale(self, locale: str, option: str) -> None:
         """Raise :class:`InputError` (exit 2) unless ``locale``, asked for by the command-line ``option``, is one the spec declares."""
@@ -164,6 +169,38 @@ def _data_path(data: Any, loc: tuple[Any, ...]) -> PathKey:
     return tuple(out)
 
 
+def salvage_spec(data: Any, error: ValidationError) -> tuple[Spec, tuple[str, ...]] | None:
+    """What of a spec the schema refused did parse: a :class:`Spec` lacking each top-level key that holds a refused part.
+
+    The keys left out are absent from the result, not given a default or a
+    stand-in: reading one raises ``AttributeError``, so a check that needs a
+    part that did not parse cannot run on a guess, and a check that does not
+    need it runs as usual (:func:`cardgen.validate.runner.salvaged_findings`).
+    Returns None when a refused part is the top of the file itself, or what
+    is left does not parse either.
+    """
+    if not isinstance(data, dict):
+        return None
+    refused: set[str] = set()
+    for item in error.errors(include_url=False):
+        path = _data_path(data, tuple(item["loc"]))
+        if not path or not isinstance(path[0], str):
+            return None
+        refused.add(path[0])
+    unknown = {key for key in refused if key not in Spec.model_fields}
+    rest = {key: value for key, value in data.items() if key not in refused}
+    left_out = tuple(sorted(refused - unknown))
+    stand_ins: dict[str, Any] = {key: (Any, None) for key in left_out}
+    model = create_model("SalvagedSpec", __base__=Spec, **stand_ins)
+    try:
+        salvaged = model.model_validate(rest)
+    except ValidationError:
+        return None
+    for key in left_out:
+        salvaged.__dict__.pop(key, None)
+    return salvaged, left_out
+
+
 def _schema_findings(loaded: LoadedSpec, data: Any, error: ValidationError) -> list[Finding]:
     """Turn Pydantic's errors into findings, one per place, union alternatives merged."""
     grouped: dict[PathKey, list[dict[str, Any]]] = {}
@@ -270,6 +307,9 @@ def load_spec(folder: Path, cache: ResultCache | None = None) -> LoadedSpec:
         loaded.spec = Spec.model_validate(data)
     except ValidationError as error:
         loaded.findings.extend(_schema_findings(loaded, data, error))
+        salvage = salvage_spec(data, error)
+        if salvage is not None:
+            loaded.salvaged, loaded.left_out = salvage
     if loaded.findings and loaded.spec is not None and any(f.severity is Severity.ERROR for f in loaded.findings):
         loaded.spec = None
     return loaded
@@ -286,7 +326,3 @@ def _text_fields(deck: dict[str, Any]) -> frozenset[str]:
         return frozenset()
     return frozenset(name for name, field in fields.items() if isinstance(field, dict) and field.get("type") in TEXT_FIELD_TYPES)
 
-
-def deck_by_id(spec: Spec, deck_id: str) -> Deck | None:
-    """The deck with this id, if any."""
-    return next((d for d in spec.decks if d.id == deck_id), None)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import inspect
-
 import json
-import re
 from typing import Any, get_args
 
 from pydantic import BaseModel
@@ -53,14 +51,6 @@ def _inner_models(annotation: Any) -> list[type[BaseModel]]:
     for arg in get_args(annotation):
         found.extend(_inner_models(arg))
     return found
-
-
-def _type_name(annotation: Any) -> str:
-    text = repr(annotation)
-    text = re.sub(r"typing\.Annotated\[([^\[\],]+(\[[^\]]*\])?), [^\]]*\]", r"\1", text)
-    text = text.replace("typing.", "").replace("cardgen.spec.models.", "").replace("<class '", "").replace("'>", "")
-    text = re.sub(r"Annotated\[(dict\[str, str\]), .*?LOCAL_TEXT\]", "LocalText", text)
-    return text
 
 
 def spec_reference_markdown() -> str:

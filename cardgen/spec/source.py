@@ -46,11 +46,6 @@ class SourceMap:
                 return Place(self.default_file)
             probe = probe[:-1]
 
-    def graft(self, prefix: PathKey, other: "SourceMap") -> None:
-        """Copy every place of ``other`` under ``prefix`` (used for card sheets)."""
-        for path, place in other.places.items():
-            self.places[prefix + path] = place
-
 
 def dotted(path: PathKey) -> str:
     """A readable dotted path: ``decks[0].cards[3].cells``."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 
 from cardgen.spec.source import PathKey
 
@@ -17,8 +19,8 @@ def all_strings(value: object, path: PathKey = ()) -> Iterator[tuple[PathKey, st
     if isinstance(value, str):
         yield path, value
     elif isinstance(value, BaseModel):
-        for name in type(value).model_fields:
-            yield from all_strings(getattr(value, name), path + (name,))
+        for name, _info, item in parsed_fields(value):
+            yield from all_strings(item, path + (name,))
     elif isinstance(value, (list, tuple)):
         for index, item in enumerate(value):
             yield from all_strings(item, path + (index,))
@@ -37,3 +39,16 @@ def control_character(text: str) -> re.Match[str] | None:
 def has_control_characters(spec: BaseModel) -> bool:
     """Whether any string of ``spec`` holds a control character (reported as CG122)."""
     return any(control_character(text) for _, text in all_strings(spec))
+
+
+def parsed_fields(model: BaseModel) -> Iterator[tuple[str, FieldInfo, Any]]:
+    """(name, declaration, value) of each field ``model`` holds, in declaration order.
+
+    A spec the schema refused is checked without the keys that did not parse
+    (:func:`cardgen.spec.load.salvage_spec`): they are absent from the model,
+    and a walk over every field passes them by.
+    """
+    held = model.__dict__
+    for name, info in type(model).model_fields.items():
+        if name in held:
+            yield name, info, held[name]

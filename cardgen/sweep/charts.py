@@ -2,7 +2,7 @@
 
 Each :class:`~cardgen.sweep.present.Effect` (one varied number at one player
 count) gives three charts drawn with the report's own canvas
-(:mod:`cardgen.report.charts`): each seat's win share with its 95% interval,
+(:mod:`cardgen.report.chart_kit`): each seat's win share with its 95% interval,
 the tie rate, skill gradient and card coverage, and the game length. Seats and
 series are told apart by position, marker shape and labels, so the charts read
 in greyscale. :func:`write_sweep_page` writes ``sweep.html`` (charts inline,
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from cardgen.render.scene import Line, Polygon, Primitive, Rect, Text
-from cardgen.report.charts import AXIS, FONT, GRID, INK, MUTED, NUM_PT, Canvas, Chart, dashed, fmt, nice_ticks
+from cardgen.report.chart_kit import AXIS, FONT, GRID, INK, MUTED, NUM_PT, Canvas, Chart, dashed, fmt, nice_ticks
 from cardgen.sweep.present import Effect, effects, sweep_json, table_rows
 from cardgen.sweep.run import SweepPlan
 from cardgen.sweep.work import Record

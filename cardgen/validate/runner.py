@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable
 
@@ -79,6 +79,7 @@ def validate_folder(
     loaded = load_spec(folder, cache=cache)
     result = ValidationResult(folder, loaded, list(loaded.findings))
     if loaded.spec is None:
+        result.findings.extend(salvaged_findings(loaded, skipped))
         return result
     for check in registered_checks(["static"]):
         if check.name not in skipped:
@@ -89,6 +90,49 @@ def validate_folder(
         if check.name not in skipped:
             result.findings.extend(check.run(loaded))
     return result
+
+
+def salvaged_findings(loaded: LoadedSpec, skip: Iterable[str] = ()) -> list[Finding]:
+    """The cross-checks (kind "static") of a spec the schema refused, on the parts that did parse.
+
+    A type error in one key once hid every cross-check of the rest (``min_age:
+    eight`` hid a stated count that disagreed and a text naming an effect no
+    card has). The checks run on :attr:`LoadedSpec.salvaged`, which lacks each
+    top-level key holding a refused part; a check that reads one of those
+    stops there (it keeps what it found before), the others run in full. A
+    note (CG005) names what was not checked. Render, translation and
+    simulation checks still wait for a spec the schema accepts.
+    """
+    if loaded.salvaged is None:
+        return []
+    partial = replace(loaded, spec=loaded.salvaged, findings=[], cache=None)
+    absent = {f"attribute {key!r}" for key in loaded.left_out}
+    seen = {(f.code, f.path) for f in loaded.findings}
+    out: list[Finding] = []
+    skipped = set(skip)
+    stopped: list[str] = []
+    for check in registered_checks(["static"]):
+        if check.name in skipped:
+            continue
+        try:
+            for finding in check.run(partial):
+                if (finding.code, finding.path) not in seen:
+                    seen.add((finding.code, finding.path))
+                    out.append(finding)
+        except AttributeError as error:
+            if not any(str(error).endswith(name) for name in absent):
+                raise
+            stopped.append(check.name)
+    if loaded.left_out:
+        keys = ", ".join(loaded.left_out)
+        waiting = f"; {len(stopped)} check(s) that read them wait for the fix" if stopped else ""
+        out.append(
+            loaded.place_finding(
+                "CG005", Severity.INFO, (), f"the cross-checks ran on the rest of the spec, without {keys}{waiting}",
+                "fix the schema errors; the render, translation and simulation checks run once the spec parses",
+            )
+        )
+    return out
 
 
 def input_error_finding(error: InputError) -> Finding:

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec, size_of
-from cardgen.spec.strings import all_strings, control_character
+from cardgen.spec.strings import all_strings, control_character, parsed_fields
 from cardgen.spec.models import LOCAL_TEXT, MAX_PLAYERS, Card, Deck, FieldDef, Spec, in_locale
 from cardgen.spec.references import REFERENCE, REFERENCE_KINDS, component_pieces, effect_names, resolve_reference
 from cardgen.spec.source import PathKey
@@ -29,6 +29,7 @@ register_codes(
         "CG002": "A required key is missing.",
         "CG003": "An unknown key (a typo, or a key the spec language does not have).",
         "CG004": "A value has the wrong type or is out of range.",
+        "CG005": "A note: the schema refused part of the spec, so the cross-checks ran on the top-level keys that parsed; a check that reads a refused key waits for the fix.",
         "CG010": "A file named by the spec lies outside the spec folder.",
         "CG011": "A file named by the spec does not exist.",
         "CG101": "Two things of the same kind share an id.",
@@ -506,8 +507,7 @@ def _is_local_text(info: Any) -> bool:
 
 def _walk_local_texts(model: BaseModel, path: PathKey) -> Iterator[tuple[PathKey, dict[str, str]]]:
     """Every LocalText inside ``model`` with its path (card data of localised fields included)."""
-    for name, info in type(model).model_fields.items():
-        value = getattr(model, name)
+    for name, info, value in parsed_fields(model):
         here = path + (name,)
         if isinstance(value, dict) and _is_local_text(info):
             yield here, value

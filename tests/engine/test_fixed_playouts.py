@@ -10,44 +10,59 @@ The Keramikos figures were recorded again for issue 20, when its rules took the 
 (Complete completes a set, Trash takes any card, Sort rearranges a stack card by card, a site with
 only special cards is empty, doubles mark a pottery card): the games are longer in actions because a
 Sort now names each card of the new order.
+
+Playthroughs: the games of ``FIXED`` are kept whole, readable, as JSON lines in
+``tests/engine/playthroughs/`` (one line per action: who played, the action as
+the rules module writes it, the scores, who moves next, how many choices they
+have and a short digest of the position; a last line with the result and the
+usage counters). A change of rules shows there as a diff a reviewer can read,
+and the test names the first line that differs. After a deliberate rules
+change, review the diff, then write the files again with::
+
+    PYTHONPATH=. python tests/engine/test_fixed_playouts.py --record
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import random
+import sys
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
 from cardgen.engine.agents import RandomAgent
-from cardgen.engine.core import Game, State, make_game
+from cardgen.engine.core import CHANCE, TERMINAL, Game, State, make_game
 from cardgen.engine.parallel import Task, plan_chunks
 from cardgen.engine.playout import PlayoutResult, play_game
 from cardgen.spec.load import find_spec_folder, load_spec
 
-# (game, players, seed, final scores, actions played, digest of the actions, digest of the usage counters)
+# (game, players, seed) of the playthroughs kept in tests/engine/playthroughs/.
 FIXED = [
-    ("ceramus", 1, 0, [8], 12, "72e08b3d4f004b99", "fe7804a25196"),
-    ("ceramus", 1, 1, [-4], 4, "7aa48720d018cab8", "6000591373f3"),
-    ("ceramus", 2, 2, [10, 2], 37, "b624f85861899cfb", "8f488eff0792"),
-    ("ceramus", 3, 2, [0, -2, 6], 58, "2e4f602e6fc83a1e", "c06efd76b91a"),
-    ("ceramus", 4, 0, [6, 0, -2, 10], 71, "ede8b1bcd56ee6e4", "c59b3f5cb64b"),
-    ("ceramus", 4, 2, [10, 4, 6, -6], 72, "2043a486029431a8", "4b74297fa3fd"),
-    ("ceratopsians", 2, 0, [7, 6], 16, "567097bc42cf110c", "abae8827ed64"),
-    ("ceratopsians", 2, 1, [7, 3], 16, "16e6384e4a61a679", "1c2b145f3c77"),
-    ("ceratopsians", 2, 2, [6, 4], 16, "eb91cf0fed5ced36", "c4dbe2f417f9"),
-    ("keramikos", 2, 0, [8, 0], 293, "1fd6d58ea29e420b", "907e23c651b3"),
-    ("keramikos", 3, 0, [0, 0, 0], 352, "5b765c0cb14cd22b", "b3fbcd052573"),
-    ("keramikos", 3, 2, [0, 0, 9], 363, "3a1ba2cce016ffca", "310921001fa2"),
-    ("keramikos", 4, 0, [0, 0, 1, 0], 297, "108df227b57d67e6", "2930381893dc"),
-    ("keramikos", 4, 2, [0, 8, 0, 0], 324, "9784df81eda7b9cb", "297e990063bc"),
+    ("ceramus", 1, 0),
+    ("ceramus", 1, 1),
+    ("ceramus", 2, 2),
+    ("ceramus", 3, 2),
+    ("ceramus", 4, 0),
+    ("ceramus", 4, 2),
+    ("ceratopsians", 2, 0),
+    ("ceratopsians", 2, 1),
+    ("ceratopsians", 2, 2),
+    ("keramikos", 2, 0),
+    ("keramikos", 3, 0),
+    ("keramikos", 3, 2),
+    ("keramikos", 4, 0),
+    ("keramikos", 4, 2),
     # Mausoleum Guardians since issue 20 (the source's readings of Protection, Sculptors and Mausolo); its
     # first-edition options still replay the former games: tests/games/test_mausoleum_guardians.py.
-    ("mausoleum-guardians", 2, 0, [0, 0], 69, "1748c35c8c094464", "8fe993eb075f"),
-    ("mausoleum-guardians", 3, 1, [0, 8, 0], 67, "1a7c069d4749c15e", "c97d345ebbe4"),
-    ("mausoleum-guardians", 4, 1, [0, 8, 0, 0], 79, "9694c207d2cd4026", "c8e335328fe2"),
+    ("mausoleum-guardians", 2, 0),
+    ("mausoleum-guardians", 3, 1),
+    ("mausoleum-guardians", 4, 1),
 ]
+PLAYTHROUGHS = Path(__file__).resolve().parent / "playthroughs"
+RECORD = "PYTHONPATH=. python tests/engine/test_fixed_playouts.py --record"
 
 # Digest of (scores, length, actions digest, ranking, usage, termination) over seeds 0-39.
 FORTY_SEEDS = {
@@ -80,14 +95,75 @@ def _random_playout(game_id: str, players: int, seed: int) -> PlayoutResult:
     return play_game(_game(game_id, players), [RandomAgent() for _ in range(players)], seed)
 
 
-@pytest.mark.parametrize(("game_id", "players", "seed", "scores", "length", "actions", "usage"), FIXED)
-def test_random_playout_is_fixed(game_id: str, players: int, seed: int, scores: list[int], length: int, actions: str, usage: str) -> None:
+def _line(data: dict[str, object]) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _seat(seat: int) -> str:
+    return "chance" if seat == CHANCE else "end" if seat == TERMINAL else f"P{seat + 1}"
+
+
+def playthrough(game_id: str, players: int, seed: int) -> list[str]:
+    """The random playout of ``seed`` as readable JSON lines: a header, one line per action, the result."""
+    game = _game(game_id, players)
     result = _random_playout(game_id, players, seed)
-    assert result.completed and not result.conservation
-    assert result.scores == scores
-    assert result.length == length
-    assert _digest(repr(result.actions), 16) == actions
-    assert _digest(repr(sorted(result.usage.items())), 12) == usage
+    lines = [_line({"game": game_id, "players": players, "seed": seed, "agents": list(result.agents)})]
+    state = game.new_initial_state(seed)
+    for ply, action in enumerate(result.actions):
+        by, text = _seat(state.current_player()), state.action_to_string(action)
+        state.apply_action(action)
+        after = state.current_player()
+        lines.append(_line({
+            "ply": ply, "by": by, "action": text, "scores": list(state.scores()),
+            "next": _seat(after), "choices": 0 if state.is_terminal() else len(state.legal_actions()),
+            "position": state.state_hash()[:10],
+        }))
+    lines.append(_line({
+        "end": result.termination, "completed": result.completed, "scores": result.scores, "ranking": result.ranking,
+        "conservation": result.conservation, "usage": dict(sorted(result.usage.items())),
+    }))
+    return lines
+
+
+def _file(game_id: str, players: int, seed: int) -> Path:
+    return PLAYTHROUGHS / f"{game_id}-{players}p-seed{seed}.jsonl"
+
+
+def first_difference(kept: list[str], now: list[str]) -> str | None:
+    """Where two playthroughs part, in words (None: they are the same)."""
+    for number, (old, new) in enumerate(zip(kept, now), start=1):
+        if old != new:
+            return f"line {number} differs:\n  kept: {old}\n  now:  {new}"
+    if len(kept) != len(now):
+        longer, which = (kept, "kept") if len(kept) > len(now) else (now, "now")
+        return f"the {which} playthrough goes on at line {min(len(kept), len(now)) + 1}: {longer[min(len(kept), len(now))]}"
+    return None
+
+
+@pytest.mark.parametrize(("game_id", "players", "seed"), FIXED)
+def test_random_playout_is_the_kept_playthrough(game_id: str, players: int, seed: int) -> None:
+    path = _file(game_id, players, seed)
+    assert path.is_file(), f"no playthrough {path.name}; write it with: {RECORD}"
+    kept = path.read_text(encoding="utf-8").splitlines()
+    difference = first_difference(kept, playthrough(game_id, players, seed))
+    assert difference is None, f"{path.name}: {difference}\n(after a deliberate rules change, review and run: {RECORD})"
+
+
+def test_the_kept_playthroughs_end_in_completed_games() -> None:
+    """Every kept game ran to its end with its pieces conserved (a file edited by hand could say otherwise)."""
+    for game_id, players, seed in FIXED:
+        end = json.loads(_file(game_id, players, seed).read_text(encoding="utf-8").splitlines()[-1])
+        assert end["completed"] and not end["conservation"], (game_id, players, seed, end)
+
+
+def test_the_first_difference_is_named() -> None:
+    kept = playthrough("ceratopsians", 2, 0)
+    changed = list(kept)
+    changed[5] = changed[5].replace('"scores": [', '"scores": [1')
+    message = first_difference(kept, changed)
+    assert message is not None and message.startswith("line 6 differs") and changed[5] in message
+    assert first_difference(kept, kept[:-1]) == f"the kept playthrough goes on at line {len(kept)}: {kept[-1]}"
+    assert first_difference(kept, kept) is None
 
 
 @pytest.mark.parametrize(("game_id", "players"), sorted(FORTY_SEEDS))
@@ -147,3 +223,21 @@ def test_chunks_cover_every_task_once_heavy_first() -> None:
     assert all(tasks[start].agents != ("random", "random") for start, _ in chunks[:4])
     assert max(end - start for start, end in chunks) <= 64
     assert chunks[-1][1] - chunks[-1][0] == 1  # the tail is fine-grained
+
+
+def record() -> None:
+    """Write every playthrough of ``FIXED`` again (after a deliberate, reviewed rules change)."""
+    PLAYTHROUGHS.mkdir(exist_ok=True)
+    for game_id, players, seed in FIXED:
+        path = _file(game_id, players, seed)
+        result = _random_playout(game_id, players, seed)
+        if not result.completed or result.conservation:
+            sys.exit(f"{path.name}: the game did not complete cleanly ({result.termination}; {result.conservation}); not recorded")
+        path.write_text("\n".join(playthrough(game_id, players, seed)) + "\n", encoding="utf-8")
+        print(path)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--record"]:
+        sys.exit(f"usage: {RECORD}")
+    record()

@@ -22,7 +22,8 @@ from typer.testing import CliRunner
 from cardgen.cli.app import app
 from cardgen.findings import InputError
 from cardgen.report import build_sections, gather, render_html
-from cardgen.report.charts import BAR, LOW, SEAT_BAR, coverage_charts, fmt, nice_ticks
+from cardgen.report.chart_kit import BAR, LOW, SEAT_BAR, fmt, nice_ticks
+from cardgen.report.charts import coverage_charts
 from cardgen.report.data import LOW_COVERAGE
 from cardgen.render.scene import Rect, Text
 from cardgen.spec.load import load_spec

@@ -33,7 +33,6 @@ from cardgen.spec.source import PathKey
 
 # Phases.
 REVEAL, BONUS, BUILD, ADD, REMOVE, MOVE, OVER = range(7)
-PHASE_NAMES = ("reveal", "bonus", "build", "add", "remove", "move", "over")
 
 # Where a Ceramas card is (any value >= 0 is the seat holding it).
 ON_TABLE = -1
@@ -314,7 +313,6 @@ class CeramusGame(Game):
         self.geometry = self.geometry_for(self.width, self.height)
 
         cells = self.width * self.height
-        self.max_cells = cells
         nshapes, ncards = len(self.shape_ids), len(self.card_ids)
         self.reveal_base = 3
         self.use_base = self.reveal_base + nshapes
@@ -322,7 +320,6 @@ class CeramusGame(Game):
         self.add_base = self.build_base + self.nstyles * cells
         self.remove_base = self.add_base + cells * self.nstyles
         self.move_base = self.remove_base + cells
-        self.action_limit = self.move_base + cells * 4
 
     def geometry_for(self, width: int, height: int) -> Geometry:
         """The precomputed geometry of a Mural of ``width`` by ``height`` cells (cached)."""

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import pathlib
 
+from pydantic import Field
+
 from cardgen.render.colour import ink_on
 from cardgen.render.layouts import register_layouts
 from cardgen.render.scene import Box, Line, Polygon, Primitive, Rect
 from cardgen.render.widgets import DEFAULT_INK, WidgetContext, register_widget
+from cardgen.render.widget_params import AlignParam, Colour, FontParam, MinSizeParam, Mm, Pt, TextColourParam, WidgetParams
 
 _TILE = "#ffffff"
 
@@ -41,6 +44,10 @@ def _cross(cx: float, cy: float, r: float, ink: str) -> list[Primitive]:
         Line(cx - r, cy - r, cx + r, cy + r, stroke=ink, stroke_width=r * 0.4),
         Line(cx - r, cy + r, cx + r, cy - r, stroke=ink, stroke_width=r * 0.4),
     ]
+
+
+class BonusParams(WidgetParams):
+    colour: Colour | None = Field(default=None, description="The emblem's ink (default: black or white, whichever reads on the background).")
 
 
 def bonus_emblem(ctx: WidgetContext) -> list[Primitive]:
@@ -76,6 +83,13 @@ def bonus_emblem(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
+class TilesUsedParams(FontParam, TextColourParam, AlignParam, MinSizeParam):
+    field: str = Field(default="cells", description="The polyomino field whose cells are counted.")
+    label: str = Field(default="tiles_used", description="The ``strings`` key of the words after the count.")
+    icon_size: Mm | None = Field(default=None, description="The tile icon's size in mm (default: the box's height).")
+    size: Pt = Field(default=9.0, description="Text size in points.")
+
+
 def tiles_used(ctx: WidgetContext) -> list[Primitive]:
     """How many tiles the Shape uses (its squares minus the Original it starts on): tile icons and a label."""
     cells = ctx.data.get(str(ctx.param("field", "cells")))
@@ -96,7 +110,7 @@ def tiles_used(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
-register_widget("ceramus_bonus", bonus_emblem)
-register_widget("ceramus_tiles_used", tiles_used)
+register_widget("ceramus_bonus", bonus_emblem, BonusParams)
+register_widget("ceramus_tiles_used", tiles_used, TilesUsedParams)
 
 register_layouts("ceramus", pathlib.Path(__file__).resolve().parent / "layouts")

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import pathlib
 
+from pydantic import Field
+
 from cardgen.render.colour import ink_on, mix
 from cardgen.render.layouts import register_layouts
 from cardgen.render.scene import Box, Circle, ClosePath, CubicTo, LineTo, MoveTo, Path, Polygon, Primitive, Text
 from cardgen.render.units import pt_to_mm
 from cardgen.render.widgets import DEFAULT_INK, TITLE_FONT, WidgetContext, register_widget, symbol_size
+from cardgen.render.widget_params import Colour, MinSizeParam, Mm, Pt, Scale, WidgetParams
 
 BONE = "#e8dcc0"
 BONE_INK = "#5a4a36"
@@ -32,6 +35,13 @@ def _marker(cx: float, cy: float, r: float, colour: str, symbol: str, filled: bo
         Circle(cx, cy, r * 1.17, stroke=DEFAULT_INK, stroke_width=r * 0.06),
         Text(cx, baseline, symbol, TITLE_FONT, size_pt, DEFAULT_INK, "middle"),
     ]
+
+
+class MarkersParams(WidgetParams):
+    palette: str = Field(default="colours", description="The palette whose entries are marked round the edge.")
+    inset: Mm = Field(default=5.0, description="The markers' distance from the box's corners in mm.")
+    radius: Mm = Field(default=3.2, description="A marker's radius in mm.")
+    span: Scale = Field(default=0.62, description="How much of each edge the markers spread over.")
 
 
 def markers(ctx: WidgetContext) -> list[Primitive]:
@@ -107,6 +117,12 @@ def _skull_outline(part: str, b: Box) -> list[Primitive]:
     return [beak, nose, Circle(x + w * 0.4, y + h * 0.45, w * 0.05, fill=BONE_INK), Circle(x + w * 0.6, y + h * 0.45, w * 0.05, fill=BONE_INK)]
 
 
+class SkullParams(MinSizeParam):
+    field: str = Field(default="part", description="The palette field naming the skull part.")
+    size: Pt = Field(default=8.0, description="The part's name size in points.")
+    colour: Colour | None = Field(default=None, description="The name's colour (default: bone ink).")
+
+
 def skull_part(ctx: WidgetContext) -> list[Primitive]:
     """The face's skull part (``part`` field) as a fossil drawing, with the part's short symbol beneath."""
     part = ctx.data.get(str(ctx.param("field", "part")))
@@ -121,6 +137,11 @@ def skull_part(ctx: WidgetContext) -> list[Primitive]:
     if entry is not None:
         out += ctx.text(ctx.local(entry.name), Box(b.x, b.bottom - label_h, b.w, label_h), what="part", size=ctx.fparam("size", 8.0), font=TITLE_FONT, colour=ctx.colour(ctx.param("colour"), BONE_INK), align="center", valign="middle", single_line=True)
     return out
+
+
+class SkullColoursParams(WidgetParams):
+    field: str = Field(default="colours", description="The palette_list field of the card's colours.")
+    palette: str = Field(default="colours", description="The palette those colours come from.")
 
 
 def skull_colours(ctx: WidgetContext) -> list[Primitive]:
@@ -144,8 +165,8 @@ def skull_colours(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
-register_widget("ceratopsians_markers", markers)
-register_widget("ceratopsians_skull", skull_part)
-register_widget("ceratopsians_colours", skull_colours)
+register_widget("ceratopsians_markers", markers, MarkersParams)
+register_widget("ceratopsians_skull", skull_part, SkullParams)
+register_widget("ceratopsians_colours", skull_colours, SkullColoursParams)
 
 register_layouts("ceratopsians", pathlib.Path(__file__).resolve().parent / "layouts")

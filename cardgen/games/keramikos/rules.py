@@ -87,7 +87,6 @@ A_DICE = 5000
 """+ (die1 - 1) * sides + (die2 - 1): a chance outcome."""
 
 EFFECTS = ("reroll", "steal", "trash", "excavation", "complete", "sort", "extra_mark", "sabotage")
-KEEP_EFFECTS = frozenset({"reroll", "trash", "complete", "sort", "extra_mark", "sabotage"})
 
 
 @dataclass(frozen=True)
@@ -213,7 +212,6 @@ class KeramikosGame(Game):
         pottery = [c for c in dig.cards if c.type == "pottery"]
         specials = [c for c in dig.cards if c.type == "special"]
         self.kind_ids: list[str] = [c.id for c in pottery] + [c.id for c in specials]
-        self.kind_names: list[str] = [c.name.get("en", c.id) for c in pottery] + [c.name.get("en", c.id) for c in specials]
         self.num_pottery = len(pottery)
         self.copies: list[int] = [c.copies for c in pottery] + [c.copies for c in specials]
         self.level: list[int] = []

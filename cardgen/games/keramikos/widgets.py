@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import pathlib
 from itertools import product
+from typing import Annotated, Literal
+
+from pydantic import Field
 
 from cardgen.limits import MAX_FRAME_CELLS
 from cardgen.render.colour import ink_on, shade
@@ -16,6 +19,7 @@ from cardgen.render.layouts import register_layouts
 from cardgen.render.scene import Box, Circle, ClosePath, CubicTo, Group, Line, LineTo, MoveTo, Path, Polygon, Primitive, Rect, Text, Transform
 from cardgen.render.units import pt_to_mm
 from cardgen.render.widgets import DEFAULT_INK, TITLE_FONT, WidgetContext, register_widget
+from cardgen.render.widget_params import AlignParam, Colour, FontParam, GlyphName, MinSizeParam, Pt, TextColourParam, WidgetParams
 
 CLAY = "#c8743c"
 GLAZE = "#1e1a17"
@@ -35,6 +39,13 @@ _MAX_DRAWN_ROLLS = 1000
 def _dice_spec(ctx: WidgetContext) -> tuple[int, int]:
     dice = ctx.spec.dice[0] if ctx.spec.dice else None
     return (dice.count, dice.sides) if dice else (2, 6)
+
+
+class DiceTotalsParams(FontParam, TextColourParam, MinSizeParam):
+    field: str = Field(default="totals", description="The field of dice totals that send a marker here.")
+    fill: Colour | None = Field(default=None, description="The disc behind the totals (default: glaze black).")
+    size: Pt = Field(default=40.0, description="The totals' size in points.")
+    chance_size: Pt = Field(default=8.0, description="The size of the chance line (ways/rolls) in points.")
 
 
 def dice_totals(ctx: WidgetContext) -> list[Primitive]:
@@ -110,6 +121,10 @@ def _vessel_path(kind: str, box: Box) -> tuple[list[Primitive], float, float]:
     return [body, *handles], Y(0.38), Y(0.6)
 
 
+class VesselParams(WidgetParams):
+    shapes: dict[str, Literal["cup", "jug", "bowl", "jar"]] | None = Field(default=None, description="The silhouette for each set id (default: jar).")
+
+
 def vessel(ctx: WidgetContext) -> list[Primitive]:
     """A black-figure style vessel: the silhouette named for the card's set in ``params.shapes`` (cup, jug, bowl, jar)."""
     shapes = ctx.param("shapes") or {}
@@ -150,6 +165,13 @@ def _clip_to_body(band: Group, body: Primitive) -> Primitive:
     return Group(children=band.children, clip=inner)
 
 
+class LevelParams(MinSizeParam):
+    field: str = Field(default="level", description="The field holding the card's level.")
+    max: Annotated[int, Field(ge=1, le=MAX_FRAME_CELLS)] = Field(default=4, description="The highest level drawn.")
+    size: Pt = Field(default=7.0, description="The caption's size in points.")
+    colour: Colour | None = Field(default=None, description="The caption's colour (default: black or white, whichever reads on the background).")
+
+
 def level(ctx: WidgetContext) -> list[Primitive]:
     """The pottery level as stacked strata (filled up to the level) with ``Level N``."""
     value = ctx.data.get(str(ctx.param("field", "level")))
@@ -173,6 +195,10 @@ def level(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
+class SetLineParams(TextColourParam, AlignParam, MinSizeParam):
+    size: Pt = Field(default=8.0, description="Text size in points.")
+
+
 def set_line(ctx: WidgetContext) -> list[Primitive]:
     """``Set of N`` with N small vessel marks."""
     size = ctx.data.get("set_size")
@@ -189,6 +215,11 @@ def set_line(ctx: WidgetContext) -> list[Primitive]:
         out.append(Path((MoveTo(cx - s * 0.12, y + s * 0.05), LineTo(cx + s * 0.12, y + s * 0.05), CubicTo(cx + s * 0.5, y + s * 0.3, cx + s * 0.4, y + s * 0.8, cx + s * 0.15, y + s * 0.95),
                          LineTo(cx - s * 0.15, y + s * 0.95), CubicTo(cx - s * 0.4, y + s * 0.8, cx - s * 0.5, y + s * 0.3, cx - s * 0.12, y + s * 0.05), ClosePath()), fill=CLAY, stroke=GLAZE, stroke_width=0.2))
     return out
+
+
+class SpecialParams(WidgetParams):
+    colour: Colour = Field(default="type", description="The medallion's colour.")
+    glyphs: dict[str, GlyphName] | None = Field(default=None, description="The glyph drawn for each effect id.")
 
 
 def special_emblem(ctx: WidgetContext) -> list[Primitive]:
@@ -215,10 +246,10 @@ def special_emblem(ctx: WidgetContext) -> list[Primitive]:
     ]
 
 
-register_widget("keramikos_dice_totals", dice_totals)
-register_widget("keramikos_vessel", vessel)
-register_widget("keramikos_level", level)
-register_widget("keramikos_set", set_line)
-register_widget("keramikos_special", special_emblem)
+register_widget("keramikos_dice_totals", dice_totals, DiceTotalsParams)
+register_widget("keramikos_vessel", vessel, VesselParams)
+register_widget("keramikos_level", level, LevelParams)
+register_widget("keramikos_set", set_line, SetLineParams)
+register_widget("keramikos_special", special_emblem, SpecialParams)
 
 register_layouts("keramikos", pathlib.Path(__file__).resolve().parent / "layouts")

@@ -62,7 +62,6 @@ EFFECT_BEHAVIOUR: dict[str, int] = {
     "protection": PROTECTION,
 }
 CHARACTER_BEHAVIOURS = frozenset({DOUBLE_SET, DRAW_THREE, GUARD_CONSTRUCTION, GUARD_HAND})
-ATTACK_BEHAVIOURS = frozenset({EARTHQUAKE, INVASION, EXCHANGE, THEFT})
 
 # Phases: what the pending decision is.
 PLAY = 0
@@ -239,7 +238,6 @@ class MausoleumGame(Game):
         self.play_base: Action = 1
         self.target_base: Action = self.play_base + self.kinds
         self.pick_base: Action = self.target_base + self.kinds * self.max_seats
-        self.num_actions: int = self.pick_base + self.kinds
 
         self.play_class: tuple[int, ...] = tuple(
             NEEDS_SET if b == DOUBLE_SET

@@ -9,11 +9,14 @@ from __future__ import annotations
 import math
 import pathlib
 
+from pydantic import Field
+
 from cardgen.render.colour import ink_on, mix
 from cardgen.render.glyphs import draw_glyph
 from cardgen.render.layouts import register_layouts
 from cardgen.render.scene import Box, Circle, Line, Polygon, Primitive, Rect
 from cardgen.render.widgets import DEFAULT_INK, WidgetContext, register_widget
+from cardgen.render.widget_params import Colour, GlyphName, WidgetParams
 
 STONE = "#e9dfc8"
 
@@ -50,6 +53,11 @@ def _tier_shapes(kind: str, b: Box, fill: str, ink: str) -> list[Primitive]:
     return out
 
 
+class MonumentParams(WidgetParams):
+    tiers: list[str] | None = Field(default=None, description="The card ids of the four storeys, bottom to top (default: base, columns, pyramid, statues).")
+    colour: Colour = Field(default="type", description="The card's own storey's colour.")
+
+
 def monument(ctx: WidgetContext) -> list[Primitive]:
     """The mausoleum as four storeys (params tiers: card ids from bottom to top), the card's own storey in colour."""
     tiers = ctx.param("tiers") or ["base", "columns", "pyramid", "statues"]
@@ -69,6 +77,11 @@ def monument(ctx: WidgetContext) -> list[Primitive]:
         ink = DEFAULT_INK if own else mix(DEFAULT_INK, ctx.background, 0.55)
         out += _tier_shapes(str(tier), box, fill, ink)
     return out
+
+
+class EmblemParams(WidgetParams):
+    colour: Colour = Field(default="type", description="The medallion's colour.")
+    glyphs: dict[str, GlyphName] | None = Field(default=None, description="The glyph drawn for each effect id.")
 
 
 def emblem(ctx: WidgetContext) -> list[Primitive]:
@@ -102,7 +115,7 @@ def emblem(ctx: WidgetContext) -> list[Primitive]:
     return out
 
 
-register_widget("mausoleum_monument", monument)
-register_widget("mausoleum_emblem", emblem)
+register_widget("mausoleum_monument", monument, MonumentParams)
+register_widget("mausoleum_emblem", emblem, EmblemParams)
 
 register_layouts("mausoleum-guardians", pathlib.Path(__file__).resolve().parent / "layouts")
