@@ -259,7 +259,7 @@ def _unreachable_choices(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]
                 yield (
                     ("rules", "turn", i, "options", j, "card", "from"),
                     f"option {option.id!r} chooses a card from {option.card.from_!r}, and no setup step, option or effect ever puts a card there, so no position offers it",
-                    "CG178",
+                    "CG180",
                 )
 
 

@@ -21,7 +21,7 @@ register_codes(
         "or an expression is not in the rules language, so the interpreter could not play it.",
         "CG176": "A step of the turn from which no chain of options ever ends the turn, so a turn could go on for ever.",
         "CG177": "A card effect in the rules data that can never happen: no card in play carries it, or no option chooses a card with its effects.",
-        "CG178": "An option no position can offer: it chooses a card from a zone that no setup step, option or effect ever fills.",
+        "CG180": "An option no position can offer: it chooses a card from a zone that no setup step, option or effect ever fills.",
     }
 )
 
@@ -29,7 +29,7 @@ _HINTS = {
     "CG175": "see docs/rules-data.md for the names and the expression language",
     "CG176": "give the step an option with `then: end`, or one leading to a step that has one",
     "CG177": "give the effect to a card, or remove it",
-    "CG178": "fill the zone somewhere (a deal, a move), or choose from the zone that holds the cards",
+    "CG180": "fill the zone somewhere (a deal, a move), or choose from the zone that holds the cards",
 }
 
 
@@ -41,5 +41,5 @@ def rules_data(loaded: LoadedSpec) -> Iterator[Finding]:
     if rules is None:
         return
     for path, problem, code in rules_problems(loaded.spec, rules):
-        severity = Severity.WARNING if code in ("CG177", "CG178") else Severity.ERROR
+        severity = Severity.WARNING if code in ("CG177", "CG180") else Severity.ERROR
         yield loaded.place_finding(code, severity, path, problem, _HINTS[code])

@@ -78,7 +78,7 @@ def test_a_card_choice_from_a_zone_nothing_fills_is_reported(tmp_path: Path) -> 
         _option(data, "play")["card"]["from"] = "graveyard"
 
     edit_yaml(folder, choose_from_an_empty_zone)
-    found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG178"]
+    found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG180"]
     assert found and "graveyard" in line_of(found[0])
 
 
