@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from cardgen.spec.rules_expr import CARD_ATTRIBUTES, Names, parse_expression
 
@@ -60,6 +60,8 @@ class Tables:
     """``numbers.X`` and ``setup.deal.X`` / ``setup.display.X`` values for this player count."""
     players: int
     namespace: dict[str, Any] = field(default_factory=dict)
+    card_design: Mapping[str, int] = field(default_factory=dict)
+    """Card id -> its design index, for ``holds(ZONE, 'CARD-ID')``."""
 
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
@@ -143,6 +145,10 @@ class _Emitter:
         zone = self.zone(node.args[0])
         if node.func.id == "count":
             return f"len({zone})"
+        if node.func.id == "holds":
+            card_node = node.args[1]
+            assert isinstance(card_node, ast.Constant) and isinstance(card_node.value, str)
+            return f"({self.t.card_design[card_node.value]} in {zone})"
         field_node = node.args[1]
         assert isinstance(field_node, ast.Name)
         return f"sum(({self.field_table(field_node.id)}[d] or 0) for d in {zone})"
@@ -163,7 +169,7 @@ def constant_value(source: int | str, tables: Tables) -> int:
     return value
 
 
-def field_tables(designs: list[Mapping[str, Any]], fields: frozenset[str]) -> dict[str, list[Any]]:
+def field_tables(designs: Sequence[Mapping[str, Any]], fields: frozenset[str]) -> dict[str, list[Any]]:
     """Per-field value lists over the designs, with a trailing ``None`` for the empty-zone sentinel."""
     tables: dict[str, list[Any]] = {}
     for name in fields | CARD_ATTRIBUTES:
