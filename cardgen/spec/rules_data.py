@@ -234,7 +234,7 @@ class RulesData(RulesModel):
     winner: Literal["highest", "lowest"] = Field(default="highest", description="Whether the highest or the lowest total wins.")
     tricks: "Tricks | None" = Field(
         default=None,
-        description="Trick taking: a card choice whose `to` is the trick zone plays to a trick, which the highest card wins (see docs/rules-data.md).",
+        description="Trick taking: a card choice whose `to` is the trick zone plays to a trick, which the highest card wins (see docs/rules-data-tricks.md).",
     )
 
 

@@ -31,7 +31,7 @@ _HINTS = {
     "CG175": "see docs/rules-data.md for the names and the expression language",
     "CG176": "give the step an option with `then: end`, or one leading to a step that has one",
     "CG177": "give the effect to a card, or remove it",
-    "CG178": "see docs/rules-data.md, trick taking: one card per seat per trick, played from the seat's own hand",
+    "CG178": "see docs/rules-data-tricks.md: one card per seat per trick, played from the seat's own hand",
 }
 
 
