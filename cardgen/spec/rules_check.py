@@ -232,7 +232,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)
     if rules.tricks is not None:
-        yield from trick_problems(spec, rules, rules.tricks, names.fields)
+        yield from trick_problems(spec, rules, rules.tricks, names)
 
 
 def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:

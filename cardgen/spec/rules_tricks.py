@@ -12,7 +12,8 @@ zone, a rank that is not a whole number.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+import ast
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_data import (
@@ -27,6 +28,7 @@ from cardgen.spec.rules_data import (
     SkipEffect,
     Tricks,
 )
+from cardgen.spec.rules_expr import ExpressionError, Names, parse_expression
 from cardgen.spec.source import PathKey
 
 TRICK_CODE = "CG178"
@@ -99,10 +101,11 @@ def trick_plays_per_turn(rules: RulesData, tricks: Tricks) -> dict[str, set[int]
     return counts
 
 
-def trick_problems(spec: Spec, rules: RulesData, tricks: Tricks, fields: frozenset[str]) -> Iterator[tuple[PathKey, str, str]]:
+def trick_problems(spec: Spec, rules: RulesData, tricks: Tricks, names: Names) -> Iterator[tuple[PathKey, str, str]]:
     """(path, problem, code) of everything in the trick rules the interpreter could not play as written."""
     base: PathKey = ("rules", "tricks")
     zones = rules.zones
+    fields = names.fields
     if tricks.zone in zones and zones[tricks.zone].per_seat:
         yield base + ("zone",), f"the trick zone {tricks.zone!r} is per seat; a trick lies in one shared zone", TRICK_CODE
     if tricks.won in zones and not zones[tricks.won].per_seat:
@@ -141,3 +144,140 @@ def trick_problems(spec: Spec, rules: RulesData, tricks: Tricks, fields: frozens
         if counts and counts != {1}:
             shown = ", ".join("two or more" if n >= _CAP else str(n) for n in sorted(counts))
             yield ("rules", "turn", 0), f"in a trick game every turn plays exactly one card to the trick; a turn here may play {shown}", TRICK_CODE
+    if plays:
+        yield from uneven_deals(spec, rules, tricks, names)
+
+
+DEAL_CODE = "CG179"
+"""The finding code of a setup that deals the hands of a trick game unevenly."""
+
+
+class _NotStatic(Exception):
+    """An expression that reads the position (a zone, a counter), so its value is not known before play."""
+
+
+def _static_value(node: ast.expr, env: Mapping[str, Any], card: Mapping[str, Any] | None) -> Any:
+    """The value of a checked expression that reads only constants, ``players`` and ``card``; raises :class:`_NotStatic` otherwise."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.BoolOp):
+        values = [_static_value(v, env, card) for v in node.values]
+        return all(values) if isinstance(node.op, ast.And) else any(values)
+    if isinstance(node, ast.UnaryOp):
+        value = _static_value(node.operand, env, card)
+        return (not value) if isinstance(node.op, ast.Not) else -value
+    if isinstance(node, ast.BinOp):
+        a, b = _static_value(node.left, env, card), _static_value(node.right, env, card)
+        if a is None or b is None:
+            raise _NotStatic
+        return _BIN[type(node.op)](a, b)
+    if isinstance(node, ast.Compare):
+        left = _static_value(node.left, env, card)
+        for op, right_node in zip(node.ops, node.comparators):
+            if isinstance(right_node, (ast.List, ast.Tuple)):
+                right: Any = [e.value for e in right_node.elts if isinstance(e, ast.Constant)]
+            else:
+                right = _static_value(right_node, env, card)
+            if not _compare(op, left, right):
+                return False
+            left = right
+        return True
+    if isinstance(node, ast.Name):
+        if node.id in env:
+            return env[node.id]
+        raise _NotStatic
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "card" and card is not None:
+        return card.get(node.attr)
+    if isinstance(node, ast.Attribute):
+        key = ast.unparse(node)
+        if key in env:
+            return env[key]
+    raise _NotStatic
+
+
+_BIN: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b if b else 0,
+    ast.Mod: lambda a, b: a % b if b else 0,
+}
+
+
+def _compare(op: ast.cmpop, left: Any, right: Any) -> bool:
+    if isinstance(op, ast.In):
+        return bool(left in right)
+    if isinstance(op, ast.NotIn):
+        return bool(left not in right)
+    if isinstance(op, ast.Eq):
+        return bool(left == right)
+    if isinstance(op, ast.NotEq):
+        return bool(left != right)
+    if left is None or right is None:
+        return False  # as the interpreter: an empty zone's value is ordered before nothing
+    if isinstance(op, ast.Lt):
+        return bool(left < right)
+    if isinstance(op, ast.LtE):
+        return bool(left <= right)
+    if isinstance(op, ast.Gt):
+        return bool(left > right)
+    return bool(left >= right)
+
+
+def uneven_deals(spec: Spec, rules: RulesData, tricks: Tricks, names: Names) -> Iterator[tuple[PathKey, str, str]]:
+    """A deal, at some player count, into a zone seats play to the trick from, asking for more cards than are left.
+
+    The setup is followed card by card where it can be known before play (shuffles, cards set
+    aside, deals and moves whose counts and conditions read only numbers, setup entries,
+    ``players`` and the card); a setup that reads the position is not judged.
+    """
+    hands: set[str] = set()
+    for i, j in plays_to_trick(rules, tricks):
+        choice = rules.turn[i].options[j].card
+        assert choice is not None
+        hands.add(choice.from_)
+    decks = {deck.id: deck for deck in spec.decks}
+    for setup in spec.setups:
+        env: dict[str, Any] = {"players": setup.players, "true": True, "false": False, "True": True, "False": False}
+        env.update({f"numbers.{k}": v for k, v in spec.numbers.items()})
+        env.update({f"setup.deal.{k}": v for k, v in setup.deal.items()})
+        env.update({f"setup.display.{k}": v for k, v in setup.display.items()})
+        pools: dict[str, list[dict[str, Any]]] = {}
+        try:
+            for i, step in enumerate(rules.setup):
+                if isinstance(step, ShuffleStep):
+                    deck = decks.get(step.shuffle.deck)
+                    if deck is None:
+                        return
+                    cards = [{"id": c.id, "type": c.type, "effect": c.effect, **c.data} for c in deck.cards for _ in range(c.copies)]
+                    pools.setdefault(step.shuffle.to, []).extend(cards)
+                elif isinstance(step, SetAsideStep):
+                    tree, _ = parse_expression(step.set_aside.where, names, card=True)
+                    source = pools.get(step.set_aside.from_, [])
+                    moved = [c for c in source if _static_value(tree, env, c)]
+                    pools[step.set_aside.from_] = [c for c in source if not _static_value(tree, env, c)]
+                    pools.setdefault(step.set_aside.to, []).extend(moved)
+                elif isinstance(step, DealStep):
+                    count = _static_value(parse_expression(step.deal.count, names)[0], env, None)
+                    source = pools.get(step.deal.from_, [])
+                    if not isinstance(count, int) or not names.zones.get(step.deal.to):
+                        break  # a deal to a shared zone is not judged here
+                    wanted, have = count * setup.players, len(source)
+                    if step.deal.to in hands and wanted > have:
+                        yield (
+                            ("rules", "setup", i, "deal", "count"),
+                            f"with {setup.players} players the deal asks for {count} cards each, {wanted} in all, and {have} are left: "
+                            "the last seats get fewer, so the last trick cannot have a card from every seat",
+                            DEAL_CODE,
+                        )
+                    pools[step.deal.from_] = source[: max(have - wanted, 0)]
+                elif isinstance(step, MoveStep):
+                    if step.move.count == "all" or names.zones.get(step.move.from_) or names.zones.get(step.move.to):
+                        break  # moves of whole zones or between seats' zones are not followed
+                    count = _static_value(parse_expression(step.move.count, names)[0], env, None)
+                    source = pools.get(step.move.from_, [])
+                    taken = min(max(count, 0), len(source))
+                    pools[step.move.from_] = source[: len(source) - taken]
+                    pools.setdefault(step.move.to, []).extend(source[len(source) - taken:])
+        except (_NotStatic, ExpressionError, TypeError):
+            continue

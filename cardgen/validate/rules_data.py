@@ -24,6 +24,8 @@ register_codes(
         "CG178": "The trick rules cannot be played as written: the trick zone is per seat or tricks won go to a shared zone, no option "
         "plays to the trick, a turn may play no card or two to it, something else moves cards into or out of it, an effect "
         "changes the turn order, or the rank compared is not a whole number.",
+        "CG179": "At some player count the setup deals the hands a trick game plays from unevenly (the deal asks for more cards "
+        "than are left after the cards set aside), so the last trick cannot have a card from every seat.",
     }
 )
 
@@ -32,6 +34,7 @@ _HINTS = {
     "CG176": "give the step an option with `then: end`, or one leading to a step that has one",
     "CG177": "give the effect to a card, or remove it",
     "CG178": "see docs/rules-data-tricks.md: one card per seat per trick, played from the seat's own hand",
+    "CG179": "deal fewer cards at that player count, or set aside cards so the deck divides evenly",
 }
 
 

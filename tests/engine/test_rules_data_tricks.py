@@ -4,7 +4,8 @@ Three layers, as for every game: rules taken from the rulebook's own text and
 example (following suit, the winner of a trick with and without trump, the lead
 restriction, the first trick, shooting the moon), invariants over random
 playouts at every player count, and mutants: each trick finding (CG178) and each
-new name the vocabulary checks (CG175) is produced by a broken copy of the spec.
+new name the vocabulary checks (CG175) is produced by a broken copy of the spec, and so is a deal
+that leaves the seats with hands of different sizes (CG179).
 """
 
 from __future__ import annotations
@@ -240,7 +241,7 @@ def _copy(tmp_path: Path) -> Path:
     return target
 
 
-def _edit(folder: Path, change: Callable[[dict[str, Any]], None]) -> None:
+def _edit(folder: Path, change: Callable[[dict[str, Any]], object]) -> None:
     path = folder / "game.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     change(data)
@@ -257,15 +258,17 @@ def _option(data: dict[str, Any]) -> dict[str, Any]:
     return option
 
 
-MUTANTS: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
+MUTANTS: list[tuple[str, Callable[[dict[str, Any]], object], str, str]] = [
     ("per-seat trick zone", lambda d: _rules(d)["zones"]["trick"].__setitem__("per_seat", True), "CG178", "rules.tricks.zone"),
     ("tricks won to a shared zone", lambda d: _rules(d)["zones"]["taken"].__setitem__("per_seat", False), "CG178", "rules.tricks.won"),
     ("no play to the trick", lambda d: _option(d)["card"].__setitem__("to", "taken"), "CG178", "rules.tricks.zone"),
     (
         "two cards a turn",
-        lambda d: (
-            _option(d).__setitem__("then", "more"),
-            _rules(d)["turn"].append({"id": "more", "options": [{"id": "again", "card": {"from": "hand", "to": "trick"}}]}),
+        lambda d: _rules(d).update(
+            turn=[
+                {"id": "turn", "options": [{**_option(d), "then": "more"}]},
+                {"id": "more", "options": [{"id": "again", "card": {"from": "hand", "to": "trick"}}]},
+            ]
         ),
         "CG178",
         "rules.turn[0]",
@@ -289,10 +292,17 @@ MUTANTS: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
     ("a rank that is text", lambda d: _rules(d)["tricks"].__setitem__("rank", "label"), "CG178", "rules.tricks.rank"),
     (
         "a choice after a trick",
-        lambda d: (_rules(d).__setitem__("variables", {"called": {"values": "suit"}}), _rules(d)["tricks"]["after"].append({"choose": "called"})),
+        lambda d: _rules(d).update(variables={"called": {"values": "suit"}}, tricks={**_rules(d)["tricks"], "after": [{"choose": "called"}]}),
         "CG178",
-        "rules.tricks.after[1]",
+        "rules.tricks.after[0]",
     ),
+    (
+        "an uneven deal",
+        lambda d: _rules(d)["setup"][1]["set_aside"].__setitem__("where", "players == 3 and card.id in ['2-diamonds', '2-spades']"),
+        "CG179",
+        "rules.setup[2].deal.count",
+    ),
+    ("a deal larger than the deck", lambda d: _rules(d)["setup"][2]["deal"].__setitem__("count", "setup.deal.standard + 1"), "CG179", "rules.setup[2].deal.count"),
     ("an unknown field followed", lambda d: _rules(d)["tricks"].__setitem__("follow", "colour"), "CG175", "rules.tricks.follow"),
     ("an unknown trick zone", lambda d: _rules(d)["tricks"].__setitem__("won", "pile"), "CG175", "rules.tricks.won"),
     ("holds an unknown card", lambda d: _rules(d)["first_player"].__setitem__("where", "holds(hand, '1-clubs')"), "CG175", "rules.first_player.where"),
@@ -304,6 +314,14 @@ MUTANTS: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
 ]
 
 
+def test_a_setup_condition_on_a_zone_neither_breaks_the_deal_check_nor_misleads_it(tmp_path: Path) -> None:
+    """The deal check follows the setup only where it is known before play; a condition on a zone stops it quietly."""
+    folder = _copy(tmp_path)
+    _edit(folder, lambda d: _rules(d)["setup"][1]["set_aside"].__setitem__("where", "count(stock) > 100 and card.id == '2-diamonds'"))
+    result = validate_folder(folder, kinds=("static",))
+    assert [f.render() for f in result.findings if f.severity is Severity.ERROR] == []
+
+
 def test_the_unbroken_copy_is_clean(tmp_path: Path) -> None:
     """The control: a plain copy has no error, so every finding below comes from its one edit."""
     folder = _copy(tmp_path)
@@ -313,7 +331,7 @@ def test_the_unbroken_copy_is_clean(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("name", "change", "code", "path"), MUTANTS, ids=[m[0] for m in MUTANTS])
-def test_each_broken_copy_is_refused_at_its_place(tmp_path: Path, name: str, change: Callable[[dict[str, Any]], None], code: str, path: str) -> None:
+def test_each_broken_copy_is_refused_at_its_place(tmp_path: Path, name: str, change: Callable[[dict[str, Any]], object], code: str, path: str) -> None:
     folder = _copy(tmp_path)
     _edit(folder, change)
     result = validate_folder(folder, kinds=("static",))
