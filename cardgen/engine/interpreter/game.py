@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence
 
 from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State, Termination
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_expression, constant_value, field_tables
+from cardgen.engine.interpreter.scoring import all_or_nothing
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import decks_in_play, names_of
@@ -323,7 +324,7 @@ class DataGame(Game):
     def _scorer(self, item: Any) -> Callable[["DataState", int], int]:
         t = self.tables
         if isinstance(item, AllOrNothingScore):
-            return self._all_or_nothing(item)
+            return all_or_nothing(item, t, self.num_players)
         if isinstance(item, SumScore):
             zone, per_seat = t.zone_index[item.sum.zone], t.names.zones[item.sum.zone]
             values, sign, runs = t.field_values[item.sum.field], item.sum.sign, item.sum.runs
@@ -338,25 +339,6 @@ class DataGame(Game):
         index, per_seat = t.counter_index[item.counter], t.names.counters[item.counter]
         sign = item.sign
         return lambda s, seat: sign * s.c[index + (seat if per_seat else 0)]
-
-    def _all_or_nothing(self, item: AllOrNothingScore) -> Callable[["DataState", int], int]:
-        """A sum per seat, turned round when one seat took every point any seat took."""
-        t = self.tables
-        spec = item.all_or_nothing
-        zone, per_seat = t.zone_index[spec.zone], t.names.zones[spec.zone]
-        values, sign, P = t.field_values[spec.field], spec.sign, self.num_players
-
-        def worth(s: DataState, seat: int) -> list[int]:
-            return [values[d] for d in s.z[zone + (seat if per_seat else 0)] if isinstance(values[d], int) and values[d] != 0]
-
-        def total(s: DataState, seat: int) -> int:
-            held = [worth(s, k) for k in range(P)] if per_seat else [worth(s, 0)]
-            takers = [k for k, cards in enumerate(held) if cards]
-            if per_seat and len(takers) == 1 and P > 1:  # one seat took every card worth anything
-                everything = sum(held[takers[0]])
-                return 0 if seat == takers[0] else sign * everything
-            return sign * sum(held[seat if per_seat else 0])
-        return total
 
     # -- the Game API -----------------------------------------------------------------------------
 
@@ -590,7 +572,7 @@ class DataState(State):
         return out
 
     def conservation_errors(self) -> list[str]:
-        """Every card in exactly one zone, every counter within its bounds."""
+        """Every card in exactly one zone, every counter within its bounds, one card per seat at most in a trick."""
         g = self.g
         counts = [0] * g.n_designs
         for zone in self.z:
@@ -600,4 +582,8 @@ class DataState(State):
         for slot, (value, (low, high)) in enumerate(zip(self.c, g.counter_bounds)):
             if not low <= value <= high:
                 errors.append(f"counter slot {slot} holds {value}, outside [{low}, {high}]")
+        if g.trick_rules is not None:
+            on_table = len(self.z[g.trick_rules.zone])
+            if on_table != len(self.trick_seats) or len(set(self.trick_seats)) != on_table or on_table >= g.num_players:
+                errors.append(f"the trick holds {on_table} card(s) played by seats {[seat + 1 for seat in self.trick_seats]}")
         return errors
