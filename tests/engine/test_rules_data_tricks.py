@@ -340,3 +340,58 @@ def test_each_broken_copy_is_refused_at_its_place(tmp_path: Path, name: str, cha
     assert any(f.path == path for f in found), f"{name}: {code} at {[f.path for f in found]}, expected {path}"
     for finding in found:
         assert finding.file.endswith("game.yaml") and finding.line > 0, finding.render()
+
+
+# --- every trick's winner against a reference, with and without a trump turned up at setup ------
+
+
+def _reference_winner(cards: list[tuple[int, str, int]], trump: str | None) -> int:
+    """The seat winning a trick of (seat, suit, rank) in play order: the highest trump, else the highest of the suit led."""
+    led = cards[0][1]
+    trumps = [c for c in cards if trump is not None and c[1] == trump]
+    contenders = trumps or [c for c in cards if c[1] == led]
+    return max(contenders, key=lambda c: c[2])[0]
+
+
+def _turned_trump(data: dict[str, Any]) -> None:
+    """An Oh Hell-like variant: one card fewer each, the next card turned up, and its suit is trump."""
+    rules = _rules(data)
+    rules["zones"]["turned"] = {"visibility": "public"}
+    rules["variables"] = {"trump": {"values": "suit"}}
+    rules["setup"][2]["deal"]["count"] = "setup.deal.standard - 1"
+    rules["setup"] += [{"move": {"from": "stock", "to": "turned"}}, {"set": {"var": "trump", "value": "top(turned).suit"}}]
+    rules["tricks"]["trump"] = "trump"
+
+
+@pytest.mark.parametrize("variant", ["plain", "turned trump"])
+def test_every_trick_goes_to_the_reference_winner(tmp_path: Path, variant: str) -> None:
+    folder = _copy(tmp_path)
+    _edit(folder, _turned_trump if variant == "turned trump" else (lambda data: None))
+    result = validate_folder(folder, kinds=("static",))
+    assert [f.render() for f in result.findings if f.severity is Severity.ERROR] == []
+    assert result.loaded is not None and result.loaded.spec is not None
+    trumped = 0
+    for players in (3, 4, 6):
+        game = _game(result.loaded.spec, players)
+        suit, rank = game.tables.field_values["suit"], game.tables.field_values["rank"]
+        trick = _zone(game, "trick")
+        for seed in range(15):
+            rng = random.Random(seed)
+            s = game.new_initial_state(seed)
+            trump = s.v[0] if variant == "turned trump" else None
+            assert (trump is None) == (variant == "plain")
+            while not s.is_terminal():
+                action = rng.choice(s.legal_actions())
+                if len(s.z[trick]) == players - 1:
+                    played = [(seat, suit[d], rank[d]) for seat, d in zip(s.trick_seats, s.z[trick])]
+                    played.append((s.seat, suit[action % game.width], rank[action % game.width]))
+                    expected = _reference_winner(played, trump)
+                    trumped += any(c[1] == trump for c in played) and played[0][1] != trump
+                    before = len(s.z[_zone(game, "taken", expected)])
+                    s.apply_action(action)
+                    assert len(s.z[_zone(game, "taken", expected)]) == before + players
+                    assert s.is_terminal() or s.seat == expected
+                else:
+                    s.apply_action(action)
+    if variant == "turned trump":
+        assert trumped > 0, "the playouts trumped a trick led in another suit"
