@@ -333,7 +333,7 @@ def measure_svg(settings: Settings, figures: list[Figure], faces: list[Any]) -> 
 
 # --------------------------------------------------------------------------- engine
 def engine_specs() -> list[Any]:
-    """Loaded specs of every game whose rules module is registered."""
+    """Loaded specs of every game the engine plays: rules as data, or a registered rules module."""
     from cardgen.engine.core import registered_rules
     from cardgen.spec.load import all_spec_folders, load_spec
 
@@ -341,7 +341,7 @@ def engine_specs() -> list[Any]:
     out = []
     for folder in all_spec_folders(ROOT / "specs"):
         loaded = load_spec(folder)
-        if loaded.spec is not None and loaded.spec.rules in known:
+        if loaded.spec is not None and (loaded.spec.rules_data is not None or loaded.spec.rules_module in known):
             out.append(loaded)
     return out
 

@@ -18,13 +18,16 @@ from cardgen.spec.contract import DeckRule, NumberRule, RulesContract, SetupRule
 from cardgen.spec.models import FieldType, Spec
 from cardgen.spec.rules_data import (
     AddEffect,
+    AllOrNothingScore,
     ChooseEffect,
     DealStep,
     Effect,
+    FirstSeatWhere,
     MoveEffect,
     MoveStep,
     Option,
     RulesData,
+    SetAsideStep,
     SetEffect,
     SetStep,
     ShuffleStep,
@@ -33,6 +36,7 @@ from cardgen.spec.rules_data import (
     TransferEffect,
 )
 from cardgen.spec.rules_expr import ExpressionError, Names, Reads, parse_expression
+from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
 
 NUMBER_RANGE = (-1_000_000, 1_000_000)
@@ -62,6 +66,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
         fields=frozenset(fields),
         numbers=frozenset(spec.numbers),
         setup=frozenset(setup),
+        card_ids=frozenset(card.id for deck in spec.decks if deck.id in in_play for card in deck.cards),
     )
 
 
@@ -78,6 +83,19 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
             yield here + ("move", "count"), step.move.count, False
         elif isinstance(step, SetStep):
             yield here + ("set", "value"), step.set.value, False
+        elif isinstance(step, SetAsideStep):
+            yield here + ("set_aside", "where"), step.set_aside.where, True
+    if isinstance(rules.first_player, FirstSeatWhere):
+        yield base + ("first_player", "where"), rules.first_player.where, False
+    if rules.tricks is not None:
+        tricks = rules.tricks
+        if tricks.trump is not None:
+            yield base + ("tricks", "trump"), tricks.trump, False
+        for key in ("lead", "discard"):
+            value = getattr(tricks, key)
+            if value is not None:
+                yield base + ("tricks", key), value, True
+        yield from _effect_expressions(base + ("tricks", "after"), tricks.after, False)
     for i, turn_step in enumerate(rules.turn):
         for j, option in enumerate(turn_step.options):
             here = base + ("turn", i, "options", j)
@@ -119,6 +137,16 @@ def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
         elif isinstance(step, MoveStep):
             yield here + ("move", "from"), step.move.from_
             yield here + ("move", "to"), step.move.to
+        elif isinstance(step, SetAsideStep):
+            yield here + ("set_aside", "from"), step.set_aside.from_
+            yield here + ("set_aside", "to"), step.set_aside.to
+    if rules.tricks is not None:
+        yield base + ("tricks", "zone"), rules.tricks.zone
+        yield base + ("tricks", "won"), rules.tricks.won
+        for k, effect in enumerate(rules.tricks.after):
+            if isinstance(effect, MoveEffect):
+                yield base + ("tricks", "after", k, "move", "from"), effect.move.from_
+                yield base + ("tricks", "after", k, "move", "to"), effect.move.to
     for i, turn_step in enumerate(rules.turn):
         for j, option in enumerate(turn_step.options):
             here = base + ("turn", i, "options", j)
@@ -137,6 +165,8 @@ def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
     for k, score in enumerate(rules.scoring):
         if isinstance(score, SumScore):
             yield base + ("scoring", k, "sum", "zone"), score.sum.zone
+        elif isinstance(score, AllOrNothingScore):
+            yield base + ("scoring", k, "all_or_nothing", "zone"), score.all_or_nothing.zone
 
 
 def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
@@ -148,6 +178,9 @@ def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]
     for effect_id, effects in rules.effects.items():
         for k, effect in enumerate(effects):
             yield ("rules", "effects", effect_id, k), effect, k, len(effects)
+    if rules.tricks is not None:
+        for k, effect in enumerate(rules.tricks.after):
+            yield ("rules", "tricks", "after", k), effect, k, len(rules.tricks.after)
 
 
 def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
@@ -186,11 +219,21 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     for k, score in enumerate(rules.scoring):
         if isinstance(score, SumScore) and score.sum.field not in names.fields:
             yield ("rules", "scoring", k, "sum", "field"), f"no card field {score.sum.field!r} in the decks in play", "CG175"
+        elif isinstance(score, AllOrNothingScore):
+            if score.all_or_nothing.field not in names.fields:
+                yield ("rules", "scoring", k, "all_or_nothing", "field"), f"no card field {score.all_or_nothing.field!r} in the decks in play", "CG175"
         elif not isinstance(score, SumScore) and score.counter not in rules.counters:
             yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
+    for i, step in enumerate(rules.setup):
+        if isinstance(step, SetAsideStep):
+            for key, zone in (("from", step.set_aside.from_), ("to", step.set_aside.to)):
+                if zone in rules.zones and rules.zones[zone].per_seat:
+                    yield ("rules", "setup", i, "set_aside", key), f"zone {zone!r} is per seat; cards are set aside from and to a shared zone", "CG175"
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)
     yield from _unreachable_choices(rules)
+    if rules.tricks is not None:
+        yield from trick_problems(spec, rules, rules.tricks, names)
 
 
 def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
@@ -243,6 +286,10 @@ def _zones_filled(rules: RulesData) -> set[str]:
             filled.add(step.deal.to)
         elif isinstance(step, MoveStep):
             filled.add(step.move.to)
+        elif isinstance(step, SetAsideStep):
+            filled.add(step.set_aside.to)
+    if rules.tricks is not None:
+        filled.add(rules.tricks.won)
     for path, effect, _, _ in _all_effects(rules):
         if isinstance(effect, MoveEffect):
             filled.add(effect.move.to)
@@ -275,6 +322,10 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
     for score in rules.scoring:
         if isinstance(score, SumScore):
             reads.fields.add(score.sum.field)
+        elif isinstance(score, AllOrNothingScore):
+            reads.fields.add(score.all_or_nothing.field)
+    if rules.tricks is not None:
+        reads.fields.update({rules.tricks.follow, rules.tricks.rank})
     reads.fields.update(variable.values for variable in rules.variables.values())
     return reads
 

@@ -206,7 +206,14 @@ class CounterScore(RulesModel):
     sign: Literal[1, -1] = Field(default=1, description="-1 for a counter that costs points.")
 
 
-Scoring = Union[SumScore, CounterScore]
+class AllOrNothingScore(RulesModel):
+    """Points from the cards in a zone, as ``sum``, except when one seat took them all: then that seat scores
+    nothing and every other seat scores that seat's total instead (a clean sweep turned against the others)."""
+
+    all_or_nothing: SumSpec = Field(description="The zone and the field summed, as in `sum`.")
+
+
+Scoring = Union[SumScore, CounterScore, AllOrNothingScore]
 
 
 class RulesData(RulesModel):
@@ -216,13 +223,20 @@ class RulesData(RulesModel):
     counters: dict[RulesIdentifier, Counter] = Field(default_factory=dict, description="Whole numbers the game keeps, by name.")
     variables: dict[RulesIdentifier, Variable] = Field(default_factory=dict, description="Shared values effects set and conditions read.")
     setup: list["SetupStep"] = Field(min_length=1, description="What is done before the first turn, in order.")
-    first_player: Literal["first", "random"] = Field(default="first", description="Who takes the first turn: the first seat, or a seat drawn at random.")
+    first_player: Literal["first", "random"] | "FirstSeatWhere" = Field(
+        default="first",
+        description="Who takes the first turn: the first seat, a seat drawn at random, or `{where: EXPRESSION}`: the first seat in seat order for which it holds.",
+    )
     turn: list[Step] = Field(min_length=1, description="The decisions of a turn; a turn starts at the first.")
     effects: dict[RulesIdentifier, list[Effect]] = Field(default_factory=dict, description="What each card effect id does when its card is chosen.")
     end: End = Field(description="When the game ends.")
     scoring: list[Scoring] = Field(
         min_length=1,
         description="How the scores are counted; the highest total wins (a game won by the fewest points scores them with `sign: -1`).",
+    )
+    tricks: "Tricks | None" = Field(
+        default=None,
+        description="Trick taking: a card choice whose `to` is the trick zone plays to a trick, which the highest card wins (see docs/rules-data-tricks.md).",
     )
 
 
@@ -265,7 +279,56 @@ class SetStep(RulesModel):
     set: SetSpec = Field(description="The variable and its value.")
 
 
-SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep]
+class SetAsideStep(RulesModel):
+    """Move every card of a zone that satisfies an expression to another zone at setup (cards left out at some player counts)."""
 
-for _model in (MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, RulesData, ShuffleStep, DealStep):
+    set_aside: "SetAsideSpec" = Field(description="From where, to where, and which cards.")
+
+
+class SetAsideSpec(RulesModel):
+    """Which cards are set aside."""
+
+    from_: RulesIdentifier = Field(alias="from", description="The zone the cards leave (a shared zone).")
+    to: RulesIdentifier = Field(description="The zone they go to (a shared zone).")
+    where: str = Field(description="An expression over `card` and the game's names (`players` included) that every card set aside satisfies.")
+
+
+class FirstSeatWhere(RulesModel):
+    """The first player chosen by an expression: the first seat, in seat order, for which it holds."""
+
+    where: str = Field(description="An expression over the seat in question after setup, e.g. `holds(hand, '2-clubs')`; the first seat when no seat satisfies it.")
+
+
+class Tricks(RulesModel):
+    """Trick taking: every seat in turn plays one card to a trick; the highest card of the suit led, or the highest trump, wins it.
+
+    A card choice whose ``to`` is :attr:`zone` is a play to the trick. Its cards are offered as the rules
+    of following say: a seat holding a card of the suit led must play one; the seat leading plays a card
+    satisfying ``lead`` when it holds one; a seat that cannot follow plays a card satisfying ``discard``
+    when it holds one. When every seat has played, the winner takes the trick into its ``won`` zone, the
+    ``after`` effects happen for the winner, and the winner leads the next trick.
+    """
+
+    zone: RulesIdentifier = Field(description="The shared zone the trick is laid in; only trick play moves cards into or out of it.")
+    won: RulesIdentifier = Field(description="The per-seat zone a trick's winner puts the trick in (its pile of cards taken).")
+    follow: str = Field(description="The card field that must be followed (the suit): a seat holding a card with the led card's value must play one.")
+    rank: str = Field(description="The whole-number card field compared: the highest card of the suit led wins (the first played, among equals).")
+    trump: Expr | None = Field(
+        default=None,
+        description="An expression giving a value of `follow` that beats every other (e.g. `'spades'`, or a variable set at setup); none: no trump.",
+    )
+    lead: str | None = Field(
+        default=None,
+        description="An expression over `card`: the seat leading a trick plays a card satisfying it when it holds one (e.g. a suit not led until it is broken).",
+    )
+    discard: str | None = Field(
+        default=None,
+        description="An expression over `card`: a seat that cannot follow plays a card satisfying it when it holds one (e.g. no penalty card on the first trick).",
+    )
+    after: list[Effect] = Field(default_factory=list, description="What happens after every trick, for its winner (the seat in question), in order.")
+
+
+SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep]
+
+for _model in (MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

@@ -14,6 +14,8 @@ when every construct and every name in it belongs to this small language:
 * ``count(ZONE)`` (cards in a zone; the seat's own for a per-seat zone), ``total(ZONE, FIELD)`` (the
   sum of a card field over a zone), ``top(ZONE).FIELD`` (a field of a zone's top card; an empty zone's
   top has no value, equal to nothing and ordered before nothing);
+* ``holds(ZONE, 'CARD-ID')`` (whether the zone, the seat's own for a per-seat zone, holds a copy of
+  that card; the id must be a card of the decks in play);
 * ``card.FIELD`` in a card choice's ``where`` (the card that may be chosen); a card's ``id``, ``type``
   and ``effect`` are fields too.
 
@@ -31,7 +33,7 @@ from typing import Mapping
 
 BUILTIN_NAMES = frozenset({"players", "seat", "turn"})
 CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
-FUNCTIONS = {"count": 1, "total": 2, "top": 1}
+FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2}
 _BOOL_OPS = (ast.And, ast.Or)
 _COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
@@ -55,6 +57,8 @@ class Names:
     numbers: frozenset[str]
     setup: frozenset[str]
     """Setup entries as ``deal.DECK`` / ``display.DECK``."""
+    card_ids: frozenset[str] = frozenset()
+    """The ids of the cards in play, for ``holds(ZONE, 'CARD-ID')``."""
 
 
 @dataclass
@@ -185,7 +189,7 @@ class _Checker:
 
     def call(self, node: ast.Call, *, attribute: bool) -> None:
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
-            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules (count, total, top)")
+            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)})")
         name = node.func.id
         if len(node.args) != FUNCTIONS[name]:
             raise self.fail(f"{name}() takes {FUNCTIONS[name]} argument(s)")
@@ -197,3 +201,9 @@ class _Checker:
             if not isinstance(field_node, ast.Name):
                 raise self.fail("total(ZONE, FIELD) names a card field")
             self.field_name(field_node.id)
+        elif name == "holds":
+            card_node = node.args[1]
+            if not isinstance(card_node, ast.Constant) or not isinstance(card_node.value, str):
+                raise self.fail("holds(ZONE, 'CARD-ID') names a card by its id, in quotes")
+            if card_node.value not in self.names.card_ids:
+                raise self.fail(f"no card {card_node.value!r} in the decks in play")

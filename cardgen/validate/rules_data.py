@@ -21,6 +21,11 @@ register_codes(
         "or an expression is not in the rules language, so the interpreter could not play it.",
         "CG176": "A step of the turn from which no chain of options ever ends the turn, so a turn could go on for ever.",
         "CG177": "A card effect in the rules data that can never happen: no card in play carries it, or no option chooses a card with its effects.",
+        "CG178": "The trick rules cannot be played as written: the trick zone is per seat or tricks won go to a shared zone, no option "
+        "plays to the trick, a turn may play no card or two to it, something else moves cards into or out of it, an effect "
+        "changes the turn order, or the rank compared is not a whole number.",
+        "CG179": "At some player count the setup deals the hands a trick game plays from unevenly (the deal asks for more cards "
+        "than are left after the cards set aside), so the last trick cannot have a card from every seat.",
         "CG180": "An option no position can offer: it chooses a card from a zone that no setup step, option or effect ever fills.",
     }
 )
@@ -29,6 +34,8 @@ _HINTS = {
     "CG175": "see docs/rules-data.md for the names and the expression language",
     "CG176": "give the step an option with `then: end`, or one leading to a step that has one",
     "CG177": "give the effect to a card, or remove it",
+    "CG178": "see docs/rules-data-tricks.md: one card per seat per trick, played from the seat's own hand",
+    "CG179": "deal fewer cards at that player count, or set aside cards so the deck divides evenly",
     "CG180": "fill the zone somewhere (a deal, a move), or choose from the zone that holds the cards",
 }
 

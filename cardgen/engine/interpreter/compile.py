@@ -60,6 +60,8 @@ class Tables:
     """``numbers.X`` and ``setup.deal.X`` / ``setup.display.X`` values for this player count."""
     players: int
     namespace: dict[str, Any] = field(default_factory=dict)
+    card_design: Mapping[str, int] = field(default_factory=dict)
+    """Card id -> its design index, for ``holds(ZONE, 'CARD-ID')``."""
 
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
@@ -145,6 +147,10 @@ class _Emitter:
         zone = self.zone(node.args[0])
         if node.func.id == "count":
             return f"len({zone})"
+        if node.func.id == "holds":
+            card_node = node.args[1]
+            assert isinstance(card_node, ast.Constant) and isinstance(card_node.value, str)
+            return f"({self.t.card_design[card_node.value]} in {zone})"
         field_node = node.args[1]
         assert isinstance(field_node, ast.Name)
         return f"sum(({self.field_table(field_node.id)}[d] or 0) for d in {zone})"

@@ -24,17 +24,22 @@ from typing import Any, Callable, Sequence
 
 from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State, Termination
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_any_seat, compile_expression, constant_value, field_tables
+from cardgen.engine.interpreter.scoring import all_or_nothing
+from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import decks_in_play, names_of
 from cardgen.spec.rules_data import (
     AddEffect,
+    AllOrNothingScore,
     ChooseEffect,
     DealStep,
     Effect,
+    FirstSeatWhere,
     MoveEffect,
     MoveSpec,
     MoveStep,
     RulesData,
+    SetAsideStep,
     SetEffect,
     SetStep,
     ShuffleStep,
@@ -69,6 +74,8 @@ class _Option:
     then: int
     passes: bool
     chooses_card: bool
+    trick: bool = False
+    """Whether the card chosen is played to the trick (its zone is ``tricks.zone``)."""
 
 
 class DataGame(Game):
@@ -135,6 +142,7 @@ class DataGame(Game):
             field_values=field_tables(designs, names.fields),
             constants=constants,
             players=P,
+            card_design={card_id: design for design, card_id in enumerate(self.card_ids)},
         )
         t = self.tables
         self.variable_values: list[list[Any]] = []
@@ -186,6 +194,7 @@ class DataGame(Game):
                     then=then,
                     passes=option.passes,
                     chooses_card=choice is not None,
+                    trick=bool(choice is not None and rules.tricks is not None and choice.to == rules.tricks.zone),
                 )
                 compiled.append(compiled_option)
                 options.append(compiled_option)
@@ -199,13 +208,18 @@ class DataGame(Game):
         self.all_pass = end.all_pass
         self.turn_limit = constant_value(end.turn_limit, t) if end.turn_limit is not None else None
         self.scorers = [self._scorer(item) for item in rules.scoring]
+        self.trick_rules = (
+            TrickRules(rules.tricks, t, P, [self._effect(e, card=False) for e in rules.tricks.after]) if rules.tricks is not None else None
+        )
+        self.first_where = compile_expression(rules.first_player.where, t) if isinstance(rules.first_player, FirstSeatWhere) else None
         self.setup_rules = rules
         self.setup_steps = [self._setup_step(step) for step in rules.setup]
         total_cards = sum(self.copies)
         bound = 0
         for item in rules.scoring:
-            if isinstance(item, SumScore):
-                values = t.field_values[item.sum.field][:-1]
+            if isinstance(item, (SumScore, AllOrNothingScore)):
+                summed = item.sum if isinstance(item, SumScore) else item.all_or_nothing
+                values = t.field_values[summed.field][:-1]
                 bound += sum(abs(v) * n for v, n in zip(values, self.copies) if isinstance(v, int))
             else:
                 counter = rules.counters[item.counter]
@@ -304,6 +318,8 @@ class DataGame(Game):
 
     def _scorer(self, item: Any) -> Callable[["DataState", int], int]:
         t = self.tables
+        if isinstance(item, AllOrNothingScore):
+            return all_or_nothing(item, t, self.num_players)
         if isinstance(item, SumScore):
             zone, per_seat = t.zone_index[item.sum.zone], t.names.zones[item.sum.zone]
             values, sign, runs = t.field_values[item.sum.field], item.sum.sign, item.sum.runs
@@ -347,6 +363,15 @@ class DataGame(Game):
         if isinstance(step, MoveStep):
             move = self._move(step.move, False)
             return lambda s, rng: move(s, 0, 0)
+        if isinstance(step, SetAsideStep):
+            where = compile_expression(step.set_aside.where, t, card=True)
+            kept_at, aside_at = t.zone_index[step.set_aside.from_], t.zone_index[step.set_aside.to]
+
+            def set_aside(s: DataState, rng: random.Random) -> None:
+                kept, aside = s.z[kept_at], s.z[aside_at]
+                aside.extend(d for d in kept if where(s, 0, d))
+                kept[:] = [d for d in kept if not where(s, 0, d)]
+            return set_aside
         assert isinstance(step, SetStep)
         var, value = t.variable_index[step.set.var], compile_expression(step.set.value, t)
 
@@ -365,6 +390,8 @@ class DataGame(Game):
         for step in self.setup_steps:
             step(s, rng)
         s.seat = rng.randrange(self.num_players) if self.setup_rules.first_player == "random" else 0
+        if self.first_where is not None:
+            s.seat = next((seat for seat in range(self.num_players) if self.first_where(s, seat, 0)), 0)
         s.start_turn()
         return s
 
@@ -376,7 +403,8 @@ class DataGame(Game):
 class DataState(State):
     """A position of a data game: zones, counters and variables as plain lists."""
 
-    __slots__ = ("g", "z", "c", "v", "seat", "step", "direction", "skips", "extra", "passes", "turn", "over", "pending", "pending_then", "option_uses", "effect_uses")
+    __slots__ = ("g", "z", "c", "v", "seat", "step", "direction", "skips", "extra", "passes", "turn", "over", "pending", "pending_then", "option_uses", "effect_uses",
+                 "trick_seats", "lead_next", "tricks_taken")
 
     def __init__(self, game: DataGame) -> None:
         self.g = game
@@ -395,6 +423,11 @@ class DataState(State):
         self.pending_then = END
         self.option_uses = [0] * len(game.options)
         self.effect_uses = [0] * len(game.effect_ids)
+        self.trick_seats: list[int] = []
+        """The seats that have played to the current trick, in order (its cards are in the trick zone)."""
+        self.lead_next = -1
+        """The seat that won the trick just completed and leads next (-1: the turn passes as usual)."""
+        self.tricks_taken = 0
 
     def start_turn(self) -> None:
         """Begin the turn of ``self.seat``: turn counters back to their start."""
@@ -434,7 +467,11 @@ class DataState(State):
             return [base]
         zone = self.z[option.card_from + (seat if option.card_from_seat else 0)]
         where = option.where
-        return [base + d for d in sorted(set(zone)) if where is None or where(self, seat, d)]
+        cards = [d for d in sorted(set(zone)) if where is None or where(self, seat, d)]
+        if option.trick:
+            assert g.trick_rules is not None
+            cards = g.trick_rules.playable(self, seat, cards)
+        return [base + d for d in cards]
 
     def legal_actions(self) -> list[Action]:
         if self.over is not None:
@@ -481,6 +518,9 @@ class DataState(State):
                 self.effect_uses[g.design_effect_index[card]] += 1
                 for effect in effects:
                     effect(self, seat, card)
+        if option.trick:
+            assert g.trick_rules is not None
+            g.trick_rules.played(self, seat)
         self.passes = self.passes + 1 if option.passes else 0
         if self.pending >= 0:
             self.pending_then = option.then
@@ -498,7 +538,9 @@ class DataState(State):
             self.step = then
             return
         g = self.g
-        if self.extra:
+        if self.lead_next >= 0:
+            self.seat, self.lead_next = self.lead_next, -1
+        elif self.extra:
             self.extra = False
         else:
             self.seat = (self.seat + self.direction * (1 + self.skips)) % g.num_players
@@ -520,6 +562,8 @@ class DataState(State):
         other.pending, other.pending_then = self.pending, self.pending_then
         other.option_uses = list(self.option_uses)
         other.effect_uses = list(self.effect_uses)
+        other.trick_seats = list(self.trick_seats)
+        other.lead_next, other.tricks_taken = self.lead_next, self.tricks_taken
         return other
 
     def action_to_string(self, action: Action) -> str:
@@ -537,7 +581,7 @@ class DataState(State):
         g = self.g
         zones = tuple(tuple(sorted(zone)) if g.unordered[i] else tuple(zone) for i, zone in enumerate(self.z))
         return (zones, tuple(self.c), tuple(self.v), self.seat, self.step, self.direction, self.skips, self.extra,
-                self.passes, self.turn, self.over, self.pending, self.pending_then)
+                self.passes, self.turn, self.over, self.pending, self.pending_then, tuple(self.trick_seats), self.lead_next, self.tricks_taken)
 
     def usage(self) -> dict[str, int]:
         g = self.g
@@ -546,7 +590,7 @@ class DataState(State):
         return out
 
     def conservation_errors(self) -> list[str]:
-        """Every card in exactly one zone, every counter within its bounds."""
+        """Every card in exactly one zone, every counter within its bounds, one card per seat at most in a trick."""
         g = self.g
         counts = [0] * g.n_designs
         for zone in self.z:
@@ -556,4 +600,8 @@ class DataState(State):
         for slot, (value, (low, high)) in enumerate(zip(self.c, g.counter_bounds)):
             if not low <= value <= high:
                 errors.append(f"counter slot {slot} holds {value}, outside [{low}, {high}]")
+        if g.trick_rules is not None:
+            on_table = len(self.z[g.trick_rules.zone])
+            if on_table != len(self.trick_seats) or len(set(self.trick_seats)) != on_table or on_table >= g.num_players:
+                errors.append(f"the trick holds {on_table} card(s) played by seats {[seat + 1 for seat in self.trick_seats]}")
         return errors
