@@ -14,6 +14,10 @@ when every construct and every name in it belongs to this small language:
 * ``count(ZONE)`` (cards in a zone; the seat's own for a per-seat zone), ``total(ZONE, FIELD)`` (the
   sum of a card field over a zone), ``top(ZONE).FIELD`` (a field of a zone's top card; an empty zone's
   top has no value, equal to nothing and ordered before nothing);
+* ``distinct(ZONE, FIELD)`` (how many different values of a card field the zone's cards show; cards
+  without a value add none), so ``distinct(row, colour) < count(row)`` holds when two cards of a row
+  share a colour (a bust); ``has(ZONE, FIELD, VALUE)`` (whether some card in the zone has that value,
+  an expression: ``has(area, colour, card.colour)``, ``has(hand, type, 'joker')``);
 * ``card.FIELD`` in a card choice's ``where`` (the card that may be chosen); a card's ``id``, ``type``
   and ``effect`` are fields too.
 
@@ -31,7 +35,10 @@ from typing import Mapping
 
 BUILTIN_NAMES = frozenset({"players", "seat", "turn"})
 CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
-FUNCTIONS = {"count": 1, "total": 2, "top": 1}
+FUNCTIONS = {"count": 1, "total": 2, "top": 1, "distinct": 2, "has": 3}
+"""Each function of the rules and how many arguments it takes."""
+FIELD_FUNCTIONS = frozenset({"total", "distinct", "has"})
+"""The functions whose second argument names a card field."""
 _BOOL_OPS = (ast.And, ast.Or)
 _COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
@@ -185,15 +192,17 @@ class _Checker:
 
     def call(self, node: ast.Call, *, attribute: bool) -> None:
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
-            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules (count, total, top)")
+            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)})")
         name = node.func.id
         if len(node.args) != FUNCTIONS[name]:
             raise self.fail(f"{name}() takes {FUNCTIONS[name]} argument(s)")
         if name == "top" and not attribute:
             raise self.fail("top(ZONE) needs a field after it, e.g. top(discard).rank")
         self.zone(node.args[0])
-        if name == "total":
+        if name in FIELD_FUNCTIONS:
             field_node = node.args[1]
             if not isinstance(field_node, ast.Name):
-                raise self.fail("total(ZONE, FIELD) names a card field")
+                raise self.fail(f"{name}(ZONE, FIELD{', VALUE' if name == 'has' else ''}) names a card field")
             self.field_name(field_node.id)
+        if name == "has":
+            self.visit_node(node.args[2])
