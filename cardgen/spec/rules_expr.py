@@ -6,8 +6,8 @@ when every construct and every name in it belongs to this small language:
 * numbers (``3``), strings (``'hearts'``), ``true``/``false`` (or ``True``/``False``);
 * ``and``, ``or``, ``not``; ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``; ``in`` / ``not in`` a list of constants
   (``card.rank in [1, 13]``); ``+``, ``-``, ``*``, ``//``, ``%``;
-* ``numbers.NAME`` (a number of the spec), ``setup.deal.DECK`` and ``setup.display.DECK`` (the setup
-  table's value for the player count);
+* ``numbers.NAME`` (a number of the spec), ``setup.deal.DECK``, ``setup.display.DECK`` and
+  ``setup.pieces.COMPONENT`` (the setup table's value for the player count: chips each player starts with);
 * a counter's name (the value of the seat in question, or the table's for a shared counter), a
   variable's name, ``players`` (the player count), ``seat`` (the seat in question, from 0), ``turn``
   (turns begun, from 1);
@@ -35,6 +35,8 @@ from typing import Mapping
 
 BUILTIN_NAMES = frozenset({"players", "seat", "turn"})
 CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
+SETUP_PARTS = ("deal", "display", "pieces")
+"""The parts of a setup an expression may read, as ``setup.PART.ID``."""
 FUNCTIONS = {"count": 1, "total": 2, "top": 1, "distinct": 2, "has": 3}
 """Each function of the rules and how many arguments it takes."""
 FIELD_FUNCTIONS = frozenset({"total", "distinct", "has"})
@@ -61,7 +63,7 @@ class Names:
     """Card fields of the decks in play (``id``, ``type`` and ``effect`` included)."""
     numbers: frozenset[str]
     setup: frozenset[str]
-    """Setup entries as ``deal.DECK`` / ``display.DECK``."""
+    """Setup entries as ``deal.DECK`` / ``display.DECK`` / ``pieces.COMPONENT``."""
 
 
 @dataclass
@@ -175,8 +177,8 @@ class _Checker:
             self.reads.numbers.add(node.attr)
         elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
             entry = f"{base.attr}.{node.attr}"
-            if base.attr not in ("deal", "display"):
-                raise self.fail(f"setup.{base.attr} is not a setup entry (setup.deal.DECK or setup.display.DECK)")
+            if base.attr not in SETUP_PARTS:
+                raise self.fail(f"setup.{base.attr} is not a setup entry (setup.deal.DECK, setup.display.DECK or setup.pieces.COMPONENT)")
             if entry not in self.names.setup:
                 raise self.fail(f"no setup gives {entry!r}")
             self.reads.setup.add(entry)

@@ -23,7 +23,7 @@ NAMES = Names(
     variables=frozenset(),
     fields=frozenset({"colour", "points"}),
     numbers=frozenset(),
-    setup=frozenset(),
+    setup=frozenset({"pieces.chips"}),
 )
 
 
@@ -34,7 +34,7 @@ def tables() -> Tables:
         counter_index={},
         variable_index={},
         field_values=field_tables(DESIGNS, NAMES.fields),
-        constants={},
+        constants={"setup.pieces.chips": 11},
         players=2,
     )
 
@@ -106,6 +106,8 @@ def test_has_with_the_card_in_question() -> None:
         ("has(line, colour, card.colour)", "`card` is only known"),
         ("has(line, colour, nothing)", "unknown name 'nothing'"),
         ("unique(line, colour)", "not a function of the rules (count, total, top, distinct, has)"),
+        ("setup.pieces.coins", "no setup gives 'pieces.coins'"),
+        ("setup.tokens.chips", "setup.tokens is not a setup entry"),
     ],
 )
 def test_the_checker_refuses(source: str, message: str) -> None:
@@ -116,3 +118,10 @@ def test_the_checker_refuses(source: str, message: str) -> None:
 def test_what_the_functions_read() -> None:
     _, reads = parse_expression("has(area, colour, 'red') and distinct(line, points) > 1", NAMES)
     assert reads.zones == {"area", "line"} and reads.fields == {"colour", "points"}
+
+
+def test_setup_pieces_are_read_for_the_player_count() -> None:
+    """`setup.pieces.COMPONENT` is the setup table's pieces for the player count (chips each player starts with)."""
+    _, reads = parse_expression("setup.pieces.chips - 1", NAMES)
+    assert reads.setup == {"pieces.chips"}
+    assert value("setup.pieces.chips - 1", state([])) == 10

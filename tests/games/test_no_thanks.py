@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from cardgen.engine.interpreter import DataGame, DataState
 from cardgen.engine.playout import play_game
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
+from cardgen.validate.runner import validate_folder
 
 SPEC = Path(__file__).resolve().parents[2] / "specs" / "no-thanks"
 
@@ -54,28 +56,39 @@ def design(g: DataGame, number: int) -> int:
     return g.card_ids.index(f"card-{number}")
 
 
-def test_setup(spec: Spec) -> None:
-    g = game(spec, 3)
+def chips_each(spec: Spec, players: int) -> int:
+    """The setup table's chips for ``players``."""
+    return next(s.pieces["chips"] for s in spec.setups if s.players == players)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_setup(spec: Spec, players: int) -> None:
+    g = game(spec, players)
     s = g.new_initial_state(7)
     assert len(zone(s, "removed")) == spec.numbers["removed"]
     assert len(zone(s, "offer")) == 1
     assert len(zone(s, "deck")) == 33 - spec.numbers["removed"] - 1
-    assert [counter(s, "chips", seat) for seat in range(3)] == [spec.numbers["chips"]] * 3
+    assert [counter(s, "chips", seat) for seat in range(players)] == [chips_each(spec, players)] * players
     assert counter(s, "pot") == 0 and s.current_player() == 0
+
+
+def test_fewer_chips_for_more_players(spec: Spec) -> None:
+    """The original's counts: the same chips up to five players, fewer at six and seven."""
+    assert [chips_each(spec, n) for n in range(3, 8)] == [11, 11, 11, 9, 7]
 
 
 def test_refusing_pays_a_chip_onto_the_card_and_passes_the_turn(spec: Spec) -> None:
     s = game(spec, 3).new_initial_state(1)
     offered = list(zone(s, "offer"))
     s.apply_action(action(s, "pay"))
-    assert counter(s, "chips", 0) == spec.numbers["chips"] - 1 and counter(s, "pot") == 1
+    assert counter(s, "chips", 0) == chips_each(spec, 3) - 1 and counter(s, "pot") == 1
     assert zone(s, "offer") == offered and s.current_player() == 1
 
 
 def test_taking_collects_the_chips_and_turns_up_the_next_card(spec: Spec) -> None:
     """The rulebook's example: the card went round the table gathering chips; the taker gets them and decides again."""
     s = game(spec, 3).new_initial_state(2)
-    chips = spec.numbers["chips"]
+    chips = chips_each(spec, 3)
     (card,) = zone(s, "offer")
     next_card = zone(s, "deck")[-1]
     s.apply_action(action(s, "pay"))  # P1
@@ -124,3 +137,18 @@ def test_the_game_ends_when_the_last_card_is_taken(spec: Spec) -> None:
     assert len(zone(s, "taken", 0)) == 33 - spec.numbers["removed"], "the first player took every card, deciding again each time"
     assert s.conservation_errors() == []
     assert sum(value_of(s, d) for d in zone(s, "removed")) + sum(value_of(s, d) for d in zone(s, "taken", 0)) == sum(range(3, 36))
+
+
+def test_a_setup_without_the_chips_the_rules_read_is_refused(tmp_path: Path) -> None:
+    """The counter starts at `setup.pieces.chips`: a player count whose setup gives no chips is a finding at its line."""
+    folder = tmp_path / "no-thanks"
+    shutil.copytree(SPEC, folder)
+    game_yaml = folder / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    assert "  - {players: 7, pieces: {chips: 7}}\n" in text
+    game_yaml.write_text(text.replace("  - {players: 7, pieces: {chips: 7}}\n", "  - {players: 7}\n"), encoding="utf-8")
+    result = validate_folder(folder, kinds=("static",))
+    found = [f for f in result.findings if f.code == "CG170"]
+    assert len(found) == 1 and "pieces.chips" in found[0].message and "7 players" in found[0].message
+    line = text.splitlines().index("  - {players: 7, pieces: {chips: 7}}") + 1
+    assert found[0].line == line

@@ -24,7 +24,7 @@ from cardgen.spec.load import LoadedSpec
 from cardgen.validate.runner import ValidationResult, validate_folder
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
-SHIPPED = ("ceramus", "ceratopsians", "keramikos", "mausoleum-guardians")
+SHIPPED = ("ceramus", "ceratopsians", "keramikos", "mausoleum-guardians", "no-thanks", "crazy-eights")
 
 SEED = 0
 """Every engine run starts at this seed, so the reports are reproducible."""
