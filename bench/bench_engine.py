@@ -106,6 +106,8 @@ def check_speedup(loaded: LoadedSpec, playouts: int, skill_games: int) -> tuple[
 def solve_times(loaded: LoadedSpec, deals: int) -> tuple[int, float, float, int] | None:
     """(players, median seconds per deal, max seconds, deals proved) for the registered solver, if any."""
     assert loaded.spec is not None and loaded.spec.rules is not None
+    if not isinstance(loaded.spec.rules, str):  # rules data: no registered solver
+        return None
     solver = solver_for(loaded.spec.rules)
     if solver is None:
         return None
