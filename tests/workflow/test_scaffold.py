@@ -155,3 +155,11 @@ def test_default_kind_is_set_collection(tmp_path: Path) -> None:
     assert DEFAULT_KIND == "set-collection"
     for name in ("game.yaml", "cards.csv", "layouts/cards.yaml", "RULEBOOK.md"):
         assert (plain / name).read_text(encoding="utf-8") == (chosen / name).read_text(encoding="utf-8")
+
+
+def test_help_names_every_kind() -> None:
+    code, out, _ = run("new", "--help")
+    assert code == 0
+    compact = "".join(ch for ch in out if not ch.isspace() and ch != "│")  # help may wrap inside its box
+    for kind in KINDS:
+        assert kind in compact
