@@ -23,19 +23,29 @@ if TYPE_CHECKING:
 def new(
     name: Annotated[str, typer.Argument(help="The new game's id: lower-case letters, digits, '-' and '_' (e.g. gem-market).")],
     folder: Annotated[Path, typer.Option("--dir", help="The folder the game folder is made in.")] = Path("specs"),
+    kind: Annotated[
+        str,
+        typer.Option(
+            "--kind",
+            help="The kind of small game to start from, its play written as rules data: set-collection, drafting, push-your-luck or shedding.",
+        ),
+    ] = "set-collection",
 ) -> None:
-    """Make a new game folder that validates and builds as it is: game.yaml, cards.csv, a layout and a rulebook note."""
+    """Make a new game folder that validates, builds and plays (`cardgen check`) as it is: game.yaml, cards.csv, a layout and a rulebook note."""
     from cardgen.scaffold import create_game
 
     try:
-        created = create_game(name, folder)
+        created = create_game(name, folder, kind)
     except InputError as error:
         fail(error.render(), EXIT_INPUT)
     shown = display_path(created)
     typer.echo(f"created {shown}/")
     for path in sorted(p for p in created.rglob("*") if p.is_file()):
         typer.echo(f"  {path.relative_to(created).as_posix()}")
-    typer.echo(f"next: edit {shown}/game.yaml and {shown}/cards.csv, then run `cardgen validate {shown}` or `cardgen watch {shown}`")
+    typer.echo(
+        f"next: edit {shown}/game.yaml and {shown}/cards.csv, then run `cardgen validate {shown}`, "
+        f"`cardgen check {shown}` (plays it) or `cardgen watch {shown}`"
+    )
     raise typer.Exit(EXIT_CLEAN)
 
 

@@ -272,6 +272,7 @@ def build_context(spec: Spec, locale: str, pictures: set[str] | None = None, get
         "components": components,
         "dice": dice,
         "setup": setup,
+        "setup_sections": _sections(r, spec.rules_text.setup),
         "turn": _sections(r, spec.rules_text.turn, numbered=True),
         "special_cards": special,
         "scoring": _sections(r, spec.rules_text.scoring),

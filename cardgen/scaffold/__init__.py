@@ -2,11 +2,13 @@
 
 The scaffold is a small but complete game: ``game.yaml`` with both locales,
 credits and licence placeholders, a deck whose cards live in ``cards.csv``, one
-setup per player count, rules prose and a clarification; a face layout in
+setup per player count, its play written as rules data (so ``cardgen check``
+plays it at once), rules prose and a clarification; a face layout in
 ``layouts/``; and a short note on how the rulebook is made. It validates and
 builds as it is, so a designer starts from something that works and changes it
-one step at a time. The file templates live in ``templates/scaffold/`` and are
-filled with :class:`string.Template` (``$name`` placeholders).
+one step at a time. Each kind of game (:data:`KINDS`) has its own small
+original game in ``templates/scaffold/<kind>/``; the rulebook note is shared.
+The templates are filled with :class:`string.Template` (``$name`` placeholders).
 
 The watcher behind ``cardgen watch`` lives in :mod:`cardgen.scaffold.watch`.
 """
@@ -36,19 +38,34 @@ ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_\-]*")
 MAX_ID_LENGTH = 64
 
 
+KINDS: dict[str, str] = {
+    "set-collection": "take gems from a face-up row and play actions; the first to a target score wins",
+    "drafting": "take one card from a market that refills from the deck; the best basket wins",
+    "push-your-luck": "turn up cards one by one and bank them, or lose them all on a repeated colour",
+    "shedding": "match the colour or the number of the top card and be the first to empty your hand",
+}
+"""The kinds of game ``cardgen new --kind`` scaffolds, each with what its small game is about.
+
+Trick-taking is not among them yet: the rules-data vocabulary has no trick (a led suit, a
+winner taking the cards played) to write one with."""
+DEFAULT_KIND = "set-collection"
+"""The kind scaffolded when none is asked for."""
+
+
 @dataclass(frozen=True)
 class ScaffoldFile:
-    """One file of the scaffold: its template and where it goes inside the new folder."""
+    """One file of the scaffold: its template (under the kind's folder unless ``shared``) and where it goes."""
 
     template: str
     target: str
+    shared: bool = False
 
 
 SCAFFOLD_FILES: tuple[ScaffoldFile, ...] = (
     ScaffoldFile("game.yaml.tmpl", "game.yaml"),
     ScaffoldFile("cards.csv.tmpl", "cards.csv"),
     ScaffoldFile("layout.yaml.tmpl", f"layouts/{DECK_ID}.yaml"),
-    ScaffoldFile("RULEBOOK.md.tmpl", "RULEBOOK.md"),
+    ScaffoldFile("RULEBOOK.md.tmpl", "RULEBOOK.md", shared=True),
 )
 
 
@@ -75,8 +92,15 @@ def schema_reference(folder: Path) -> str:
         return SCHEMA_FILE.as_uri()
 
 
-def render_files(game_id: str, folder: Path) -> dict[str, str]:
-    """The scaffold's files for ``game_id`` as they would be written into ``folder``: relative path -> text."""
+def check_kind(kind: str) -> None:
+    """Raise :class:`InputError` unless ``kind`` is one of :data:`KINDS`."""
+    if kind not in KINDS:
+        raise InputError(f"{kind!r} is not a kind of game cardgen new scaffolds (kinds: {', '.join(KINDS)})")
+
+
+def render_files(game_id: str, folder: Path, kind: str = DEFAULT_KIND) -> dict[str, str]:
+    """The scaffold's files of ``kind`` for ``game_id`` as they would be written into ``folder``: relative path -> text."""
+    check_kind(kind)
     values = {
         "game_id": game_id,
         "title": title_from_id(game_id),
@@ -85,7 +109,7 @@ def render_files(game_id: str, folder: Path) -> dict[str, str]:
     }
     out: dict[str, str] = {}
     for item in SCAFFOLD_FILES:
-        source = TEMPLATES_DIR / item.template
+        source = TEMPLATES_DIR / item.template if item.shared else TEMPLATES_DIR / kind / item.template
         try:
             text = source.read_text(encoding="utf-8")
         except OSError as error:
@@ -101,21 +125,22 @@ def _give_folder_mode(folder: Path) -> None:
     folder.chmod(0o777 & ~umask)
 
 
-def create_game(game_id: str, parent: Path) -> Path:
-    """Write a new game folder ``parent/game_id`` and return it.
+def create_game(game_id: str, parent: Path, kind: str = DEFAULT_KIND) -> Path:
+    """Write a new game folder ``parent/game_id`` of ``kind`` (see :data:`KINDS`) and return it.
 
-    Refuses an invalid id and an existing folder (nothing is ever overwritten).
+    Refuses an invalid id, an unknown kind and an existing folder (nothing is ever overwritten).
     The files are written into a private folder first and moved into place with
     one rename, so an interrupted run leaves no half-made game behind.
     """
     check_game_id(game_id)
+    check_kind(kind)
     target = parent / game_id
     if target.exists() or target.is_symlink():
         raise InputError("the folder already exists; cardgen new never overwrites anything (pick another name or --dir)", display_path(target))
     if parent.exists() and not parent.is_dir():
         raise InputError("--dir names a file, not a folder; cardgen new makes the game folder inside --dir", display_path(parent))
     parent.mkdir(parents=True, exist_ok=True)
-    files = render_files(game_id, target)
+    files = render_files(game_id, target, kind)
     staging = Path(tempfile.mkdtemp(prefix=f".new-{game_id}-", dir=parent))
     try:
         _give_folder_mode(staging)

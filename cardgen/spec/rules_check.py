@@ -59,6 +59,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
     for entry in spec.setups:
         setup.update(f"deal.{deck}" for deck in entry.deal)
         setup.update(f"display.{deck}" for deck in entry.display)
+        setup.update(f"pieces.{component}" for component in entry.pieces)
     return Names(
         zones={name: zone.per_seat for name, zone in rules.zones.items()},
         counters={name: counter.per_seat for name, counter in rules.counters.items()},
@@ -351,10 +352,11 @@ def derived_contract(spec: Spec, rules: RulesData) -> RulesContract:
         decks[deck.id] = DeckRule(fields=fields, art_fields=art, effects=frozenset(rules.effects), card_types=types, open_types=True)
     deal = {entry.split(".", 1)[1]: (0, 10_000) for entry in reads.setup if entry.startswith("deal.")}
     display = {entry.split(".", 1)[1]: (0, 10_000) for entry in reads.setup if entry.startswith("display.")}
+    pieces = frozenset(entry.split(".", 1)[1] for entry in reads.setup if entry.startswith("pieces."))
     numbers = {name: NumberRule(NUMBER_RANGE[0], NUMBER_RANGE[1], "read by the rules data") for name in reads.numbers}
     return RulesContract(
         players=(1, MAX_PLAYERS),
         numbers=numbers,
         decks=decks,
-        setup=SetupRule(deal=deal, display=display),
+        setup=SetupRule(deal=deal, display=display, pieces=pieces),
     )

@@ -6,8 +6,8 @@ when every construct and every name in it belongs to this small language:
 * numbers (``3``), strings (``'hearts'``), ``true``/``false`` (or ``True``/``False``);
 * ``and``, ``or``, ``not``; ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``; ``in`` / ``not in`` a list of constants
   (``card.rank in [1, 13]``); ``+``, ``-``, ``*``, ``//``, ``%``;
-* ``numbers.NAME`` (a number of the spec), ``setup.deal.DECK`` and ``setup.display.DECK`` (the setup
-  table's value for the player count);
+* ``numbers.NAME`` (a number of the spec), ``setup.deal.DECK``, ``setup.display.DECK`` and
+  ``setup.pieces.COMPONENT`` (the setup table's value for the player count: chips each player starts with);
 * a counter's name (the value of the seat in question, or the table's for a shared counter), a
   variable's name, ``players`` (the player count), ``seat`` (the seat in question, from 0), ``turn``
   (turns begun, from 1);
@@ -16,6 +16,10 @@ when every construct and every name in it belongs to this small language:
   top has no value, equal to nothing and ordered before nothing);
 * ``holds(ZONE, 'CARD-ID')`` (whether the zone, the seat's own for a per-seat zone, holds a copy of
   that card; the id must be a card of the decks in play);
+* ``distinct(ZONE, FIELD)`` (how many different values of a card field the zone's cards show; cards
+  without a value add none), so ``distinct(row, colour) < count(row)`` holds when two cards of a row
+  share a colour (a bust); ``has(ZONE, FIELD, VALUE)`` (whether some card in the zone has that value,
+  an expression: ``has(area, colour, card.colour)``, ``has(hand, type, 'joker')``);
 * ``card.FIELD`` in a card choice's ``where`` (the card that may be chosen); a card's ``id``, ``type``
   and ``effect`` are fields too.
 
@@ -33,7 +37,12 @@ from typing import Mapping
 
 BUILTIN_NAMES = frozenset({"players", "seat", "turn"})
 CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
-FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2}
+SETUP_PARTS = ("deal", "display", "pieces")
+"""The parts of a setup an expression may read, as ``setup.PART.ID``."""
+FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2, "distinct": 2, "has": 3}
+"""Each function of the rules and how many arguments it takes."""
+FIELD_FUNCTIONS = frozenset({"total", "distinct", "has"})
+"""The functions whose second argument names a card field."""
 _BOOL_OPS = (ast.And, ast.Or)
 _COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
@@ -56,7 +65,7 @@ class Names:
     """Card fields of the decks in play (``id``, ``type`` and ``effect`` included)."""
     numbers: frozenset[str]
     setup: frozenset[str]
-    """Setup entries as ``deal.DECK`` / ``display.DECK``."""
+    """Setup entries as ``deal.DECK`` / ``display.DECK`` / ``pieces.COMPONENT``."""
     card_ids: frozenset[str] = frozenset()
     """The ids of the cards in play, for ``holds(ZONE, 'CARD-ID')``."""
 
@@ -172,8 +181,8 @@ class _Checker:
             self.reads.numbers.add(node.attr)
         elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
             entry = f"{base.attr}.{node.attr}"
-            if base.attr not in ("deal", "display"):
-                raise self.fail(f"setup.{base.attr} is not a setup entry (setup.deal.DECK or setup.display.DECK)")
+            if base.attr not in SETUP_PARTS:
+                raise self.fail(f"setup.{base.attr} is not a setup entry (setup.deal.DECK, setup.display.DECK or setup.pieces.COMPONENT)")
             if entry not in self.names.setup:
                 raise self.fail(f"no setup gives {entry!r}")
             self.reads.setup.add(entry)
@@ -196,12 +205,14 @@ class _Checker:
         if name == "top" and not attribute:
             raise self.fail("top(ZONE) needs a field after it, e.g. top(discard).rank")
         self.zone(node.args[0])
-        if name == "total":
+        if name in FIELD_FUNCTIONS:
             field_node = node.args[1]
             if not isinstance(field_node, ast.Name):
-                raise self.fail("total(ZONE, FIELD) names a card field")
+                raise self.fail(f"{name}(ZONE, FIELD{', VALUE' if name == 'has' else ''}) names a card field")
             self.field_name(field_node.id)
-        elif name == "holds":
+        if name == "has":
+            self.visit_node(node.args[2])
+        if name == "holds":
             card_node = node.args[1]
             if not isinstance(card_node, ast.Constant) or not isinstance(card_node.value, str):
                 raise self.fail("holds(ZONE, 'CARD-ID') names a card by its id, in quotes")

@@ -106,6 +106,7 @@ def rule_bearing_values(spec_id: str) -> Iterator[tuple[str, Edit]]:
     for name, path in places:
         for delta in (1, -1):
             yield f"{name}{'+' if delta > 0 else '-'}1", _with_default_copies(_set(path, delta), path)
+    # A rules module declares its options; rules data (a mapping) has none to vary.
     contract = contract_for(data["rules"]) if isinstance(data.get("rules"), str) else None
     for name, rule in (contract.options.items() if contract else []):
         current = data.get("options", {}).get(name, rule.default)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ from typer.testing import CliRunner
 
 from cardgen.cli.app import app
 from cardgen.findings import InputError
-from cardgen.scaffold import SCHEMA_FILE, create_game, title_from_id
+from cardgen.scaffold import DEFAULT_KIND, KINDS, SCHEMA_FILE, create_game, title_from_id
 from cardgen.spec.load import load_spec
 
 
@@ -54,9 +55,10 @@ def test_scaffold_spec_content(game: Path) -> None:
     (deck,) = spec.decks
     assert deck.cards_file == "cards.csv"
     assert sum(card.copies for card in deck.cards) == 24
-    assert {card.id for card in deck.cards if card.effect} == {"draw-two", "swap"}
+    assert {card.id for card in deck.cards if card.effect} == {"draw-two", "encore"}
     assert [s.players for s in spec.setups] == list(range(spec.players.min, spec.players.max + 1))
-    assert len(spec.clarifications) == 1 and spec.rules_text.overview["pt_BR"]
+    assert len(spec.clarifications) == 2 and spec.rules_text.overview["pt_BR"]
+    assert spec.rules_data is not None and set(spec.rules_data.effects) == {"draw_two", "encore"}
 
 
 def test_scaffold_validates_clean_but_for_the_licence_warning(game: Path) -> None:
@@ -74,7 +76,7 @@ def test_scaffold_builds(game: Path, tmp_path: Path) -> None:
     assert code == 0, out + err
     built = out_dir / "gem-market"
     faces = sorted(p.name for p in (built / "cards").glob("*.svg"))
-    assert faces == ["cards-back.svg", "cards-diamond.svg", "cards-draw-two.svg", "cards-emerald.svg", "cards-ruby.svg", "cards-sapphire.svg", "cards-swap.svg"]
+    assert faces == ["cards-back.svg", "cards-diamond.svg", "cards-draw-two.svg", "cards-emerald.svg", "cards-encore.svg", "cards-ruby.svg", "cards-sapphire.svg"]
     assert (built / "gem-market-print-a4.pdf").stat().st_size > 1000
     # the scaffold's own layout was used: the points badge is drawn on gems, the rules text on actions
     assert "Lucky find" in (built / "cards" / "cards-draw-two.svg").read_text(encoding="utf-8")
@@ -107,3 +109,57 @@ def test_refuses_invalid_ids(tmp_path: Path, name: str) -> None:
 def test_title_from_id() -> None:
     assert title_from_id("gem-market") == "Gem Market"
     assert title_from_id("dice_2") == "Dice 2"
+
+
+# --- kinds: every scaffold is a game `cardgen check` plays at once, from rules data alone -------------------
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_kind_validates_and_plays(tmp_path: Path, kind: str) -> None:
+    code, out, err = run("new", "my-game", "--dir", str(tmp_path), "--kind", kind)
+    assert code == 0, out + err
+    game = tmp_path / "my-game"
+    spec = load_spec(game).spec
+    assert spec is not None and spec.rules_data is not None, "the scaffold carries its play as rules data"
+    code, out, err = run("validate", str(game))
+    assert code == 0, out + err
+    assert " error(s)" in out and "0 error(s)" in out
+    playouts = 12
+    code, out, err = run(
+        "check", str(game), "--playouts", str(playouts), "--skill-games", "2", "--mcts-budget", "4",
+        "--jobs", "1", "--format", "json", "--out", str(tmp_path / "out"), "--quiet",
+    )
+    assert code == 0, out + err
+    report = json.loads(out)
+    assert [c["players"] for c in report["counts"]] == list(range(spec.players.min, spec.players.max + 1))
+    for count in report["counts"]:
+        metrics = count["metrics"]
+        assert metrics["playouts"] == playouts and metrics["completed"] == playouts
+        assert metrics["dead_ends"] == 0 and metrics["errors"] == 0 and metrics["timeouts"] == 0
+        assert metrics["duration_mean"] > count["players"], "every seat had a turn"
+        assert metrics["coverage"], "the report says which options were taken"
+        assert {rung["strong"] for rung in count["skill"]} >= {"greedy"}, "the full report: the skill ladder ran"
+    assert not [f for f in report["findings"] if f["severity"] == "error"]
+
+
+def test_unknown_kind_is_refused(tmp_path: Path) -> None:
+    code, out, err = run("new", "my-game", "--dir", str(tmp_path), "--kind", "trick-taking")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "not a kind" in err and "set-collection" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_default_kind_is_set_collection(tmp_path: Path) -> None:
+    plain = create_game("plain", tmp_path / "a")
+    chosen = create_game("plain", tmp_path / "b", DEFAULT_KIND)
+    assert DEFAULT_KIND == "set-collection"
+    for name in ("game.yaml", "cards.csv", "layouts/cards.yaml", "RULEBOOK.md"):
+        assert (plain / name).read_text(encoding="utf-8") == (chosen / name).read_text(encoding="utf-8")
+
+
+def test_help_names_every_kind() -> None:
+    code, out, _ = run("new", "--help")
+    assert code == 0
+    compact = "".join(ch for ch in out if not ch.isspace() and ch != "│")  # help may wrap inside its box
+    for kind in KINDS:
+        assert kind in compact

@@ -45,6 +45,16 @@ def _ge(a: Any, b: Any) -> bool:
     return a is not None and b is not None and a >= b
 
 
+def _distinct(values: list[Any], zone: list[int]) -> int:
+    """How many different values (``None`` aside) the designs in ``zone`` have in a field table."""
+    return len({values[d] for d in zone} - {None})
+
+
+def _has(values: list[Any], zone: list[int], value: Any) -> bool:
+    """Whether some design in ``zone`` has ``value`` (never ``None``) in a field table."""
+    return value is not None and any(values[d] == value for d in zone)
+
+
 @dataclass
 class Tables:
     """What compiled expressions read, fixed for one Game."""
@@ -65,6 +75,7 @@ class Tables:
 
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
+        self.namespace.update({"_distinct": _distinct, "_has": _has})
         for name, values in self.field_values.items():
             self.namespace[f"F_{name}"] = values
 
@@ -153,7 +164,12 @@ class _Emitter:
             return f"({self.t.card_design[card_node.value]} in {zone})"
         field_node = node.args[1]
         assert isinstance(field_node, ast.Name)
-        return f"sum(({self.field_table(field_node.id)}[d] or 0) for d in {zone})"
+        table = self.field_table(field_node.id)
+        if node.func.id == "distinct":
+            return f"_distinct({table}, {zone})"
+        if node.func.id == "has":
+            return f"_has({table}, {zone}, {self.emit(node.args[2])})"
+        return f"sum(({table}[d] or 0) for d in {zone})"
 
 
 def compile_expression(source: int | str, tables: Tables, *, card: bool = False) -> ExprFunction:

@@ -134,6 +134,7 @@ class DataGame(Game):
         constants: dict[str, int] = {f"numbers.{k}": v for k, v in spec.numbers.items()}
         constants.update({f"setup.deal.{k}": v for k, v in setup.deal.items()})
         constants.update({f"setup.display.{k}": v for k, v in setup.display.items()})
+        constants.update({f"setup.pieces.{k}": v for k, v in setup.pieces.items()})
         self.tables = Tables(
             names=names,
             zone_index=zone_index,
