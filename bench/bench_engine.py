@@ -106,7 +106,8 @@ def check_speedup(loaded: LoadedSpec, playouts: int, skill_games: int) -> tuple[
 def solve_times(loaded: LoadedSpec, deals: int) -> tuple[int, float, float, int] | None:
     """(players, median seconds per deal, max seconds, deals proved) for the registered solver, if any."""
     assert loaded.spec is not None and loaded.spec.rules is not None
-    solver = solver_for(loaded.spec.rules)
+    module = loaded.spec.rules_module
+    solver = solver_for(module) if module is not None else None
     if solver is None:
         return None
     players = loaded.spec.players.min

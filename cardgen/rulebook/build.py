@@ -100,7 +100,7 @@ def render_xhtml(
     """
     translation = translations(locale)
     env = make_environment(locale, template_dirs_for(spec_folder), translation, cache=cache, spec_folder=spec_folder)
-    context = build_context(spec, locale, set(pictures), translation.gettext)
+    context = build_context(spec, locale, set(pictures), translation.gettext, translation)
     try:
         return render_bounded(lambda: get_template(env, MAIN_TEMPLATE).render(context), env)  # (compiling folds constants: bounded too)
     except Exception as error:  # a spec's own template may raise anything (1/0, '%s' % ()): its designer's to fix

@@ -274,5 +274,5 @@ def derived_contract(spec: Spec, rules: RulesData) -> RulesContract:
         players=(1, MAX_PLAYERS),
         numbers=numbers,
         decks=decks,
-        setup=SetupRule(deal=deal, display=display),  # type: ignore[arg-type]
+        setup=SetupRule(deal=deal, display=display),
     )

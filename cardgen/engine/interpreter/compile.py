@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from cardgen.spec.rules_expr import CARD_ATTRIBUTES, Names, parse_expression
 
@@ -163,7 +163,7 @@ def constant_value(source: int | str, tables: Tables) -> int:
     return value
 
 
-def field_tables(designs: list[Mapping[str, Any]], fields: frozenset[str]) -> dict[str, list[Any]]:
+def field_tables(designs: Sequence[Mapping[str, Any]], fields: frozenset[str]) -> dict[str, list[Any]]:
     """Per-field value lists over the designs, with a trailing ``None`` for the empty-zone sentinel."""
     tables: dict[str, list[Any]] = {}
     for name in fields | CARD_ATTRIBUTES:
