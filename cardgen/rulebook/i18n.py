@@ -166,9 +166,9 @@ def _normal_string(value: object) -> str:
 
 
 def _messages_signature(catalog: Catalog) -> list[tuple[object, ...]]:
-    """What matters in a catalog for deciding whether to rewrite it (the header dates do not)."""
+    """What matters in a catalog for deciding whether to rewrite it (the header dates and the order of a message's locations do not)."""
     return sorted(
-        (repr(m.id), _normal_string(m.string), m.context or "", tuple(m.locations), m.fuzzy, tuple(m.auto_comments))
+        (repr(m.id), _normal_string(m.string), m.context or "", tuple(sorted(m.locations)), m.fuzzy, tuple(m.auto_comments))
         for m in catalog
         if m.id
     )
