@@ -279,6 +279,7 @@ def build_context(spec: Spec, locale: str, pictures: set[str] | None = None, get
         "components": components,
         "dice": dice,
         "setup": setup,
+        "setup_sections": _sections(r, spec.rules_text.setup),
         "turn": _sections(r, spec.rules_text.turn, numbered=True),
         "rules_summary": rules_summary(spec, locale, translation),
         "special_cards": special,

@@ -330,8 +330,8 @@ def test_every_phrased_kind_reads_as_a_sentence(locale: str) -> None:
             "Distribua cartas da fileira para a mão de cada jogador: 3 cartas com 2 jogadores, 4 cartas com 3 jogadores, 5 cartas com 4 jogadores e 6 cartas com 5 jogadores.",
             "Passe as 3 cartas do topo da fileira para o monte.",
             "Cada jogador começa com 3 fichas.",
-            "Passo 1: Pagar ou levar",
-            "Diminua as suas fichas em 1. Aumente o pote em 1. Depois, siga para o passo 2.",
+            "Etapa 1: Pagar ou levar",
+            "Diminua as suas fichas em 1. Aumente o pote em 1. Depois, siga para a etapa 2.",
             "Passe todo o valor do pote para as suas fichas, e o pote volta a zero. Passe todas as cartas da fileira para as suas cartas ganhas. Seu turno acaba.",
             "Passe a carta do topo do monte para a mão de cada jogador. Passe 2 cartas da mão do próximo jogador para as cartas ganhas do próximo jogador.",
             "O jogo acaba assim que a fileira está vazia.", "O jogo acaba depois de 40 turnos.",
@@ -340,3 +340,15 @@ def test_every_phrased_kind_reads_as_a_sentence(locale: str) -> None:
     }[locale]
     for phrase in expected:
         assert phrase in text, phrase
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_spec_setup_sections_are_printed(locale: str) -> None:
+    """`rules_text.setup` sections print in the Setup chapter, before the generated steps (they were left out before)."""
+    spec = crazy_eights()
+    md = make_rulebook(spec, locale, CRAZY_EIGHTS).markdown
+    setup_chapter = md.split("\n## ")[[part.split("\n")[0] for part in md.split("\n## ")].index({"en": "Setup", "pt_BR": "Preparação"}[locale])]
+    for section in spec.rules_text.setup:
+        assert f"### {section.title[locale]}" in setup_chapter
+        assert " ".join(section.text[locale].split()).replace("{deck.standard}", "52")[:80] in setup_chapter
+    assert setup_chapter.index(f"### {spec.rules_text.setup[0].title[locale]}") < setup_chapter.index({"en": "### Setup, Step by Step", "pt_BR": "### Preparação, passo a passo"}[locale])
