@@ -54,6 +54,7 @@ from cardgen.spec.rules_check import decks_in_play, names_of
 from cardgen.spec.rules_data import RulesData
 from cardgen.spec.rules_expr import ExpressionError, parse_expression
 
+
 @dataclass(frozen=True)
 class Named:
     """Something the rules name: its name in the locale and its gender there (None: unmarked)."""
