@@ -5,8 +5,9 @@ they are (shared or per seat, who sees them, whether they are piles), so one
 reading serves every such game. A hidden shared pile is a face-down draw pile,
 a zone that shows only its top is a discard pile, other public shared zones are
 face-up rows; a seat's zone seen by its owner only is a hand, a public one the
-cards the seat keeps face up. Actions are said with the option's name in the
-figure's language (``name:`` in the rules data) and the spec's card and palette
+cards the seat keeps face up. A counter named like one of the spec's components
+(chips) is that component's pieces, before a seat or in the middle. Actions are
+said with the option's name in the figure's language (``name:`` in the rules data) and the spec's card and palette
 names.
 """
 
@@ -44,12 +45,21 @@ def table(state: State) -> TableView:
         index = game.tables.zone_index[name]
         for seat in range(game.num_players) if spec_zone.per_seat else (None,):
             cards = state.z[index + (seat or 0)]
-            if not cards and kind not in ("pile", "hand"):
-                continue
+            if not cards and seat is None and kind != "pile":
+                continue  # an empty shared row says nothing; a seat's empty zone shows where its cards will go
             source = deck_of.get(cards[-1], default_deck) if cards else default_deck
             shown = cards if kind in ("row", "collection") else cards[-1:] if kind == "discard" else []
             marks = tuple(Mark(card=game.card_ids[d]) for d in shown)
             zones.append(Zone(kind, source, len(cards), seat, marks))
+    components = {component.id for component in game.spec.components}
+    for name, counter in rules.counters.items():
+        if name not in components:
+            continue  # a tally of the rules, not pieces on the table
+        index = game.tables.counter_index[name]
+        for seat in range(game.num_players) if counter.per_seat else (None,):
+            value = state.c[index + (seat or 0)]
+            if value or seat is not None:
+                zones.append(Zone("pieces", name, value, seat))
     return TableView(game.num_players, tuple(zones))
 
 

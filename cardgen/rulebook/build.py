@@ -107,7 +107,7 @@ def render_xhtml(
     """
     translation = translations(locale)
     env = make_environment(locale, template_dirs_for(spec_folder), translation, cache=cache, spec_folder=spec_folder)
-    context = build_context(spec, locale, set(pictures), translation.gettext)
+    context = build_context(spec, locale, set(pictures), translation.gettext, translation)
     context["figures"] = figures or {"setup": [], "turn": None, "positions": []}
     try:
         return render_bounded(lambda: get_template(env, MAIN_TEMPLATE).render(context), env)  # (compiling folds constants: bounded too)

@@ -27,6 +27,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 
 from cardgen.rulebook.i18n import N_
+from cardgen.rulebook.rules_summary import rules_summary
 from cardgen.spec.models import Card, Deck, Spec, TextSection
 from cardgen.spec.references import REFERENCE, component_pieces, resolve_reference
 
@@ -175,13 +176,19 @@ def _html_lang(locale: str) -> str:
     return locale.replace("_", "-")
 
 
-def build_context(spec: Spec, locale: str, pictures: set[str] | None = None, gettext: Any = None) -> dict[str, Any]:
+def build_context(spec: Spec, locale: str, pictures: set[str] | None = None, gettext: Any = None, translation: Any = None) -> dict[str, Any]:
     """Everything the rulebook templates need for ``spec`` in ``locale``, as plain data.
 
     ``pictures`` names the decks that have a card picture to show; ``gettext``
-    translates the Python-side messages (identity when None).
+    translates the Python-side messages (identity when None); ``translation``
+    (gettext translations, the identity when None) phrases the rules generated
+    from the spec's rules data.
     """
     tr = gettext or (lambda message: message)
+    if translation is None:
+        from gettext import NullTranslations
+
+        translation = NullTranslations()
     r = TextResolver(spec, locale)
     pictures = pictures or set()
     palettes = {p.id: p for p in spec.palettes}
@@ -274,6 +281,7 @@ def build_context(spec: Spec, locale: str, pictures: set[str] | None = None, get
         "setup": setup,
         "setup_sections": _sections(r, spec.rules_text.setup),
         "turn": _sections(r, spec.rules_text.turn, numbered=True),
+        "rules_summary": rules_summary(spec, locale, translation),
         "special_cards": special,
         "scoring": _sections(r, spec.rules_text.scoring),
         "end": r.prose(spec.rules_text.end),

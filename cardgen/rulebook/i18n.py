@@ -60,7 +60,7 @@ SOURCE_LOCALE = "en"
 MO_BUILD_DIR: Path = PROJECT_ROOT / "build" / "locales"
 """Where ``cardgen i18n compile`` writes .mo files by default."""
 
-KEYWORDS: dict[str, object] = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None}
+KEYWORDS: dict[str, object] = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "NC_": ((1, "c"), 2), "NP_": (1, 2)}
 """Function names whose string arguments are messages."""
 TEMPLATE_SUFFIX = ".j2"
 JINJA_OPTIONS: dict[str, object] = {"trimmed": "true", "newstyle_gettext": "true"}
@@ -73,6 +73,16 @@ MSGID_BUGS = "the cardgen issue tracker"
 def N_(message: str) -> str:
     """Mark a Python string as a message for extraction; translated later with gettext."""
     return message
+
+
+def NC_(context: str, message: str) -> str:
+    """Mark a Python string as a message with a context (``msgctxt``), for extraction; translated later with pgettext."""
+    return message
+
+
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a Python message with plural forms for extraction; translated later with ngettext."""
+    return singular, plural
 
 
 def pot_path(root: Path = LOCALES_DIR) -> Path:
@@ -156,9 +166,9 @@ def _normal_string(value: object) -> str:
 
 
 def _messages_signature(catalog: Catalog) -> list[tuple[object, ...]]:
-    """What matters in a catalog for deciding whether to rewrite it (the header dates do not)."""
+    """What matters in a catalog for deciding whether to rewrite it (the header dates and the order of a message's locations do not)."""
     return sorted(
-        (repr(m.id), _normal_string(m.string), m.context or "", tuple(m.locations), m.fuzzy, tuple(m.auto_comments))
+        (repr(m.id), _normal_string(m.string), m.context or "", tuple(sorted(m.locations)), m.fuzzy, tuple(m.auto_comments))
         for m in catalog
         if m.id
     )

@@ -16,6 +16,7 @@ from typing import Annotated, Literal, Union
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from cardgen.links import link_problem
+from cardgen.spec.local_text import GENDER_DESCRIPTION, LOCAL_TEXT, Gender, LocalText
 from cardgen.spec.rules_data import RulesData
 
 from cardgen.limits import MAX_CARDS_PER_DECK, MAX_COPIES, MAX_PLAYERS, MAX_PLAYOUTS, MAX_PRINTED_PIECES
@@ -26,21 +27,6 @@ Identifier = Annotated[
     Field(pattern=r"^[a-z0-9][a-z0-9_\-]*$", max_length=64, description="A lower-case id: letters, digits, '-' and '_'."),
 ]
 LocaleCode = Annotated[str, Field(pattern=r"^[a-z]{2}(_[A-Z]{2})?$", description="A locale such as en or pt_BR.")]
-
-
-class _LocalTextMark:
-    """Marks the LocalText type so checks can find every localised text in a spec."""
-
-    def __repr__(self) -> str:
-        return "LOCAL_TEXT"
-
-
-LOCAL_TEXT = _LocalTextMark()
-LocalText = Annotated[
-    dict[str, str],
-    Field(description="Text in every locale the game declares, keyed by locale code (en, pt_BR)."),
-    LOCAL_TEXT,
-]
 
 
 def in_locale(text: str | dict[str, str] | None, locale: str, fallback: str = "en") -> str:
@@ -175,6 +161,10 @@ class FieldDef(SpecModel):
     max: int | None = Field(default=None, description="For int fields: the largest allowed value.")
     required: bool = Field(default=True, description="Whether every card of the deck must give this field.")
     shown: bool = Field(default=True, description="Whether the field is printed on the card (localised fields then need every locale).")
+    name: LocalText | None = Field(
+        default=None, description="The field's name in every locale ('suit', 'naipe'), for the generated rulebook text of rules data (defaults to the id)."
+    )
+    gender: dict[str, Gender] = Field(default_factory=dict, description=GENDER_DESCRIPTION)
 
 
 DataValue = Union[int, float, bool, str, list[int], list[str], list[list[int]], list[list[str]], dict[str, str]]

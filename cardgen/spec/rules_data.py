@@ -21,6 +21,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cardgen.spec.local_text import GENDER_DESCRIPTION, Gender, LocalText
+
 RulesIdentifier = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40, description="A name in the rules: lower-case letters, digits and '_'.")]
 Expr = Annotated[
     Union[int, str],
@@ -43,7 +45,8 @@ class Zone(RulesModel):
         description="Who sees the cards: public (everyone), owner (the seat it belongs to), hidden (nobody), top (only the top card, as a discard pile).",
     )
     ordered: bool = Field(default=True, description="Whether order matters (a pile has a top; a hand or an area does not).")
-    name: dict[str, str] | None = Field(default=None, description="The zone's name in every locale, for the generated rulebook text (defaults to the id).")
+    name: LocalText | None = Field(default=None, description="The zone's name in every locale, for the generated rulebook text (defaults to the id).")
+    gender: dict[str, Gender] = Field(default_factory=dict, description=GENDER_DESCRIPTION)
 
 
 class Counter(RulesModel):
@@ -54,12 +57,20 @@ class Counter(RulesModel):
     reset: Literal["never", "turn"] = Field(default="never", description="`turn`: back to `start` at the start of every turn (a count of draws this turn).")
     min: int = Field(default=0, description="The smallest value the counter may hold; an effect taking it lower is not allowed.")
     max: int = Field(default=1000, description="The largest value the counter may hold (bounds the scores).")
+    name: LocalText | None = Field(
+        default=None, description="What the counter counts, as a plural noun in every locale ('draws', 'chips'), for the generated rulebook text (defaults to the id)."
+    )
+    gender: dict[str, Gender] = Field(default_factory=dict, description=GENDER_DESCRIPTION)
 
 
 class Variable(RulesModel):
     """A shared value of the game that effects set and conditions read (the suit called by an eight)."""
 
     values: str = Field(description="A card field whose values the variable takes (e.g. `suit`).")
+    name: LocalText | None = Field(
+        default=None, description="The variable's name in every locale ('suit to follow'), for the generated rulebook text (defaults to the id)."
+    )
+    gender: dict[str, Gender] = Field(default_factory=dict, description=GENDER_DESCRIPTION)
 
 
 # --- effects ----------------------------------------------------------------------------------------
@@ -156,7 +167,7 @@ class Option(RulesModel):
     """One thing the seat to move may do at a step."""
 
     id: RulesIdentifier
-    name: dict[str, str] | None = Field(default=None, description="The option's name in every locale, for the generated turn summary.")
+    name: LocalText | None = Field(default=None, description="The option's name in every locale, for the generated turn summary.")
     card: CardChoice | None = Field(default=None, description="When set, the option is one choice per card that may be chosen.")
     when: str | None = Field(default=None, description="An expression that must hold for the option to be offered.")
     otherwise: bool = Field(default=False, description="Offered only when none of the step's other options is (a pass when stuck).")
@@ -169,6 +180,7 @@ class Step(RulesModel):
     """A decision in a turn: the seat to move picks one of the options offered."""
 
     id: RulesIdentifier
+    name: LocalText | None = Field(default=None, description="The step's name in every locale, for the generated turn summary (defaults to its number).")
     options: list[Option] = Field(min_length=1, description="What the seat may do here, in the order the rulebook lists them.")
 
 

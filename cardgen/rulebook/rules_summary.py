@@ -1,0 +1,364 @@
+"""The rulebook's generated rules: sentences made from a spec's rules data, in any locale.
+
+For a spec whose ``rules`` hold rules data, the rulebook prints what the
+interpreter plays, so the text and the engine cannot disagree:
+
+* **setup, step by step**: one sentence per setup step (shuffle, deal, move,
+  set), the counters' starting values and who starts;
+* **a turn at a glance**: every step and option, its condition, what it does
+  and where the turn goes next; what each card effect does;
+* **end and scoring**: when the game ends, how scores are counted, who wins.
+
+Names come from the spec (deck, zone, counter, variable, field and option names
+in the locale, falling back to ids) and counts from the spec's numbers and setup
+table, never copied. Conditions and amounts are rendered from the checked
+expression tree (:mod:`cardgen.spec.rules_expr`) by :class:`ExpressionText`; a
+construct without a phrase falls back to its formula, and an effect, setup step
+or scoring kind without a phrase to a generic sentence naming its kind and
+values (see :data:`SETUP_PHRASES`, :data:`EFFECT_PHRASES`, :data:`SCORING_PHRASES`).
+
+Every phrase is a gettext message of the rulebook catalog (``locales/``), so a
+new locale needs a catalog, not code. Names that agree in gender (pt_BR: *o
+monte*, *a mão*) use the phrase of their ``gender`` in that locale (a message
+with that context); the sentence messages themselves put the prepositions
+before a whole noun phrase, so a translation may fuse them (pt_BR ``d%(zone)s``
+reads ``do monte``, ``da mão``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+from cardgen.rulebook.rules_phrases import (
+    CARDS,
+    CARDS_BY,
+    CARD_EFFECT,
+    CARD_WHERE,
+    CHOOSE,
+    CHOOSE_ANY,
+    CHOOSE_CARD,
+    DEAL,
+    DEAL_BY_PLAYERS,
+    DEAL_SHARED,
+    END_ALL_PASS,
+    END_ANY_SEAT,
+    END_TABLE,
+    END_TURNS,
+    END_TURNS_FORMULA,
+    EVERY_CARD,
+    EXTRA_TURN,
+    FALLBACK,
+    FIRST_PLAYER,
+    FORMULA,
+    HIGHEST_WINS,
+    LOSE_COUNTER,
+    LOSE_SUM,
+    LOWER,
+    MOVE,
+    ONLY_OTHERWISE,
+    ONLY_WHEN,
+    PASSES,
+    RAISE,
+    RANDOM_PLAYER,
+    REVERSE,
+    RUNS_LOWEST,
+    SCORE_COUNTER,
+    SCORE_SUM,
+    SET,
+    SET_AT_SETUP,
+    SHUFFLE_FACE_DOWN,
+    SHUFFLE_FACE_UP,
+    SKIP,
+    SOME_CARDS,
+    START_EACH,
+    START_SHARED,
+    STEP_NAMED,
+    STEP_TITLE,
+    THEN_AGAIN,
+    THEN_AGAIN_STEP,
+    THEN_END,
+    THEN_STEP,
+    TOP_CARDS,
+    TRANSFER,
+    TURN_UP,
+)
+from cardgen.rulebook.rules_words import ExpressionText, Named, Phrasebook, kind_of, compact, sentence
+from cardgen.spec.models import Spec
+from cardgen.spec.rules_data import (
+    AddEffect,
+    ChooseEffect,
+    CounterScore,
+    DealStep,
+    MoveEffect,
+    MoveSpec,
+    MoveStep,
+    Option,
+    RulesData,
+    SetEffect,
+    SetStep,
+    ShuffleStep,
+    SkipEffect,
+    SumScore,
+    TransferEffect,
+)
+
+
+class RulesSummary:
+    """The generated rules of one spec in one locale (see the module's docstring)."""
+
+    def __init__(self, spec: Spec, rules: RulesData, locale: str, translation: Any) -> None:
+        self.book = Phrasebook(spec, rules, locale, translation)
+        self.rules = rules
+
+    def fallback(self, item: object) -> str:
+        return self.book.say(FALLBACK, kind=kind_of(item), detail=compact(item))
+
+    # -- setup ---------------------------------------------------------------------------------------
+
+    def setup(self) -> list[str]:
+        out = [SETUP_PHRASES[kind_of(step)](self, step) if kind_of(step) in SETUP_PHRASES else self.fallback(step) for step in self.rules.setup]
+        b = self.book
+        for counter_id, counter in self.rules.counters.items():
+            if counter.reset == "turn":
+                continue
+            tree = ExpressionText(b).tree(counter.start, False)
+            values = b.by_players(tree) if tree is not None else None
+            if values is not None and set(values.values()) == {0}:
+                continue
+            amount = ExpressionText(b).amount(counter.start)
+            named = Named(b.local(counter.name, b._readable(counter_id)), counter.gender.get(b.locale), counter.per_seat)
+            if counter.per_seat:
+                out.append(b.say(START_EACH, amount=amount, counter=named.name))
+            else:
+                out.append(sentence(b.say(START_SHARED, amount=amount, counter=b.owned(named, "table"))))
+        out.append(b.say(RANDOM_PLAYER if self.rules.first_player == "random" else FIRST_PLAYER))
+        return out
+
+    def _shuffle(self, step: ShuffleStep) -> str:
+        b = self.book
+        deck = next((d for d in b.spec.decks if d.id == step.shuffle.deck), None)
+        total = sum(card.copies for card in deck.cards) if deck is not None else 0
+        zone = b.rules.zones.get(step.shuffle.to)
+        message = SHUFFLE_FACE_UP if zone is not None and zone.visibility == "public" else SHUFFLE_FACE_DOWN
+        return b.say(message, cards=b.say_count(CARDS, total), deck=b.deck_name(step.shuffle.deck), zone=b.zone_phrase(step.shuffle.to, "table"))
+
+    def _deal(self, step: DealStep) -> str:
+        b = self.book
+        deal = step.deal
+        source = b.zone_phrase(deal.from_, "table")
+        per_seat = b.zone(deal.to).per_seat
+        target = b.zone_phrase(deal.to, "each")
+        tree = ExpressionText(b).tree(deal.count, False)
+        values = b.by_players(tree) if tree is not None else None
+        if values is None:
+            cards = b.say(CARDS_BY, amount=ExpressionText(b).amount(deal.count))
+        elif len(set(values.values())) > 1 and per_seat:
+            return b.say(DEAL_BY_PLAYERS, source=source, target=target, counts=b.counted(values, CARDS))
+        else:
+            cards = b.counted(values, CARDS)
+        return b.say(DEAL if per_seat else DEAL_SHARED, cards=cards, source=source, target=target)
+
+    def _setup_move(self, step: MoveStep) -> str:
+        b = self.book
+        move = step.move
+        source, target = b.rules.zones.get(move.from_), b.rules.zones.get(move.to)
+        if source is not None and target is not None and source.visibility != "public" and target.visibility in ("public", "top"):
+            return b.say(
+                TURN_UP, cards=self.cards_moved(move, source.ordered), source=b.zone_phrase(move.from_, "table"), target=b.zone_phrase(move.to, "table")
+            )
+        return self.move_sentence(move, card=False)
+
+    def _setup_set(self, step: SetStep) -> str:
+        b = self.book
+        variable = b.owned(b.variable(step.set.var), "table")
+        field = b.rules.variables[step.set.var].values if step.set.var in b.rules.variables else None
+        return sentence(b.say(SET_AT_SETUP, variable=variable, value=self.value(step.set.value, field, card=False)))
+
+    def value(self, source: int | str, field: str | None, *, card: bool) -> str:
+        text = ExpressionText(self.book)
+        node = text.tree(source, card)
+        return text.term(node, field) if node is not None else self.book.say(FORMULA, formula=source)
+
+    # -- effects -------------------------------------------------------------------------------------
+
+    def effect(self, effect: object, *, card: bool) -> str:
+        kind = kind_of(effect)
+        phrase = EFFECT_PHRASES.get(kind)
+        return phrase(self, effect, card) if phrase is not None else self.fallback(effect)
+
+    def cards_moved(self, move: MoveSpec, ordered: bool, card: bool = False) -> str:
+        b = self.book
+        if move.count == "all":
+            return b.say(EVERY_CARD)
+        text = ExpressionText(b)
+        node = text.tree(move.count, card)
+        value = text.known(node) if node is not None else None
+        if value is None:
+            return b.say(CARDS_BY, amount=text.amount(move.count, card=card))
+        return b.say_count(TOP_CARDS if ordered else SOME_CARDS, value)
+
+    def move_sentence(self, move: MoveSpec, *, card: bool) -> str:
+        b = self.book
+        source = b.rules.zones.get(move.from_)
+        ordered = source.ordered if source is not None else True
+        return b.say(
+            MOVE, cards=self.cards_moved(move, ordered, card), source=b.zone_phrase(move.from_, move.who), target=b.zone_phrase(move.to, move.who)
+        )
+
+    def _move(self, effect: MoveEffect, card: bool) -> str:
+        return self.move_sentence(effect.move, card=card)
+
+    def _add(self, effect: AddEffect, card: bool) -> str:
+        b = self.book
+        text = ExpressionText(b)
+        node = text.tree(effect.add.amount, card)
+        value = text.known(node) if node is not None else None
+        counter = b.owned(b.counter(effect.add.counter), effect.add.who)
+        if value is not None:
+            return b.say(LOWER if value < 0 else RAISE, counter=counter, amount=b.number(abs(value)))
+        return b.say(RAISE, counter=counter, amount=text.amount(effect.add.amount, card=card))
+
+    def _transfer(self, effect: TransferEffect, card: bool) -> str:
+        b = self.book
+        who = effect.transfer.who
+        return b.say(TRANSFER, source=b.owned(b.counter(effect.transfer.from_), who), target=b.owned(b.counter(effect.transfer.to), who))
+
+    def _set(self, effect: SetEffect, card: bool) -> str:
+        b = self.book
+        field = b.rules.variables[effect.set.var].values if effect.set.var in b.rules.variables else None
+        return sentence(b.say(SET, variable=b.owned(b.variable(effect.set.var), "table"), value=self.value(effect.set.value, field, card=card)))
+
+    def _choose(self, effect: ChooseEffect, card: bool) -> str:
+        b = self.book
+        variable = b.owned(b.variable(effect.choose), "table")
+        definition = b.rules.variables.get(effect.choose)
+        values = b.values_of(definition.values) if definition is not None else []
+        if values:
+            return b.say(CHOOSE, variable=variable, values=b.listing(values, "or"))
+        return b.say(CHOOSE_ANY, variable=variable)
+
+    def _skip(self, effect: SkipEffect, card: bool) -> str:
+        return self.book.say_count(SKIP, effect.skip)
+
+    # -- the turn ------------------------------------------------------------------------------------
+
+    def turn(self) -> list[dict[str, Any]]:
+        b = self.book
+        steps = []
+        several = len(self.rules.turn) > 1
+        numbers = {step.id: index + 1 for index, step in enumerate(self.rules.turn)}
+        for index, step in enumerate(self.rules.turn):
+            title = ""
+            if several or step.name:
+                name = b.local(step.name, "")
+                number = b.number(index + 1)
+                title = b.say(STEP_NAMED, number=number, name=name) if name else b.say(STEP_TITLE, number=number)
+            options = [{"name": sentence(b.local(option.name, b._readable(option.id))), "text": " ".join(self.option(option, several, numbers))} for option in step.options]
+            steps.append({"title": title, "options": options})
+        return steps
+
+    def option(self, option: Option, several: bool, numbers: Mapping[str, int]) -> list[str]:
+        b = self.book
+        out: list[str] = []
+        if option.when is not None:
+            out.append(b.say(ONLY_WHEN, condition=ExpressionText(b).condition(option.when)))
+        if option.otherwise:
+            out.append(b.say(ONLY_OTHERWISE))
+        choice = option.card
+        if choice is not None:
+            out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_), target=b.zone_phrase(choice.to)))
+            if choice.where is not None:
+                out.append(b.say(CARD_WHERE, condition=ExpressionText(b).condition(choice.where, card=True)))
+        out.extend(self.effect(effect, card=choice is not None) for effect in option.do)
+        if choice is not None and choice.effects and self.rules.effects:
+            out.append(b.say(CARD_EFFECT))
+        if option.passes and self.rules.end.all_pass:
+            out.append(b.say(PASSES))
+        if option.then == "end":
+            out.append(b.say(THEN_END))
+        elif option.then == "again":
+            out.append(b.say(THEN_AGAIN_STEP if several else THEN_AGAIN))
+        elif option.then in numbers:
+            out.append(b.say(THEN_STEP, number=b.number(numbers[option.then])))
+        return out
+
+    def card_effects(self) -> list[dict[str, str]]:
+        b = self.book
+        return [
+            {"cards": b.carriers(effect_id) or effect_id, "text": " ".join(self.effect(e, card=True) for e in effects)}
+            for effect_id, effects in self.rules.effects.items()
+        ]
+
+    # -- end and scoring -----------------------------------------------------------------------------
+
+    def end(self) -> list[str]:
+        b = self.book
+        end = self.rules.end
+        out = []
+        if end.any_seat is not None:
+            out.append(b.say(END_ANY_SEAT, condition=ExpressionText(b, "a_player").condition(end.any_seat)))
+        if end.table is not None:
+            out.append(b.say(END_TABLE, condition=ExpressionText(b).condition(end.table)))
+        if end.all_pass:
+            out.append(b.say(END_ALL_PASS))
+        if end.turn_limit is not None:
+            text = ExpressionText(b)
+            node = text.tree(end.turn_limit, False)
+            value = text.known(node) if node is not None else None
+            out.append(b.say_count(END_TURNS, value) if value is not None else b.say(END_TURNS_FORMULA, amount=text.amount(end.turn_limit)))
+        return out
+
+    def scoring(self) -> list[str]:
+        out = [SCORING_PHRASES[kind_of(item)](self, item) if kind_of(item) in SCORING_PHRASES else self.fallback(item) for item in self.rules.scoring]
+        out.append(self.book.say(HIGHEST_WINS))
+        return out
+
+    def _sum(self, item: SumScore) -> str:
+        b = self.book
+        spec = item.sum
+        text = b.say(SCORE_SUM if spec.sign > 0 else LOSE_SUM, field=b.field(spec.field).name, zone=b.zone_phrase(spec.zone, "their"))
+        return f"{text} {b.say(RUNS_LOWEST)}" if spec.runs == "lowest" else text
+
+    def _counter(self, item: CounterScore) -> str:
+        b = self.book
+        return b.say(SCORE_COUNTER if item.sign > 0 else LOSE_COUNTER, counter=b.owned(b.counter(item.counter), "their"))
+
+    def as_context(self) -> dict[str, Any]:
+        """Everything the templates print, as plain data."""
+        return {"setup": self.setup(), "turn": self.turn(), "card_effects": self.card_effects(), "end": self.end() + self.scoring()}
+
+
+SETUP_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
+    "shuffle": RulesSummary._shuffle,
+    "deal": RulesSummary._deal,
+    "move": RulesSummary._setup_move,
+    "set": RulesSummary._setup_set,
+}
+"""Setup step kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
+EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {
+    "move": RulesSummary._move,
+    "add": RulesSummary._add,
+    "transfer": RulesSummary._transfer,
+    "set": RulesSummary._set,
+    "choose": RulesSummary._choose,
+    "skip": RulesSummary._skip,
+    "reverse": lambda summary, effect, card: summary.book.say(REVERSE),
+    "extra_turn": lambda summary, effect, card: summary.book.say(EXTRA_TURN),
+}
+"""Effect kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
+SCORING_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
+    "sum": RulesSummary._sum,
+    "counter": RulesSummary._counter,
+}
+"""Scoring kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
+
+
+def rules_summary(spec: Spec, locale: str, translation: Any) -> dict[str, Any] | None:
+    """The generated setup, turn, card effects, end and scoring of ``spec`` in ``locale`` (None: no rules data).
+
+    ``translation`` is the locale's gettext translations (gettext, ngettext and pgettext).
+    """
+    rules = spec.rules_data
+    if rules is None:
+        return None
+    return RulesSummary(spec, rules, locale, translation).as_context()

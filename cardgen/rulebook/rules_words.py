@@ -1,0 +1,478 @@
+"""The spec's names and expressions as words, in one locale: the vocabulary of the generated rules.
+
+:class:`Phrasebook` holds the catalog's translations and the spec's names (zones,
+counters, variables, card fields and decks in the locale, falling back to ids);
+:class:`ExpressionText` renders a checked expression of the rules data
+(:mod:`cardgen.spec.rules_expr`) as a clause or a noun phrase, generically over
+its tree: a construct with no phrase falls back to its formula.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import dataclass
+from typing import Any, Literal, Mapping, Sequence
+
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from pydantic import BaseModel
+
+from cardgen.rulebook.rules_phrases import (
+    ARITHMETIC,
+    CARD_FIELD,
+    CARD_IS,
+    CARD_IS_NOT,
+    CARD_NOT_OF_TYPE,
+    CARD_OF_TYPE,
+    COMPARISONS,
+    COUNT_OF,
+    DEALT,
+    DISPLAYED,
+    EMPTY,
+    FORMULA,
+    GROUP,
+    HAVE,
+    IS_NONE_OF,
+    IS_ONE_OF,
+    MINUS,
+    MIRRORED,
+    NOT_EMPTY,
+    NOT_SO,
+    OWNER_PHRASES,
+    PLAYERS,
+    SEAT,
+    THIS_TURN,
+    TOP_FIELD,
+    TOTAL_OF,
+    TURN_NUMBER,
+    WITH_PLAYERS,
+    WITH_PLAYER_RANGE,
+)
+from cardgen.spec.models import Card, Spec
+from cardgen.spec.rules_check import decks_in_play, names_of
+from cardgen.spec.rules_data import RulesData
+from cardgen.spec.rules_expr import ExpressionError, parse_expression
+
+
+@dataclass(frozen=True)
+class Named:
+    """Something the rules name: its name in the locale and its gender there (None: unmarked)."""
+
+    name: str
+    gender: str | None
+    per_seat: bool = False
+
+
+def kind_of(item: object) -> str:
+    """The kind of a setup step, effect or scoring item: a bare word (``reverse``) or its model's first key (``move``)."""
+    if isinstance(item, str):
+        return item
+    if isinstance(item, BaseModel):
+        field_name, info = next(iter(type(item).model_fields.items()))
+        return info.alias or field_name
+    return type(item).__name__
+
+
+def compact(item: object) -> str:
+    """A setup step, effect or scoring item written as its data, for the fallback sentence."""
+    if isinstance(item, BaseModel):
+        data: Any = item.model_dump(by_alias=True, exclude_defaults=True, mode="json")
+        if isinstance(data, dict) and len(data) == 1:
+            data = next(iter(data.values()))
+        return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+    return str(item)
+
+
+def sentence(text: str) -> str:
+    """``text`` with its first letter in capitals."""
+    return text[:1].upper() + text[1:]
+
+
+class NotConstant(Exception):
+    """An expression that reads the position, so it has no value before play."""
+
+
+class Phrasebook:
+    """The rulebook catalog's phrases in one locale, with the spec's names."""
+
+    def __init__(self, spec: Spec, rules: RulesData, locale: str, translation: Any) -> None:
+        self.spec, self.rules, self.locale, self.translation = spec, rules, locale, translation
+        self.fallback = spec.locales[0] if spec.locales else "en"
+        self.names = names_of(spec, rules)
+        self.in_play = decks_in_play(rules)
+        self.fields: dict[str, Any] = {}
+        for deck in spec.decks:
+            if deck.id in self.in_play:
+                for name, definition in deck.fields.items():
+                    self.fields.setdefault(name, definition)
+        self.cards: list[Card] = [card for deck in spec.decks if deck.id in self.in_play for card in deck.cards]
+
+    # -- phrases -------------------------------------------------------------------------------------
+
+    def say(self, message: str, **values: object) -> str:
+        """The message translated, its placeholders filled in."""
+        return str(self.translation.gettext(message)) % values
+
+    def say_gendered(self, gender: str | None, message: str, **values: object) -> str:
+        """A message that agrees with a name's gender (the unmarked message when the name has none here)."""
+        text = self.translation.pgettext(gender, message) if gender else self.translation.gettext(message)
+        return str(text) % values
+
+    def say_count(self, forms: tuple[str, str], count: int, **values: object) -> str:
+        """A message with plural forms, chosen by ``count`` (``%(num)s`` is the count, formatted)."""
+        return str(self.translation.ngettext(forms[0], forms[1], count)) % {"num": self.number(count), **values}
+
+    def number(self, value: int) -> str:
+        """A whole number formatted for the locale."""
+        return format_decimal(value, locale=self.locale)
+
+    def local(self, text: Mapping[str, str] | None, default: str) -> str:
+        """A name in this locale (the spec's first locale when it lacks this one; ``default`` when there is none)."""
+        if not text:
+            return default
+        return text.get(self.locale) or text.get(self.fallback) or default
+
+    def listing(self, items: Sequence[str], style: Literal["standard", "or"] = "standard") -> str:
+        """Items as a list in the locale ("a, b and c"; style ``or``: "a, b or c")."""
+        return format_list(list(items), style=style, locale=self.locale) if items else ""
+
+    # -- the spec's names ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _readable(identifier: str) -> str:
+        return identifier.replace("_", " ").replace("-", " ")
+
+    def zone(self, zone_id: str) -> Named:
+        zone = self.rules.zones.get(zone_id)
+        if zone is None:
+            return Named(self._readable(zone_id), None)
+        return Named(self.local(zone.name, self._readable(zone_id)), zone.gender.get(self.locale), zone.per_seat)
+
+    def counter(self, counter_id: str) -> Named:
+        counter = self.rules.counters.get(counter_id)
+        if counter is None:
+            return Named(self._readable(counter_id), None)
+        name = self.local(counter.name, self._readable(counter_id))
+        if counter.reset == "turn":
+            name = self.say(THIS_TURN, name=name)
+        return Named(name, counter.gender.get(self.locale), counter.per_seat)
+
+    def variable(self, variable_id: str) -> Named:
+        variable = self.rules.variables.get(variable_id)
+        if variable is None:
+            return Named(self._readable(variable_id), None)
+        return Named(self.local(variable.name, self._readable(variable_id)), variable.gender.get(self.locale))
+
+    def field(self, field_id: str) -> Named:
+        definition = self.fields.get(field_id)
+        if definition is None:
+            return Named(self._readable(field_id), None)
+        return Named(self.local(definition.name, self._readable(field_id)), definition.gender.get(self.locale))
+
+    def deck_name(self, deck_id: str) -> str:
+        deck = next((d for d in self.spec.decks if d.id == deck_id), None)
+        return self.local(deck.name, deck_id) if deck is not None else deck_id
+
+    def owned(self, named: Named, owner: str) -> str:
+        """A named thing as a noun phrase: the table's for a shared one, else ``owner``'s (me, each, next...)."""
+        return self.say_gendered(named.gender, OWNER_PHRASES[owner if named.per_seat else "table"], name=named.name)
+
+    def zone_phrase(self, zone_id: str, owner: str = "me") -> str:
+        return self.owned(self.zone(zone_id), owner)
+
+    def value_label(self, field_id: str | None, value: object) -> str:
+        """A constant compared with a card field, in words: a palette entry's name, a card type's, a card's."""
+        if field_id == "type":
+            for deck in self.spec.decks:
+                for card_type in deck.card_types:
+                    if card_type.id == value:
+                        return self.local(card_type.name, str(value))
+        if field_id == "id":
+            card = next((c for c in self.cards if c.id == value), None)
+            if card is not None:
+                return self.local(card.name, str(value))
+        definition = self.fields.get(field_id or "")
+        if definition is not None and definition.palette:
+            palette = next((p for p in self.spec.palettes if p.id == definition.palette), None)
+            entry = next((e for e in palette.entries if e.id == value), None) if palette else None
+            if entry is not None:
+                return self.local(entry.name, str(value))
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.number(value)
+        return self.say(FORMULA, formula=value)
+
+    def values_of(self, field_id: str) -> list[str]:
+        """The values a field takes over the cards in play, in card order, in words."""
+        seen: list[object] = []
+        for card in self.cards:
+            value = {"id": card.id, "type": card.type, "effect": card.effect, **card.data}.get(field_id)
+            if value is not None and value not in seen:
+                seen.append(value)
+        return [self.value_label(field_id, value) for value in seen]
+
+    def carrier_type(self, effect_id: str) -> str | None:
+        """The card type whose cards are exactly the cards carrying an effect (None: no such type)."""
+        carrying = [card for card in self.cards if card.effect == effect_id]
+        types = {card.type for card in carrying}
+        if len(types) != 1 or None in types:
+            return None
+        (type_id,) = types
+        known = any(t.id == type_id for deck in self.spec.decks for t in deck.card_types)
+        exact = all(card.effect == effect_id for card in self.cards if card.type == type_id)
+        return type_id if known and exact else None
+
+    def carriers(self, effect_id: str) -> str:
+        """The cards carrying an effect: their card type's name when they are exactly that type's cards, else their names."""
+        type_id = self.carrier_type(effect_id)
+        if type_id is not None:
+            return self.value_label("type", type_id)
+        return self.listing([self.local(card.name, card.id) for card in self.cards if card.effect == effect_id], "or")
+
+    # -- amounts known before play ------------------------------------------------------------------
+
+    def player_counts(self) -> list[int]:
+        return sorted(entry.players for entry in self.spec.setups)
+
+    def constant(self, node: ast.expr, players: int | None) -> int:
+        """The value of an expression that reads only numbers, setup entries and the player count (``players``: None when unknown)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            return node.value
+        if isinstance(node, ast.Attribute):
+            base = node.value
+            if isinstance(base, ast.Name) and base.id == "numbers" and node.attr in self.spec.numbers:
+                return self.spec.numbers[node.attr]
+            if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup" and players is not None:
+                entry = next((s for s in self.spec.setups if s.players == players), None)
+                table = getattr(entry, base.attr, None) if entry is not None else None
+                if isinstance(table, dict):
+                    value = table.get(node.attr, 0)
+                    if isinstance(value, int):
+                        return value
+        if isinstance(node, ast.Name) and node.id == "players" and players is not None:
+            return players
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -self.constant(node.operand, players)
+        if isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:
+            left, right = self.constant(node.left, players), self.constant(node.right, players)
+            if isinstance(node.op, ast.Add):
+                return left + right
+            if isinstance(node.op, ast.Sub):
+                return left - right
+            if isinstance(node.op, ast.Mult):
+                return left * right
+            if right == 0:
+                raise NotConstant
+            return left // right if isinstance(node.op, ast.FloorDiv) else left % right
+        raise NotConstant
+
+    def by_players(self, node: ast.expr) -> dict[int, int] | None:
+        """The value of ``node`` at every player count of the setup table; None when it reads the position."""
+        try:
+            return {players: self.constant(node, players) for players in self.player_counts()}
+        except NotConstant:
+            return None
+
+    def counted(self, values: Mapping[int, int], forms: tuple[str, str]) -> str:
+        """``forms`` for one value, or each value with the player counts it holds for ("7 cards with 2 players and 5 cards with 3 to 5 players")."""
+        distinct = sorted(set(values.values()), key=list(values.values()).index)
+        if len(distinct) == 1:
+            return self.say_count(forms, distinct[0])
+        parts: list[str] = []
+        counts = sorted(values)
+        run: list[int] = []
+        for index, players in enumerate(counts):
+            run.append(players)
+            last = index == len(counts) - 1
+            if last or values[counts[index + 1]] != values[players] or counts[index + 1] != players + 1:
+                what = self.say_count(forms, values[players])
+                if len(run) == 1:
+                    parts.append(self.say_count(WITH_PLAYERS, run[0], what=what))
+                else:
+                    parts.append(self.say(WITH_PLAYER_RANGE, what=what, low=self.number(run[0]), high=self.number(run[-1])))
+                run = []
+        return self.listing(parts)
+
+
+class ExpressionText:
+    """A checked expression of the rules data as words: a condition as a clause, an amount as a noun phrase.
+
+    ``owner`` says whose a per-seat zone or counter is (``me``: the seat to
+    move, ``a_player``: any seat, for an end condition).
+    """
+
+    def __init__(self, book: Phrasebook, owner: str = "me") -> None:
+        self.book, self.owner = book, owner
+
+    def tree(self, source: int | str, card: bool) -> ast.expr | None:
+        try:
+            return parse_expression(source, self.book.names, card=card)[0]
+        except ExpressionError:
+            return None
+
+    def condition(self, source: int | str, *, card: bool = False) -> str:
+        node = self.tree(source, card)
+        return self.clause(node) if node is not None else self.book.say(FORMULA, formula=source)
+
+    def amount(self, source: int | str, *, card: bool = False) -> str:
+        node = self.tree(source, card)
+        return self.term(node) if node is not None else self.book.say(FORMULA, formula=source)
+
+    def formula(self, node: ast.expr) -> str:
+        return self.book.say(FORMULA, formula=ast.unparse(node))
+
+    # -- clauses -------------------------------------------------------------------------------------
+
+    def clause(self, node: ast.expr, negated: bool = False) -> str:
+        b = self.book
+        if isinstance(node, ast.BoolOp):
+            parts = []
+            for value in node.values:
+                text = self.clause(value)
+                parts.append(b.say(GROUP, condition=text) if isinstance(value, ast.BoolOp) else text)
+            joined = b.listing(parts, "standard" if isinstance(node.op, ast.And) else "or")
+            return b.say(NOT_SO, condition=joined) if negated else joined
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.clause(node.operand, not negated)
+        if isinstance(node, ast.Compare):
+            if len(node.ops) == 1:
+                return self.comparison(node.left, node.ops[0], node.comparators[0], negated)
+            parts = []
+            left = node.left
+            for op, right in zip(node.ops, node.comparators):
+                parts.append(self.comparison(left, op, right, False))
+                left = right
+            joined = b.listing(parts)
+            return b.say(NOT_SO, condition=joined) if negated else joined
+        text = self.formula(node)
+        return b.say(NOT_SO, condition=text) if negated else text
+
+    def comparison(self, left: ast.expr, op: ast.cmpop, right: ast.expr, negated: bool) -> str:
+        b = self.book
+        if isinstance(op, (ast.In, ast.NotIn)):
+            assert isinstance(right, (ast.List, ast.Tuple))
+            field = self.field_of(left)
+            values = [b.value_label(field, e.value) for e in right.elts if isinstance(e, ast.Constant)]
+            inside = isinstance(op, ast.In) != negated
+            return b.say(IS_ONE_OF if inside else IS_NONE_OF, left=self.term(left), values=b.listing(values, "or"))
+        kind = type(op)
+        if self.is_constant(left) and not self.is_constant(right):  # 0 < count(stock): read it as count(stock) > 0
+            left, right, kind = right, left, MIRRORED[kind]
+        special = self.special(left, kind, right, negated)
+        if special is not None:
+            return special
+        field = self.field_of(left) or self.field_of(right)
+        phrases = COMPARISONS[kind]
+        return b.say(phrases[1] if negated else phrases[0], left=self.term(left, field), right=self.term(right, field))
+
+    def special(self, left: ast.expr, kind: type, right: ast.expr, negated: bool) -> str | None:
+        """The readable forms of common comparisons: an empty zone, a card's effect or type, the seat's counter."""
+        b = self.book
+        value = self.known(right)
+        if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "count" and value is not None:
+            empty = (kind is ast.Eq and value == 0) or (kind is ast.LtE and value == 0) or (kind is ast.Lt and value == 1)
+            filled = (kind in (ast.Gt, ast.NotEq) and value == 0) or (kind is ast.GtE and value == 1)
+            if empty or filled:
+                zone_id = self.zone_id(left.args[0])
+                named = b.zone(zone_id)
+                return b.say_gendered(named.gender, NOT_EMPTY if empty == negated else EMPTY, zone=b.owned(named, self.owner))
+        if (
+            isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id == "card"
+            and left.attr in ("effect", "type", "id") and kind in (ast.Eq, ast.NotEq)
+            and isinstance(right, ast.Constant) and isinstance(right.value, str)
+        ):
+            equal = (kind is ast.Eq) != negated
+            type_id = right.value if left.attr == "type" else b.carrier_type(right.value) if left.attr == "effect" else None
+            if type_id is not None:
+                return b.say(CARD_OF_TYPE if equal else CARD_NOT_OF_TYPE, type=b.value_label("type", type_id))
+            cards = b.carriers(right.value) if left.attr == "effect" else b.value_label("id", right.value)
+            if cards:
+                return b.say(CARD_IS if equal else CARD_IS_NOT, cards=cards)
+        if (
+            self.owner == "me" and isinstance(left, ast.Name) and left.id in b.rules.counters
+            and b.rules.counters[left.id].per_seat and not negated and not self.reads_position(right)
+        ):
+            return b.say(HAVE[kind], amount=self.term(right), counter=b.counter(left.id).name)
+        return None
+
+    # -- terms ---------------------------------------------------------------------------------------
+
+    def zone_id(self, node: ast.expr) -> str:
+        return node.id if isinstance(node, ast.Name) else ast.unparse(node)
+
+    def is_constant(self, node: ast.expr) -> bool:
+        return not self.reads_position(node)
+
+    def reads_position(self, node: ast.expr) -> bool:
+        """Whether ``node`` reads anything of the position (a zone, counter, variable, card, seat or turn)."""
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and sub.id not in ("numbers", "setup", "players", "true", "false", "True", "False"):
+                return True
+            if isinstance(sub, ast.Call):
+                return True
+        return False
+
+    def known(self, node: ast.expr) -> int | None:
+        """The value of a constant amount, when it is the same at every player count."""
+        values = self.book.by_players(node)
+        if values is None or len(set(values.values())) != 1:
+            return None
+        return next(iter(values.values()))
+
+    def field_of(self, node: ast.expr) -> str | None:
+        """The card field a term stands for (``card.suit``, ``top(discard).suit``, a variable over suits)."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Call)):
+            if isinstance(node.value, ast.Name) and node.value.id != "card":
+                return None
+            return node.attr
+        if isinstance(node, ast.Name) and node.id in self.book.rules.variables:
+            return self.book.rules.variables[node.id].values
+        return None
+
+    def term(self, node: ast.expr, field: str | None = None) -> str:
+        """An amount or value as a noun phrase (``field``: the card field it is compared with, to name a constant)."""
+        b = self.book
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str):
+                return b.value_label(field, node.value)
+            if isinstance(node.value, int) and not isinstance(node.value, bool):
+                return b.value_label(field, node.value) if field else b.number(node.value)
+            return self.formula(node)
+        value = self.known(node)
+        if value is not None:
+            return b.number(value)
+        if isinstance(node, ast.Name):
+            if node.id in b.rules.counters:
+                return b.owned(b.counter(node.id), self.owner)
+            if node.id in b.rules.variables:
+                return b.owned(b.variable(node.id), "table")
+            if node.id == "players":
+                return b.say(PLAYERS)
+            if node.id == "seat":
+                return b.say(SEAT)
+            if node.id == "turn":
+                return b.say(TURN_NUMBER)
+            return self.formula(node)
+        if isinstance(node, ast.Attribute):
+            base = node.value
+            if isinstance(base, ast.Name) and base.id == "card":
+                named = b.field(node.attr)
+                return b.say_gendered(named.gender, CARD_FIELD, name=named.name)
+            if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top":
+                named = b.field(node.attr)
+                return b.say_gendered(named.gender, TOP_FIELD, name=named.name, zone=b.zone_phrase(self.zone_id(base.args[0]), self.owner))
+            if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
+                return b.say(DEALT if base.attr == "deal" else DISPLAYED, deck=b.deck_name(node.attr))
+            return self.formula(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+            zone = b.zone_phrase(self.zone_id(node.args[0]), self.owner)
+            if node.func.id == "count":
+                return b.say(COUNT_OF, zone=zone)
+            if node.func.id == "total" and len(node.args) == 2 and isinstance(node.args[1], ast.Name):
+                return b.say(TOTAL_OF, field=b.field(node.args[1].id).name, zone=zone)
+            return self.formula(node)
+        if isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:
+            return b.say(ARITHMETIC[type(node.op)], left=self.term(node.left), right=self.term(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return b.say(MINUS, amount=self.term(node.operand))
+        return self.formula(node)

@@ -1,0 +1,353 @@
+"""The rulebook's generated rules: setup, turn, card effects, end and scoring from a spec's rules data."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any, Union, get_args
+
+import pytest
+
+from cardgen.rulebook.build import make_rulebook
+from cardgen.rulebook.i18n import read_catalog, po_path, translations
+from cardgen.rulebook.rules_phrases import GENDERED, GENDERS
+from cardgen.rulebook.rules_summary import EFFECT_PHRASES, SCORING_PHRASES, SETUP_PHRASES, RulesSummary, rules_summary
+from cardgen.rulebook.rules_words import ExpressionText, Phrasebook, kind_of
+from cardgen.spec.models import Spec
+from cardgen.spec.rules_data import Effect, RulesModel, Scoring, SetupStep
+from cardgen.validate.prose import numbers_in
+from cardgen.validate.runner import validate_folder
+
+from .conftest import ROOT, built, copy_spec, edit, load_clean, squash
+
+CRAZY_EIGHTS = ROOT / "specs" / "crazy-eights"
+LOCALES = ("en", "pt_BR")
+
+
+def summary_of(spec: Spec, locale: str) -> dict[str, Any]:
+    summary = rules_summary(spec, locale, translations(locale))
+    assert summary is not None
+    return summary
+
+
+def all_text(summary: dict[str, Any]) -> str:
+    parts = list(summary["setup"]) + list(summary["end"])
+    for step in summary["turn"]:
+        parts.append(step["title"])
+        parts += [f"{option['name']}: {option['text']}" for option in step["options"]]
+    parts += [f"{effect['cards']}: {effect['text']}" for effect in summary["card_effects"]]
+    return "\n".join(parts)
+
+
+def crazy_eights() -> Spec:
+    spec = load_clean(CRAZY_EIGHTS)
+    assert spec is not None
+    return spec
+
+
+def test_a_spec_without_rules_data_has_no_generated_rules() -> None:
+    spec = load_clean(ROOT / "tests" / "rulebook" / "fixtures" / "lantern-market")
+    assert spec is not None and spec.rules_data is None
+    assert rules_summary(spec, "en", translations("en")) is None
+    assert "Setup, Step by Step" not in make_rulebook(spec, "en").markdown
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_setup_step_and_option_appears(locale: str) -> None:
+    spec = crazy_eights()
+    rules = spec.rules_data
+    assert rules is not None
+    summary = summary_of(spec, locale)
+    # One sentence per setup step, then who starts (the counters of Crazy Eights start at zero).
+    assert len(summary["setup"]) == len(rules.setup) + 1
+    names = [option["name"] for step in summary["turn"] for option in step["options"]]
+    assert names == [option.name[locale][:1].upper() + option.name[locale][1:] for step in rules.turn for option in step.options if option.name]
+    assert [effect["cards"] for effect in summary["card_effects"]] == [{"en": "Wild eight", "pt_BR": "Oito curinga"}[locale]]
+    md = make_rulebook(spec, locale, CRAZY_EIGHTS).markdown
+    for line in summary["setup"] + summary["end"]:
+        assert line in md
+    for name in names:
+        assert f"**{name}:**" in md
+
+
+def test_english_sentences_name_the_spec_and_its_numbers() -> None:
+    text = all_text(summary_of(crazy_eights(), "en"))
+    assert "Shuffle the 52 cards (Standard deck) and put them face down as the stock." in text
+    assert "Deal cards from the stock to each player's hand: 7 cards with 2 players and 5 cards with 3 to 5 players." in text
+    assert "Turn the top card of the stock face up onto the discard pile." in text
+    assert "The suit to follow is the suit of the top card of the discard pile." in text
+    assert "Only when the stock is not empty and you have fewer than 3 draws this turn." in text
+    assert "You may choose it when the card is of type “Wild eight”, the card's suit is the suit to follow, or the card's rank is the rank of the top card of the discard pile." in text
+    assert "Wild eight: Choose the suit to follow: Spades, Hearts, Diamonds, or Clubs." in text
+    assert "The game ends as soon as a player's hand is empty." in text
+    assert "Each player loses the total penalty points of the cards left in their hand." in text
+
+
+def test_portuguese_sentences_agree_with_the_genders_of_the_names() -> None:
+    text = all_text(summary_of(crazy_eights(), "pt_BR"))
+    assert "Distribua cartas do monte para a mão de cada jogador: 7 cartas com 2 jogadores e 5 cartas com 3 a 5 jogadores." in text
+    assert "Vire a carta do topo do monte para cima, sobre a pilha de descarte." in text
+    assert "Só quando o monte não está vazio e você tem menos de 3 compras neste turno." in text
+    assert "Aumente as suas compras neste turno em 1." in text
+    assert "O jogo acaba assim que a mão de um jogador está vazia." in text
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_text_follows_the_spec_numbers(tmp_path: Path, locale: str) -> None:
+    """Change a number and a deal in a copy of the spec: the generated text in both languages changes with them."""
+    before = make_rulebook(crazy_eights(), locale, CRAZY_EIGHTS).markdown
+    folder = copy_spec(tmp_path, CRAZY_EIGHTS)
+    edit(folder / "game.yaml", "  max_draws: 3", "  max_draws: 4")
+    edit(folder / "game.yaml", "{players: 2, deal: {standard: 7}}", "{players: 2, deal: {standard: 6}}")
+    result = validate_folder(folder, ["static"])
+    assert not result.has_errors and result.loaded is not None and result.loaded.spec is not None
+    after = make_rulebook(result.loaded.spec, locale, folder).markdown
+    old = {"en": ("fewer than 3 draws", "7 cards with 2 players"), "pt_BR": ("menos de 3 compras", "7 cartas com 2 jogadores")}[locale]
+    new = {"en": ("fewer than 4 draws", "6 cards with 2 players"), "pt_BR": ("menos de 4 compras", "6 cartas com 2 jogadores")}[locale]
+    for phrase in old:
+        assert phrase in before and phrase not in after
+    for phrase in new:
+        assert phrase in after and phrase not in before
+
+
+def test_a_deal_the_same_for_every_player_count_is_one_number(tmp_path: Path) -> None:
+    folder = copy_spec(tmp_path, CRAZY_EIGHTS)
+    edit(folder / "game.yaml", "{players: 2, deal: {standard: 7}}", "{players: 2, deal: {standard: 5}}")
+    result = validate_folder(folder, ["static"])
+    assert result.loaded is not None and result.loaded.spec is not None
+    assert summary_of(result.loaded.spec, "en")["setup"][1] == "Deal 5 cards from the stock to each player's hand."
+    assert summary_of(result.loaded.spec, "pt_BR")["setup"][1] == "Distribua 5 cartas do monte para a mão de cada jogador."
+
+
+def test_both_languages_state_the_same_numbers() -> None:
+    """What CG146 asks of a spec's prose holds for the generated text: every section says the same numbers in both languages."""
+    spec = crazy_eights()
+    summaries = {locale: summary_of(spec, locale) for locale in LOCALES}
+
+    def numbers(locale: str, lines: list[str]) -> Counter[int]:
+        return Counter(value for line in lines for value, _, _ in numbers_in(line, locale))
+
+    for key in ("setup", "end"):
+        assert numbers("en", summaries["en"][key]) == numbers("pt_BR", summaries["pt_BR"][key]), key
+    for en_step, pt_step in zip(summaries["en"]["turn"], summaries["pt_BR"]["turn"]):
+        for en_option, pt_option in zip(en_step["options"], pt_step["options"]):
+            assert numbers("en", [en_option["text"]]) == numbers("pt_BR", [pt_option["text"]])
+
+
+def test_crazy_eights_validates_clean_with_its_names() -> None:
+    result = validate_folder(CRAZY_EIGHTS, ["static", "i18n"])
+    assert [f"{f.code} {f.message}" for f in result.findings] == []
+
+
+def test_rules_names_are_checked_like_any_localised_text(tmp_path: Path) -> None:
+    """Zone and option names are LocalText: a missing locale is CG120, and a glossary term they use must be translated (CG148)."""
+    folder = copy_spec(tmp_path, CRAZY_EIGHTS)
+    edit(folder / "game.yaml", "name: {en: draw a card, pt_BR: comprar uma carta}", "name: {en: draw a card}")
+    edit(folder / "game.yaml", "strings:\n", "glossary:\n  - {en: stock, pt_BR: monte}\nstrings:\n")
+    result = validate_folder(folder, ["static"])
+    codes = [(f.code, f.path) for f in result.findings]
+    assert any(code == "CG120" and "options" in path for code, path in codes), codes
+    assert not any(code in ("CG146", "CG147", "CG148") for code, _ in codes), codes
+
+
+def test_the_pdf_prints_the_generated_sections() -> None:
+    text = squash(built(CRAZY_EIGHTS, "pt_BR").text)
+    for heading in ("Preparação, passo a passo", "Um turno num relance", "Efeitos das cartas", "Fim e pontuação num relance"):
+        assert heading in text
+    assert "Só quando o monte não está vazio" in text
+
+
+# --- the expression renderer ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "card", "owner", "expected"),
+    [
+        ("count(stock) > 0 and draws < numbers.max_draws", False, "me", "the stock is not empty and you have fewer than 3 draws this turn"),
+        ("0 < count(stock)", False, "me", "the stock is not empty"),
+        ("not count(stock) > 0", False, "me", "the stock is empty"),
+        ("count(hand) == 0", False, "a_player", "a player's hand is empty"),
+        ("count(hand) >= 2", False, "me", "the number of cards in your hand is at least 2"),
+        ("(card.rank == 1 or card.rank == 13) and card.suit == suit", True, "me",
+         "(the card's rank is 1 or the card's rank is 13) and the card's suit is the suit to follow"),
+        ("card.suit in ['hearts', 'spades']", True, "me", "the card's suit is Hearts or Spades"),
+        ("card.suit != 'hearts'", True, "me", "the card's suit is not Hearts"),
+        ("total(hand, points) > numbers.max_draws * 2", False, "me", "the total penalty points of the cards in your hand is greater than 6"),
+        ("draws + count(hand) < players", False, "me", "your draws this turn plus the number of cards in your hand is less than the number of players"),
+        ("true", False, "me", "“true”"),
+    ],
+)
+def test_expressions_read_as_sentences(source: str, card: bool, owner: str, expected: str) -> None:
+    spec = crazy_eights()
+    assert spec.rules_data is not None
+    book = Phrasebook(spec, spec.rules_data, "en", translations("en"))
+    assert ExpressionText(book, owner).condition(source, card=card) == expected
+
+
+def test_an_expression_that_does_not_parse_is_shown_as_its_formula() -> None:
+    spec = crazy_eights()
+    assert spec.rules_data is not None
+    book = Phrasebook(spec, spec.rules_data, "pt_BR", translations("pt_BR"))
+    assert ExpressionText(book).condition("no_such_counter > 1") == "“no_such_counter > 1”"
+
+
+# --- kinds with phrases, and the fallback for the others -----------------------------------------------
+
+
+def union_kinds(union: Any) -> set[str]:
+    kinds: set[str] = set()
+    for member in get_args(union):
+        if get_args(member) and all(isinstance(a, str) for a in get_args(member)):
+            kinds.update(get_args(member))  # a Literal of bare words
+        elif isinstance(member, type) and issubclass(member, RulesModel):
+            field_name, info = next(iter(member.model_fields.items()))
+            kinds.add(info.alias or field_name)
+    return kinds
+
+
+def test_the_kinds_that_have_phrases() -> None:
+    """The lead's list to extend: every other kind of the models reads as the generic fallback sentence."""
+    assert sorted(SETUP_PHRASES) == ["deal", "move", "set", "shuffle"]
+    assert sorted(EFFECT_PHRASES) == ["add", "choose", "extra_turn", "move", "reverse", "set", "skip", "transfer"]
+    assert sorted(SCORING_PHRASES) == ["counter", "sum"]
+    missing = {
+        "setup": sorted(union_kinds(SetupStep) - set(SETUP_PHRASES)),
+        "effects": sorted(union_kinds(Effect) - set(EFFECT_PHRASES)),
+        "scoring": sorted(union_kinds(Scoring) - set(SCORING_PHRASES)),
+    }
+    print(f"kinds without a phrase of their own (they read as the fallback sentence): {missing}")
+
+
+class StealSpec(RulesModel):
+    zone: str
+    count: int = 1
+
+
+class StealEffect(RulesModel):
+    """An effect kind the phrases do not know (as a new vocabulary word would be before its phrase is written)."""
+
+    steal: StealSpec
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_an_unknown_kind_reads_as_the_fallback_sentence(locale: str) -> None:
+    spec = crazy_eights()
+    assert spec.rules_data is not None
+    summary = RulesSummary(spec, spec.rules_data, locale, translations(locale))
+    effect = StealEffect(steal=StealSpec(zone="hand", count=2))
+    assert kind_of(effect) == "steal"
+    expected = {"en": 'Rule “steal”: {"zone": "hand", "count": 2}.', "pt_BR": 'Regra “steal”: {"zone": "hand", "count": 2}.'}[locale]
+    assert summary.effect(effect, card=False) == expected
+    assert summary.fallback("new_word") == expected.replace('steal”: {"zone": "hand", "count": 2}', 'new_word”: new_word')
+
+
+def test_every_gendered_phrase_is_in_the_catalog_for_every_gender() -> None:
+    catalog = read_catalog(po_path("pt_BR"), "pt_BR")
+    have = {(m.context, m.id) for m in catalog if m.id}
+    for message in GENDERED:
+        for context in (None, *GENDERS):
+            assert (context, message) in have, (context, message)
+
+
+def test_sentences_start_with_a_capital() -> None:
+    for locale in LOCALES:
+        summary = summary_of(crazy_eights(), locale)
+        lines = summary["setup"] + summary["end"] + [o["text"] for s in summary["turn"] for o in s["options"]]
+        for line in lines:
+            assert re.match(r"[A-ZÀ-Ý]", line), line
+
+
+EVERY_KIND: dict[str, Any] = {
+    "zones": {
+        "stock": {"visibility": "hidden", "name": {"en": "stock", "pt_BR": "monte"}, "gender": {"pt_BR": "masculine"}},
+        "row": {"visibility": "public", "name": {"en": "row", "pt_BR": "fileira"}, "gender": {"pt_BR": "feminine"}},
+        "hand": {"per_seat": True, "visibility": "owner", "ordered": False, "name": {"en": "hand", "pt_BR": "mão"}, "gender": {"pt_BR": "feminine"}},
+        "won": {"per_seat": True, "name": {"en": "won cards", "pt_BR": "cartas ganhas"}, "gender": {"pt_BR": "feminine plural"}},
+    },
+    "counters": {
+        "chips": {"start": "numbers.max_draws", "name": {"en": "chips", "pt_BR": "fichas"}, "gender": {"pt_BR": "feminine plural"}},
+        "pot": {"per_seat": False, "name": {"en": "pot", "pt_BR": "pote"}, "gender": {"pt_BR": "masculine"}},
+    },
+    "variables": {"suit": {"values": "suit"}},
+    "first_player": "random",
+    "setup": [
+        {"shuffle": {"deck": "standard", "to": "row"}},
+        {"deal": {"from": "row", "to": "stock", "count": 2}},
+        {"deal": {"from": "row", "to": "hand", "count": "players + 1"}},
+        {"move": {"from": "row", "to": "stock", "count": 3}},
+    ],
+    "turn": [
+        {"id": "first", "name": {"en": "Pay or take", "pt_BR": "Pagar ou levar"}, "options": [
+            {"id": "pay", "when": "chips > 0", "do": [{"add": {"counter": "chips", "amount": -1}}, {"add": {"counter": "pot", "amount": 1}}], "then": "second"},
+            {"id": "take", "do": [{"transfer": {"from": "pot", "to": "chips"}}, {"move": {"from": "row", "to": "won", "count": "all"}}]},
+        ]},
+        {"id": "second", "options": [
+            {"id": "play", "card": {"from": "hand", "to": "row"}, "do": ["reverse", {"skip": 2}, "extra_turn"]},
+            {"id": "give", "do": [{"move": {"from": "stock", "to": "hand", "who": "each"}}, {"move": {"from": "hand", "to": "won", "who": "next", "count": 2}}], "then": "again"},
+            {"id": "choose", "do": [{"choose": "suit"}]},
+        ]},
+    ],
+    "end": {"table": "count(row) == 0", "turn_limit": 40},
+    "scoring": [{"sum": {"zone": "won", "field": "rank", "runs": "lowest"}}, {"counter": "chips", "sign": -1}],
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_every_phrased_kind_reads_as_a_sentence(locale: str) -> None:
+    """Rules data using every kind with a phrase (beside the crazy-eights spec's decks): no fallback, no placeholder left."""
+    from cardgen.spec.rules_data import RulesData
+
+    spec = crazy_eights()
+    rules = RulesData.model_validate(EVERY_KIND, strict=False)
+    summary = RulesSummary(spec, rules, locale, translations(locale)).as_context()
+    text = all_text(summary)
+    assert "%(" not in text and "“" not in text.replace("“Card Effects”", "").replace("“Efeitos das cartas”", "")
+    assert "Rule “" not in text and "Regra “" not in text
+    assert len(summary["setup"]) == len(rules.setup) + 2  # the chips' start, then who starts
+    expected = {
+        "en": [
+            "Shuffle the 52 cards (Standard deck) and lay them face up as the row.",
+            "Deal 2 cards for each player from the row to the stock.",
+            "Deal cards from the row to each player's hand: 3 cards with 2 players, 4 cards with 3 players, 5 cards with 4 players, and 6 cards with 5 players.",
+            "Move the top 3 cards of the row to the stock.",
+            "Each player starts with 3 chips.",
+            "Choose at random who starts",
+            "Step 1: Pay or take", "Step 2",
+            "Only when you have more than 0 chips.", "Lower your chips by 1. Raise the pot by 1. Then go on to step 2.",
+            "Add the pot to your chips, and the pot goes back to zero. Move every card of the row to your won cards. Your turn ends.",
+            "The order of play changes direction. The next 2 players miss their turn. You take another turn after this one.",
+            "Move the top card of the stock to each player's hand. Move 2 cards of the next player's hand to the next player's won cards. Then choose again at this step.",
+            "Choose the suit: Spades, Hearts, Diamonds, or Clubs.",
+            "The game ends as soon as the row is empty.", "The game ends after 40 turns.",
+            "Each player scores the total rank of the cards in their won cards. In a run of consecutive values, only the lowest counts.",
+            "Each player takes their chips off their score.", "The highest score wins.",
+        ],
+        "pt_BR": [
+            "Embaralhe as 52 cartas (Baralho comum) e disponha-as viradas para cima como a fileira.",
+            "Distribua 2 cartas por jogador da fileira para o monte.",
+            "Distribua cartas da fileira para a mão de cada jogador: 3 cartas com 2 jogadores, 4 cartas com 3 jogadores, 5 cartas com 4 jogadores e 6 cartas com 5 jogadores.",
+            "Passe as 3 cartas do topo da fileira para o monte.",
+            "Cada jogador começa com 3 fichas.",
+            "Etapa 1: Pagar ou levar",
+            "Diminua as suas fichas em 1. Aumente o pote em 1. Depois, siga para a etapa 2.",
+            "Passe todo o valor do pote para as suas fichas, e o pote volta a zero. Passe todas as cartas da fileira para as suas cartas ganhas. Seu turno acaba.",
+            "Passe a carta do topo do monte para a mão de cada jogador. Passe 2 cartas da mão do próximo jogador para as cartas ganhas do próximo jogador.",
+            "O jogo acaba assim que a fileira está vazia.", "O jogo acaba depois de 40 turnos.",
+            "Cada jogador desconta as suas fichas da sua pontuação.", "A maior pontuação vence.",
+        ],
+    }[locale]
+    for phrase in expected:
+        assert phrase in text, phrase
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_spec_setup_sections_are_printed(locale: str) -> None:
+    """`rules_text.setup` sections print in the Setup chapter, before the generated steps (they were left out before)."""
+    spec = crazy_eights()
+    md = make_rulebook(spec, locale, CRAZY_EIGHTS).markdown
+    setup_chapter = md.split("\n## ")[[part.split("\n")[0] for part in md.split("\n## ")].index({"en": "Setup", "pt_BR": "Preparação"}[locale])]
+    for section in spec.rules_text.setup:
+        assert f"### {section.title[locale]}" in setup_chapter
+        assert " ".join(section.text[locale].split()).replace("{deck.standard}", "52")[:80] in setup_chapter
+    assert setup_chapter.index(f"### {spec.rules_text.setup[0].title[locale]}") < setup_chapter.index({"en": "### Setup, Step by Step", "pt_BR": "### Preparação, passo a passo"}[locale])
