@@ -18,7 +18,7 @@ from PIL import Image, ImageCms
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, NameObject, StreamObject
 
-from cardgen.export.ink import TEXT_BLACK_K, capped, print_cmyk
+from cardgen.export.ink import TEXT_BLACK_K, capped, ink_findings, print_cmyk
 from cardgen.export.pdfx import OutputIntent, write_pdfx
 from cardgen.export.profiles import ProfileExport, export_profile, load_profile, shop_page
 from cardgen.findings import InputError
@@ -187,3 +187,11 @@ def test_unusable_cmyk_profiles_are_refused(tmp_path: Path) -> None:
         (tmp_path / f"{name}.yaml").write_text(f"name: {name}\n" + text, encoding="utf-8")
         with pytest.raises(InputError, match=message):
             load_profile(name, tmp_path)
+
+
+def test_the_ink_warning_says_the_cmyk_export_caps_the_colour(mausoleum: LoadedSpec) -> None:
+    base = next(f for f in card_faces(mausoleum) if f.key == "cards-base")
+    rich = [dataclasses.replace(base, scene=card_scene(63, 88, 3, [Rect(0, 0, 69, 94, fill="#200000")]))]
+    (capped_here,) = ink_findings(mausoleum, rich, 240, "drivethrucards", capped_here=True)
+    (elsewhere,) = ink_findings(mausoleum, rich, 240, "othershop")
+    assert "caps it by taking chroma" in capped_here.hint and "caps" not in elsewhere.hint
