@@ -77,7 +77,7 @@ def test_the_drivethrucards_pdf_is_pdfx_1a_in_structure(dtc_cmyk: tuple[Path, Pr
     assert info["/GTS_PDFXVersion"] == "PDF/X-1a:2003" and info["/Trapped"] == "/False"
     assert info["/Title"] and "/CreationDate" in info and "/ModDate" in info
     assert "/Encrypt" not in reader.trailer and reader.pdf_header == "%PDF-1.4"
-    assert len(reader.trailer["/ID"]) == 2  # PDF/X asks for a file identifier
+    assert len(_get(reader.trailer["/ID"])) == 2  # PDF/X asks for a file identifier
     intents = _get(reader.trailer["/Root"])["/OutputIntents"]
     assert isinstance(intents, ArrayObject) and len(intents) == 1
     intent = intents[0].get_object()
