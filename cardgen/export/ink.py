@@ -86,8 +86,9 @@ def ink_problems(faces: Iterable[Face], limit_percent: float) -> list[InkProblem
     return sorted(problems, key=lambda p: (-p.ink_percent, p.colour))
 
 
-def ink_findings(loaded: LoadedSpec, faces: Iterable[Face], limit_percent: float, profile: str) -> list[Finding]:
-    """A warning per offending colour, at the first face that uses it, naming the cards."""
+def ink_findings(loaded: LoadedSpec, faces: Iterable[Face], limit_percent: float, profile: str, capped_here: bool = False) -> list[Finding]:
+    """A warning per offending colour, at the first face that uses it, naming the cards; ``capped_here``:
+    the export itself caps the colour (CMYK output), so the hint says what the print loses."""
     out = []
     for problem in ink_problems(faces, limit_percent):
         c, m, y, k = (round(v * 100) for v in cmyk(problem.colour))
@@ -99,7 +100,9 @@ def ink_findings(loaded: LoadedSpec, faces: Iterable[Face], limit_percent: float
                 Severity.WARNING,
                 problem.faces[0].source,
                 f"{profile}: colour {problem.colour} is {problem.ink_percent:g}% total ink (C{c} M{m} Y{y} K{k}), over the {limit_percent:g}% limit; used on {shown}",
-                "lighten the colour or move it towards pure black so the shop's RIP does not have to cut ink",
+                "this CMYK export caps it by taking chroma, so it prints duller than on screen; lighten the colour or move it towards pure black"
+                if capped_here
+                else "lighten the colour or move it towards pure black so the shop's RIP does not have to cut ink",
             )
         )
     return out

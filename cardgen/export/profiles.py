@@ -258,7 +258,7 @@ def export_profile(
     faces = _selected(profile, card_faces(loaded, locale))
     result = ProfileExport()
     if profile.ink_limit_percent is not None:
-        result.findings.extend(ink_findings(loaded, faces, profile.ink_limit_percent, profile.name))
+        result.findings.extend(ink_findings(loaded, faces, profile.ink_limit_percent, profile.name, capped_here=profile.colour == "cmyk"))
     result.findings.extend(product_findings(loaded, faces, profile))
     if profile.format == "pdf":
         _export_pdf(spec.id, local(spec.title, locale, spec.locales[0]), profile, faces, out, result, progress or NoProgress())

@@ -18,7 +18,7 @@ from PIL import Image, ImageCms
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, NameObject, StreamObject
 
-from cardgen.export.ink import TEXT_BLACK_K, capped, print_cmyk
+from cardgen.export.ink import TEXT_BLACK_K, capped, ink_findings, print_cmyk
 from cardgen.export.pdfx import OutputIntent, write_pdfx
 from cardgen.export.profiles import ProfileExport, export_profile, load_profile, shop_page
 from cardgen.findings import InputError
@@ -77,6 +77,7 @@ def test_the_drivethrucards_pdf_is_pdfx_1a_in_structure(dtc_cmyk: tuple[Path, Pr
     assert info["/GTS_PDFXVersion"] == "PDF/X-1a:2003" and info["/Trapped"] == "/False"
     assert info["/Title"] and "/CreationDate" in info and "/ModDate" in info
     assert "/Encrypt" not in reader.trailer and reader.pdf_header == "%PDF-1.4"
+    assert len(_get(reader.trailer["/ID"])) == 2  # PDF/X asks for a file identifier
     intents = _get(reader.trailer["/Root"])["/OutputIntents"]
     assert isinstance(intents, ArrayObject) and len(intents) == 1
     intent = intents[0].get_object()
@@ -187,3 +188,11 @@ def test_unusable_cmyk_profiles_are_refused(tmp_path: Path) -> None:
         (tmp_path / f"{name}.yaml").write_text(f"name: {name}\n" + text, encoding="utf-8")
         with pytest.raises(InputError, match=message):
             load_profile(name, tmp_path)
+
+
+def test_the_ink_warning_says_the_cmyk_export_caps_the_colour(mausoleum: LoadedSpec) -> None:
+    base = next(f for f in card_faces(mausoleum) if f.key == "cards-base")
+    rich = [dataclasses.replace(base, scene=card_scene(63, 88, 3, [Rect(0, 0, 69, 94, fill="#200000")]))]
+    (capped_here,) = ink_findings(mausoleum, rich, 240, "drivethrucards", capped_here=True)
+    (elsewhere,) = ink_findings(mausoleum, rich, 240, "othershop")
+    assert "caps it by taking chroma" in capped_here.hint and "caps" not in elsewhere.hint

@@ -283,14 +283,18 @@ def test_nice_ticks() -> None:
     assert nice_ticks(0, 1.2, integer=True) == [0.0, 1.0, 2.0]
 
 
-def test_gallery_links_the_report_folder() -> None:
+def test_gallery_links_the_report_page(tmp_path: Path) -> None:
     from cardgen.export.gallery import EXTRA_FOLDERS, render_gallery
 
     assert "report" in EXTRA_FOLDERS
     loaded = load_spec(SPECS / "ceratopsians")
     assert loaded.spec is not None
     page = render_gallery(loaded.spec, [], [], ["report"], "en")
-    assert '<a href="report/">report/</a>' in page
+    assert '<a href="report/">Balance report</a>' in page  # no page found: the folder
+    (tmp_path / "report").mkdir()
+    (tmp_path / "report" / "index.html").write_text("<!DOCTYPE html>", encoding="utf-8")
+    page = render_gallery(loaded.spec, [], [], ["report"], "en", [tmp_path])
+    assert '<a href="report/index.html">Balance report</a>' in page
 
 
 def test_sections_follow_the_player_counts() -> None:
