@@ -15,7 +15,7 @@ import pytest
 from cardgen.engine.core import Game, State, make_game, play_actions
 from cardgen.render.figures import TableView, Words
 from cardgen.rulebook.build import build_rulebooks
-from cardgen.rulebook.figures import FIGURE_SEED, _Labels, figures_for, play_first_turn, rulebook_figures
+from cardgen.rulebook.figures import FIGURE_SEED, Labels, figures_for, play_first_turn, rulebook_figures
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 
@@ -128,7 +128,7 @@ def test_the_worked_turn_is_a_real_replay_with_its_scores(folder: Path) -> None:
         replayed = play_actions(game, FIGURE_SEED, [a for _, a in _prefix_chance(game, steps)])
         assert replayed.scores() == state.scores()
         assert len(turn.steps) == len(steps) > 0
-        labels = _Labels(spec, locale)
+        labels = Labels(spec, locale)
         for seat, score in enumerate(replayed.scores()):
             assert any(line.startswith(f"{labels.seat(seat)}: {labels.number(score)} ") for line in turn.scores)
         markdown = built(folder, locale).rulebook.markdown.replace("\\", "")
@@ -154,7 +154,7 @@ def test_every_action_is_said_in_portuguese(folder: Path) -> None:
     spec = _spec(folder)
     figures = figures_for(spec)
     assert figures is not None and figures.describe is not None
-    labels = _Labels(spec, "pt_BR")
+    labels = Labels(spec, "pt_BR")
     words: Words = labels.words()
     rng = random.Random(7)
     seen = 0
@@ -188,7 +188,7 @@ def test_scored_positions_print_the_engines_scores(folder: Path, locale: str) ->
     spec = _spec(folder)
     figures = figures_for(spec)
     assert figures is not None and figures.positions is not None
-    labels = _Labels(spec, locale)
+    labels = Labels(spec, locale)
     positions = figures.positions(make_game(spec, 2), FIGURE_SEED, labels.words())
     shown = rulebook_figures(spec, locale).positions
     assert len(shown) == len(positions) > 0
@@ -206,7 +206,7 @@ def test_the_mural_counts_add_up_to_the_engines_score() -> None:
     spec = _spec(ROOT / "specs" / "ceramus")
     figures = figures_for(spec)
     assert figures is not None and figures.positions is not None
-    position = figures.positions(make_game(spec, 2), FIGURE_SEED, _Labels(spec, "en").words())[0]
+    position = figures.positions(make_game(spec, 2), FIGURE_SEED, Labels(spec, "en").words())[0]
     on, off = spec.numbers["points_per_tile_on_mural"], spec.numbers["points_per_tile_in_reserve"]
     for seat, line in enumerate(position.lines):
         tiles = [int(n) for n in re.findall(r"-?\d+", line.split(":", 1)[1])]
@@ -221,7 +221,7 @@ def test_the_displays_add_up_to_the_engines_score() -> None:
     spec = _spec(ROOT / "specs" / "ceratopsians")
     figures = figures_for(spec)
     assert figures is not None and figures.positions is not None
-    position = figures.positions(make_game(spec, 2), FIGURE_SEED, _Labels(spec, "en").words())[0]
+    position = figures.positions(make_game(spec, 2), FIGURE_SEED, Labels(spec, "en").words())[0]
     totals = [int(line.rsplit("=", 1)[1]) for line in position.lines]
     assert sum(totals) == position.state.scores()[0] > 0
     assert all(re.match(r"Display \d+: \d+ pairs? × \d+ = \d+", line) for line in position.lines)
@@ -253,7 +253,7 @@ def test_a_changed_component_count_changes_every_seat(tmp_path: Path) -> None:
     spec = _spec(folder)
     for locale, word in (("en", "Player"), ("pt_BR", "Jogador")):
         figures = rulebook_figures(spec, locale)
-        name = _Labels(spec, locale).source("marker")
+        name = Labels(spec, locale).source("marker")
         for figure in figures.setup:
             seats = [line for line in figure.lines if line.startswith(word)]
             assert len(seats) == int(figure.id.split("-")[1])
