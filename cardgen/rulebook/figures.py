@@ -146,9 +146,13 @@ def play_figures(spec: Spec) -> FigurePlay | None:
     return FigurePlay(setups, players, tuple(steps), end)
 
 
+FIGURE_PREFIX = "figure:"
+"""Figures' scenes are kept among a rulebook's pictures under this prefix (deck ids cannot hold ':')."""
+
+
 def picture_key(figure_id: str) -> str:
     """The key of a figure's scene among a rulebook's pictures (deck ids cannot hold ':', so no card picture clashes)."""
-    return f"figure:{figure_id}"
+    return f"{FIGURE_PREFIX}{figure_id}"
 
 
 class Labels:

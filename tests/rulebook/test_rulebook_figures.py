@@ -270,3 +270,23 @@ def test_the_worked_turn_starts_from_the_setup_pictured(folder: Path) -> None:
     setup_state = make_game(spec, turn.players).new_initial_state(FIGURE_SEED)
     _, steps = play_first_turn(make_game(spec, turn.players), FIGURE_SEED)
     assert steps[0][0].fingerprint() == setup_state.fingerprint()
+
+
+def test_the_markdown_shows_each_figure_as_an_svg_beside_it(tmp_path: Path) -> None:
+    """A built rulebook writes every figure as an SVG per language, and its Markdown shows each one."""
+    folder = ROOT / "specs" / "mausoleum-guardians"
+    spec = _spec(folder)
+    written = build_rulebooks(spec, tmp_path, ["en", "pt_BR"], ["a4"], folder, None)
+    svgs = sorted(p.name for p in written if p.suffix == ".svg")
+    for locale in LOCALES:
+        figures = rulebook_figures(spec, locale)
+        ids = [f.id for f in figures.setup] + ["turn"]
+        markdown = (tmp_path / spec.id / f"{spec.id}-rules-{locale}.md").read_text(encoding="utf-8")
+        for figure_id in ids:
+            name = f"{spec.id}-rules-{locale}-{figure_id}.svg"
+            assert name in svgs and f"(<{name}>)" in markdown
+        svg = (tmp_path / spec.id / f"{spec.id}-rules-{locale}-setup-4.svg").read_text(encoding="utf-8")
+        assert ("Player 4" if locale == "en" else "Jogador 4") in svg
+        four = next(f for f in figures.setup if f.id == "setup-4")
+        pile = re.search(r"\d+", four.lines[0])
+        assert pile is not None and f">{pile.group(0)}<" in svg  # the draw pile's count, drawn on its top card
