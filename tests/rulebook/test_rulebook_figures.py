@@ -230,7 +230,7 @@ def test_the_displays_add_up_to_the_engines_score() -> None:
 @pytest.mark.parametrize("folder", GAMES, ids=[g.name for g in GAMES])
 def test_every_figure_prints_its_text_at_six_points_or_more(folder: Path) -> None:
     """As the PDF prints them (narrowed to the text width or shortened to fit a page), no figure's text is under
-    the project's 6 pt minimum, and everything lies inside the figure."""
+    the project's 6 pt minimum, none is cut short, and everything lies inside the figure."""
     from cardgen.render.extent import ink_box, text_sizes
     from cardgen.rulebook.pdf import FIGURE_MAX_HEIGHT_MM, FIGURE_WIDTH_MM
 
@@ -244,6 +244,8 @@ def test_every_figure_prints_its_text_at_six_points_or_more(folder: Path) -> Non
             assert min(size for _, size in text_sizes(scene.children)) * scale >= 6.0 - 1e-9, key
             box = ink_box(scene.children)
             assert box is not None and box.right <= scene.width_mm + 0.5 and box.bottom <= scene.height_mm + 0.5, key
+            cut = [text for text, _ in text_sizes(scene.children) if text.text.endswith("…")]
+            assert cut == [], (key, locale)  # every name and title fits whole
 
 
 def test_a_changed_component_count_changes_every_seat(tmp_path: Path) -> None:
