@@ -292,3 +292,15 @@ def test_the_markdown_shows_each_figure_as_an_svg_beside_it(tmp_path: Path) -> N
         four = next(f for f in figures.setup if f.id == "setup-4")
         pile = re.search(r"\d+", four.lines[0])
         assert pile is not None and f">{pile.group(0)}<" in svg  # the draw pile's count, drawn on its top card
+
+
+def test_a_rulebook_with_figures_builds_byte_identical(tmp_path: Path) -> None:
+    """Seeded figures: two builds of a game's rulebook write the same bytes, PDFs and SVGs alike."""
+    folder = ROOT / "specs" / "ceratopsians"
+    spec = _spec(folder)
+    first = build_rulebooks(spec, tmp_path / "a", ["pt_BR"], ["a4"], folder, None)
+    second = build_rulebooks(spec, tmp_path / "b", ["pt_BR"], ["a4"], folder, None)
+    assert [p.name for p in first] == [p.name for p in second]
+    assert any(p.suffix == ".svg" for p in first)
+    for a, b in zip(first, second):
+        assert a.read_bytes() == b.read_bytes(), a.name
