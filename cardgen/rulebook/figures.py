@@ -261,7 +261,7 @@ class Labels:
             values.update(columns=self.number(columns), rows=self.number(rows))
             if zone.kind == "grid":
                 return ngettext(
-                    "%(name)s: %(num)s card in a grid of %(columns)s × %(rows)s", "%(name)s: %(num)s cards in a grid of %(columns)s × %(rows)s", zone.count
+                    "%(name)s: %(num)s card in %(columns)s × %(rows)s places", "%(name)s: %(num)s cards in %(columns)s × %(rows)s places", zone.count
                 ) % values
             return ngettext(
                 "%(name)s: %(num)s card, %(columns)s × %(rows)s spaces", "%(name)s: %(num)s cards, %(columns)s × %(rows)s spaces", zone.count
@@ -271,8 +271,6 @@ class Labels:
                 values["name"] = f"{name} ({self.entry(self.zone_palette(zone), zone.entry)})"
             gettext = self.gettext
             return gettext("%(name)s: %(num)s") % values
-        if zone.kind == "collection":
-            return ngettext("%(name)s: %(num)s card face up", "%(name)s: %(num)s cards face up", zone.count) % values
         return ngettext("%(name)s: %(num)s card face up", "%(name)s: %(num)s cards face up", zone.count) % values
 
     def label(self, view: TableView) -> TableView:
