@@ -342,17 +342,19 @@ def play_first_turn(game: Game, seed: int) -> tuple[State, list[tuple[State, int
     return state, steps
 
 
-def worked_turn(play: FigurePlay, figures: GameFigures, labels: Labels) -> WorkedTurn:
-    """The first turn of a game at the smallest player count with company, played by the engine."""
+def worked_turn(play: FigurePlay, figures: GameFigures, labels: Labels) -> WorkedTurn | None:
+    """The first turn of a game at the smallest player count with company, played by the engine (None: a game
+    over before anyone moves)."""
     players, state, steps = play.turn_players, play.turn_end, play.turn_steps
+    if not steps:
+        return None
     words = labels.words()
     said = []
     for before, action in steps:
         text = figures.describe(before, action, words) if figures.describe else before.action_to_string(action)
         said.append(text[:1].upper() + text[1:])
-    seat = steps[0][0].current_player() if steps else 0
-    seat = seat if seat >= 0 else 0
-    scores = tuple(labels.score(seat, value) for seat, value in enumerate(state.scores()))
+    seat = max(0, steps[0][0].current_player())
+    scores = tuple(labels.score(index, value) for index, value in enumerate(state.scores()))
     gettext = labels.gettext
     caption = gettext("The table after the turn of %(player)s") % {"player": labels.seat(seat)}
     figure = _figure(labels, "turn", "turn", caption, figures.table(state))
@@ -366,7 +368,7 @@ def position_figures(spec: Spec, figures: GameFigures, labels: Labels) -> list[R
     game = make_game(spec, _turn_players(spec))
     out = []
     for index, position in enumerate(figures.positions(game, FIGURE_SEED, labels.words())):
-        scores = [labels.score(seat, value) for seat, value in enumerate(position.state.scores())]
+        scores = [labels.score(index, value) for index, value in enumerate(position.state.scores())]
         out.append(RulebookFigure(f"position-{index + 1}", "scoring", position.text, position.lines, position.scene, tuple(scores)))
     return out
 
