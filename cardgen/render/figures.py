@@ -12,7 +12,7 @@ game:
 * a :class:`GameFigures` is what a game package registers for its rules id
   (:func:`register_figures`, from ``cardgen/games/<pkg>/figures.py``): how to
   read a :class:`TableView` off a state, optionally how to say an action in a
-  language, and optionally positions it draws itself (a scored Mural) as a
+  language, and optionally positions it draws itself (a scored board) as a
   :class:`~cardgen.render.scene.Scene` with the state they show.
 
 The views carry spec ids, never words: the rulebook fills in the titles and
@@ -98,7 +98,7 @@ class TableView:
 
 @dataclass(frozen=True)
 class Position:
-    """A position a game draws itself (a scored Mural, a display and its pairs), with the state it shows.
+    """A position a game draws itself (a scored board, a tableau and what scores in it), with the state it shows.
 
     ``text`` says what the picture shows, in the figure's language; the rulebook adds the scores it reads from
     ``state``. ``scene`` is in mm (y down), any size; the rulebook scales it to its text width.

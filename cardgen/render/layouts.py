@@ -28,10 +28,6 @@ from cardgen.spec.models import CardSize, Component, Deck
 from cardgen.spec.parse_cache import active_parse_cache
 from cardgen.spec.source import Place, SourceMap
 from cardgen.spec.yaml_load import load_yaml
-from cardgen.resources import TEMPLATES
-
-LAYOUTS_DIR: Path = TEMPLATES / "layouts"
-"""Where the layout language is documented (README.md); layouts themselves live with their game."""
 
 _BUNDLED: dict[str, Path] = {}
 

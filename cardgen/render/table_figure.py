@@ -12,6 +12,7 @@ knows a game.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -37,6 +38,8 @@ BACK = "#9b8a74"
 TABLE = "#f4efe6"
 PANEL = "#ffffff"
 RULE = "#b9a58f"
+TITLE_LINES = 3
+"""A zone's title is widened until it takes at most this many lines (it is never cut)."""
 MAX_SHOWN = 6
 """Card backs drawn for a face-down pile or hand (the count says how many there are)."""
 
@@ -55,16 +58,19 @@ def _line_height(size_pt: float) -> float:
 
 
 def wrap(text: str, width: float, font: str, size_pt: float, max_lines: int) -> list[str]:
-    """``text`` broken into lines at most ``width`` mm wide, at most ``max_lines`` of them (the last ends in … when cut)."""
+    """``text`` broken into lines at most ``width`` mm wide (at spaces, or after a hyphen inside a word), at most
+    ``max_lines`` of them (the last ends in … when cut)."""
     lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}" if current else word
+    current, glued = "", False
+    for match in re.finditer(r"([^\s-]+-)(?=[^\s-])|\S+", text):  # a hyphenated word may break after its hyphen
+        word = match.group(0)
+        trial = (current + word if glued else f"{current} {word}") if current else word
         if string_width(trial, font, size_pt) <= width or not current:
             current = trial
         else:
             lines.append(current)
             current = word
+        glued = match.group(1) is not None
     if current:
         lines.append(current)
     cut = len(lines) > max_lines
@@ -253,7 +259,10 @@ def zone_block(zone: Zone, max_width: float, group: Sequence[Zone] = ()) -> _Blo
     else:
         w, h, body = _cards_grid(zone.marks, zone.columns, max_width)
     title_width = min(max_width, max(w, 28.0))
-    lines = wrap(title, title_width, BOLD, TITLE_PT, 3)
+    lines = wrap(title, title_width, BOLD, TITLE_PT, TITLE_LINES + 99)
+    while len(lines) > TITLE_LINES and title_width < max_width:  # a title is never cut: it carries the count
+        title_width = min(max_width, title_width + 6.0)
+        lines = wrap(title, title_width, BOLD, TITLE_PT, TITLE_LINES + 99)
     title_h = len(lines) * _line_height(TITLE_PT) + 1.0
     items = _text_lines(lines, 0.0, 0.0, BOLD, TITLE_PT, INK)
     items.append(Group(tuple(body), Transform(translate=(0.0, title_h))))

@@ -203,6 +203,28 @@ def _pdf_inputs(spec: Spec, rulebook: Rulebook, pictures: dict[str, Scene]) -> t
     )
 
 
+def figure_svg_name(game_id: str, locale: str, figure_id: str) -> str:
+    """The file name of a rulebook figure's SVG, which the Markdown rulebook shows: ``<game>-rules-<lang>-<figure>.svg``."""
+    return f"{game_id}-rules-{locale}-{figure_id}.svg"
+
+
+def _write_figure_svgs(spec: Spec, locale: str, folder: Path, pictures: dict[str, Scene], written: list[Path]) -> dict[str, str]:
+    """Write each figure drawn from the engine as an SVG beside the Markdown; returns figure id -> file name."""
+    from cardgen.render.svg_backend import write_svg
+    from cardgen.rulebook.figures import FIGURE_PREFIX
+
+    images: dict[str, str] = {}
+    for key, scene in pictures.items():
+        if not key.startswith(FIGURE_PREFIX):
+            continue
+        figure_id = key[len(FIGURE_PREFIX) :]
+        path = folder / figure_svg_name(spec.id, locale, figure_id)
+        atomic_write_bytes(path, write_svg(scene).encode("utf-8"))
+        written.append(path)
+        images[figure_id] = path.name
+    return images
+
+
 def build_rulebooks(
     spec: Spec,
     out_dir: Path,
@@ -213,6 +235,9 @@ def build_rulebooks(
     cache: ArtefactCache | None = None,
 ) -> list[Path]:
     """Write the Markdown and PDF rulebooks of ``spec`` under ``out_dir/<game>/``; returns the files written.
+
+    The figures drawn from the engine are also written as SVG files the Markdown shows
+    (:func:`figure_svg_name`).
 
     ``loaded`` (the spec as loaded from its folder) lets the components section
     show card pictures drawn by the face renderer; without it there are none.
@@ -232,8 +257,10 @@ def build_rulebooks(
     play = play_figures(spec) if locales else None
     for locale in locales:
         rulebook, pictures = prepare_rulebook(spec, locale, spec_folder, loaded, cache, play)
+        images = _write_figure_svgs(spec, locale, folder, pictures, written)
         md_path = folder / markdown_name(spec.id, locale)
-        atomic_write_bytes(md_path, rulebook.markdown.encode("utf-8"))
+        markdown = to_markdown(rulebook.document, images) if images else rulebook.markdown
+        atomic_write_bytes(md_path, markdown.encode("utf-8"))
         written.append(md_path)
         for paper in papers:
             if paper not in PAPERS:

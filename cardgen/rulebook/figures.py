@@ -151,12 +151,16 @@ def play_figures(spec: Spec) -> FigurePlay | None:
     return FigurePlay(setups, players, tuple(steps), end)
 
 
+FIGURE_PREFIX = "figure:"
+"""Figures' scenes are kept among a rulebook's pictures under this prefix (deck ids cannot hold ':')."""
+
+
 def picture_key(figure_id: str) -> str:
     """The key of a figure's scene among a rulebook's pictures (deck ids cannot hold ':', so no card picture clashes)."""
-    return f"figure:{figure_id}"
+    return f"{FIGURE_PREFIX}{figure_id}"
 
 
-class _Labels:
+class Labels:
     """The words of one rulebook language: catalogs for the generic ones, the spec for names."""
 
     def __init__(self, spec: Spec, locale: str) -> None:
@@ -171,14 +175,17 @@ class _Labels:
         self.palettes = {p.id: p for p in spec.palettes}
 
     def local(self, text: dict[str, str] | None, default: str) -> str:
+        """``text`` in this language (the spec's first language when it lacks this one), ``default`` when empty."""
         if not text:
             return default
         return text.get(self.locale) or text.get(self.fallback) or default
 
     def number(self, value: int) -> str:
+        """A number formatted for this language."""
         return format_decimal(value, locale=self.locale)
 
     def seat(self, seat: int) -> str:
+        """A seat as players are named in the figures ("Player 1")."""
         gettext = self.gettext
         return gettext("Player %(number)s") % {"number": self.number(seat + 1)}
 
@@ -188,6 +195,7 @@ class _Labels:
         return ngettext("%(player)s: %(num)s point", "%(player)s: %(num)s points", abs(value)) % {"player": self.seat(seat), "num": self.number(value)}
 
     def source(self, source: str) -> str:
+        """The name of a deck or component id."""
         deck = self.decks.get(source)
         if deck is not None:
             return self.local(deck.name, source)
@@ -195,6 +203,7 @@ class _Labels:
         return self.local(component.name, source) if component is not None else source
 
     def card(self, deck_id: str, card_id: str, face: int) -> str:
+        """A card's name (``face``: the name of that face of a two-sided card, -1 for the card's own)."""
         deck = self.decks.get(deck_id)
         card = next((c for c in deck.cards if c.id == card_id), None) if deck else None
         if card is None:
@@ -204,6 +213,7 @@ class _Labels:
         return self.local(card.name, card_id)
 
     def card_fill(self, deck_id: str, card_id: str) -> str | None:
+        """A light tint of the card type's colour, to tell card types apart in a picture (None: no type colour)."""
         deck = self.decks.get(deck_id)
         card = next((c for c in deck.cards if c.id == card_id), None) if deck else None
         if deck is None or card is None or card.type is None:
@@ -212,20 +222,24 @@ class _Labels:
         return mix(colour, "#ffffff", 0.65) if colour else None
 
     def entry(self, palette_id: str, entry_id: str) -> str:
+        """A palette entry's name."""
         palette = self.palettes.get(palette_id)
         entry = next((e for e in palette.entries if e.id == entry_id), None) if palette else None
         return self.local(entry.name, entry_id) if entry else entry_id
 
     def words(self) -> Words:
+        """These names as the :class:`Words` a game's figure module speaks with."""
         return Words(self.locale, self.seat, self.card, self.entry, self.number)
 
     def zone_palette(self, zone: Zone) -> str:
+        """The palette of a zone's entries: its own, else its component's."""
         if zone.palette:
             return zone.palette
         component = self.components.get(zone.source)
         return component.palette or "" if component is not None else ""
 
     def mark(self, zone: Zone, mark: Mark) -> Mark:
+        """``mark`` with its text and fill: a card's name and type tint, an entry's symbol and colour."""
         if mark.card:
             return replace(mark, text=mark.text or self.card(zone.source, mark.card, mark.face), fill=mark.fill or self.card_fill(zone.source, mark.card))
         if mark.entry:
@@ -252,7 +266,7 @@ class _Labels:
             values.update(columns=self.number(columns), rows=self.number(rows))
             if zone.kind == "grid":
                 return ngettext(
-                    "%(name)s: %(num)s card in a grid of %(columns)s × %(rows)s", "%(name)s: %(num)s cards in a grid of %(columns)s × %(rows)s", zone.count
+                    "%(name)s: %(num)s card in %(columns)s × %(rows)s places", "%(name)s: %(num)s cards in %(columns)s × %(rows)s places", zone.count
                 ) % values
             return ngettext(
                 "%(name)s: %(num)s card, %(columns)s × %(rows)s spaces", "%(name)s: %(num)s cards, %(columns)s × %(rows)s spaces", zone.count
@@ -262,8 +276,6 @@ class _Labels:
                 values["name"] = f"{name} ({self.entry(self.zone_palette(zone), zone.entry)})"
             gettext = self.gettext
             return gettext("%(name)s: %(num)s") % values
-        if zone.kind == "collection":
-            return ngettext("%(name)s: %(num)s card face up", "%(name)s: %(num)s cards face up", zone.count) % values
         return ngettext("%(name)s: %(num)s card face up", "%(name)s: %(num)s cards face up", zone.count) % values
 
     def label(self, view: TableView) -> TableView:
@@ -286,13 +298,13 @@ class _Labels:
         return tuple(out)
 
 
-def _figure(labels: _Labels, figure_id: str, section: str, caption: str, view: TableView) -> RulebookFigure:
+def _figure(labels: Labels, figure_id: str, section: str, caption: str, view: TableView) -> RulebookFigure:
     labelled = labels.label(view)
     seats = [labels.seat(seat) for seat in range(view.seats)]
     return RulebookFigure(figure_id, section, caption, labels.lines(labelled), draw_table(labelled, seats))
 
 
-def setup_figures(play: FigurePlay, figures: GameFigures, labels: _Labels) -> list[RulebookFigure]:
+def setup_figures(play: FigurePlay, figures: GameFigures, labels: Labels) -> list[RulebookFigure]:
     """One diagram per player count the spec sets up, read off ``new_initial_state(FIGURE_SEED)``."""
     ngettext = labels.ngettext
     out = []
@@ -335,31 +347,33 @@ def play_first_turn(game: Game, seed: int) -> tuple[State, list[tuple[State, int
     return state, steps
 
 
-def worked_turn(play: FigurePlay, figures: GameFigures, labels: _Labels) -> WorkedTurn:
-    """The first turn of a game at the smallest player count with company, played by the engine."""
+def worked_turn(play: FigurePlay, figures: GameFigures, labels: Labels) -> WorkedTurn | None:
+    """The first turn of a game at the smallest player count with company, played by the engine (None: a game
+    over before anyone moves)."""
     players, state, steps = play.turn_players, play.turn_end, play.turn_steps
+    if not steps:
+        return None
     words = labels.words()
     said = []
     for before, action in steps:
         text = figures.describe(before, action, words) if figures.describe else before.action_to_string(action)
         said.append(text[:1].upper() + text[1:])
-    seat = steps[0][0].current_player() if steps else 0
-    seat = seat if seat >= 0 else 0
-    scores = tuple(labels.score(seat, value) for seat, value in enumerate(state.scores()))
+    seat = max(0, steps[0][0].current_player())
+    scores = tuple(labels.score(index, value) for index, value in enumerate(state.scores()))
     gettext = labels.gettext
     caption = gettext("The table after the turn of %(player)s") % {"player": labels.seat(seat)}
     figure = _figure(labels, "turn", "turn", caption, figures.table(state))
     return WorkedTurn(players, labels.seat(seat), tuple(said), scores, figure)
 
 
-def position_figures(spec: Spec, figures: GameFigures, labels: _Labels) -> list[RulebookFigure]:
+def position_figures(spec: Spec, figures: GameFigures, labels: Labels) -> list[RulebookFigure]:
     """The positions the game draws itself, each with the scores read off its state."""
     if figures.positions is None:
         return []
     game = make_game(spec, _turn_players(spec))
     out = []
     for index, position in enumerate(figures.positions(game, FIGURE_SEED, labels.words())):
-        scores = [labels.score(seat, value) for seat, value in enumerate(position.state.scores())]
+        scores = [labels.score(index, value) for index, value in enumerate(position.state.scores())]
         out.append(RulebookFigure(f"position-{index + 1}", "scoring", position.text, position.lines, position.scene, tuple(scores)))
     return out
 
@@ -373,7 +387,7 @@ def rulebook_figures(spec: Spec, locale: str, play: FigurePlay | None = None) ->
     play = play or play_figures(spec)
     if figures is None or play is None:
         return GameFigureSet()
-    labels = _Labels(spec, locale)
+    labels = Labels(spec, locale)
     return GameFigureSet(
         tuple(setup_figures(play, figures, labels)),
         worked_turn(play, figures, labels),

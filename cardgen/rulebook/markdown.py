@@ -43,8 +43,13 @@ def inline(runs: Inline, in_table: bool = False) -> str:
     return "".join(parts)
 
 
-def to_markdown(doc: Document) -> str:
-    """The whole rulebook as Markdown text (ends with one newline)."""
+def to_markdown(doc: Document, images: dict[str, str] | None = None) -> str:
+    """The whole rulebook as Markdown text (ends with one newline).
+
+    ``images`` maps a figure's id to the file (beside the Markdown) that shows it; a figure without one prints
+    its caption and its lines only.
+    """
+    images = images or {}
     chunks: list[str] = []
     toc_levels = {1, 2}
     for block in doc.blocks:
@@ -81,9 +86,14 @@ def to_markdown(doc: Document) -> str:
                     lines.append(f"{indent}- [{escape(heading.text, in_table=True)}](#{heading.anchor})")
             chunks.append("\n".join(lines))
         elif isinstance(block, Figure):
-            lines = [f"*{escape(block.caption)}*"] if block.caption else []
-            lines.extend(f"- {escape(line, in_table=True)}" for line in block.lines)
-            chunks.append("\n\n".join(lines[:1]) + ("\n\n" + "\n".join(lines[1:]) if lines[1:] else ""))
+            parts = []
+            if block.id in images:
+                parts.append(f"![{escape(block.caption, in_table=True)}](<{markdown_destination(images[block.id])}>)")
+            if block.caption:
+                parts.append(f"*{escape(block.caption)}*")
+            if block.lines:
+                parts.append("\n".join(f"- {escape(line, in_table=True)}" for line in block.lines))
+            chunks.append("\n\n".join(parts))
         elif isinstance(block, (Picture, PageBreak)):
             continue
     return "\n\n".join(chunk for chunk in chunks if chunk) + "\n"

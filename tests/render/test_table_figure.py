@@ -92,3 +92,17 @@ def test_an_outline_follows_the_edge_of_a_region() -> None:
     assert len(bar) == 6 and all(isinstance(line, Line) for line in bar)
     ell = drawn.outline([(0, 0), (0, 1), (1, 1)], "#000000")
     assert len(ell) == 8
+
+
+def test_a_long_title_is_widened_never_cut() -> None:
+    title = "A deck with a rather long name in some language: draw pile, 31 cards"
+    scene = draw_table(TableView(1, (Zone("pile", "d", 31, title=title), Zone("hand", "d", 5, 0, title="Hand"))), ["Seat 1"])
+    texts = _texts(scene.children)
+    assert not any(t.endswith("…") for t in texts)
+    assert " ".join(t for t in texts if t not in {"31", "5", "Seat 1", "Hand"}) == title
+
+
+def test_a_hyphenated_word_breaks_after_its_hyphen() -> None:
+    lines = wrap("Babado central do crânio vermelho-amarelo", 16.0, "DejaVuSans", 6.0, 5)
+    assert not any(line.endswith("…") for line in lines)
+    assert "".join(line if line.endswith("-") else line + " " for line in lines).strip() == "Babado central do crânio vermelho-amarelo"

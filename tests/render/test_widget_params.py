@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.findings import Finding, Severity
-from cardgen.render.layouts import LAYOUTS_DIR, DeckLayout, default_component_layout, default_deck_layout
+from cardgen.render.layouts import DeckLayout, bundled_layouts, default_component_layout, default_deck_layout
 from cardgen.render.scene import Box
 from cardgen.render.widget_docs import widgets_reference_markdown
 from cardgen.render.widget_kit import UndeclaredParameter, WidgetContext
@@ -26,7 +26,14 @@ from cardgen.validate.runner import validate_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["ceramus", "keramikos", "mausoleum-guardians", "ceratopsians"]
-SHIPPED = sorted(LAYOUTS_DIR.glob("*/*.yaml"))
+SHIPPED = sorted((ROOT / "cardgen" / "games").glob("*/layouts/*.yaml")) + sorted((ROOT / "specs").glob("*/layouts/*.yaml"))
+"""Every shipped layout: those bundled with a game's rules module and those in a spec's own folder."""
+
+
+def _bundled(rules_id: str) -> Path:
+    folder = bundled_layouts(rules_id)
+    assert folder is not None, rules_id
+    return folder
 
 
 def test_every_registered_widget_declares_its_parameters() -> None:
@@ -65,7 +72,7 @@ def _mutant(tmp_path: Path, game: str, layout: str, old: str, new: str) -> tuple
     """A copy of a shipped game overriding one layout with one edit; the edited line's number."""
     folder = tmp_path / game
     shutil.copytree(ROOT / "specs" / game, folder)
-    text = (LAYOUTS_DIR / game / f"{layout}.yaml").read_text(encoding="utf-8")
+    text = (_bundled(game) / f"{layout}.yaml").read_text(encoding="utf-8")
     assert text.count(old) == 1, old
     (folder / "layouts").mkdir(exist_ok=True)
     (folder / "layouts" / f"{layout}.yaml").write_text(text.replace(old, new), encoding="utf-8")

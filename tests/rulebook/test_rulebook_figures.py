@@ -15,7 +15,7 @@ import pytest
 from cardgen.engine.core import Game, State, make_game, play_actions
 from cardgen.render.figures import TableView, Words
 from cardgen.rulebook.build import build_rulebooks
-from cardgen.rulebook.figures import FIGURE_SEED, _Labels, figures_for, play_first_turn, rulebook_figures
+from cardgen.rulebook.figures import FIGURE_SEED, Labels, figures_for, play_first_turn, rulebook_figures
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 
@@ -128,7 +128,7 @@ def test_the_worked_turn_is_a_real_replay_with_its_scores(folder: Path) -> None:
         replayed = play_actions(game, FIGURE_SEED, [a for _, a in _prefix_chance(game, steps)])
         assert replayed.scores() == state.scores()
         assert len(turn.steps) == len(steps) > 0
-        labels = _Labels(spec, locale)
+        labels = Labels(spec, locale)
         for seat, score in enumerate(replayed.scores()):
             assert any(line.startswith(f"{labels.seat(seat)}: {labels.number(score)} ") for line in turn.scores)
         markdown = built(folder, locale).rulebook.markdown.replace("\\", "")
@@ -154,7 +154,7 @@ def test_every_action_is_said_in_portuguese(folder: Path) -> None:
     spec = _spec(folder)
     figures = figures_for(spec)
     assert figures is not None and figures.describe is not None
-    labels = _Labels(spec, "pt_BR")
+    labels = Labels(spec, "pt_BR")
     words: Words = labels.words()
     rng = random.Random(7)
     seen = 0
@@ -188,7 +188,7 @@ def test_scored_positions_print_the_engines_scores(folder: Path, locale: str) ->
     spec = _spec(folder)
     figures = figures_for(spec)
     assert figures is not None and figures.positions is not None
-    labels = _Labels(spec, locale)
+    labels = Labels(spec, locale)
     positions = figures.positions(make_game(spec, 2), FIGURE_SEED, labels.words())
     shown = rulebook_figures(spec, locale).positions
     assert len(shown) == len(positions) > 0
@@ -206,7 +206,7 @@ def test_the_mural_counts_add_up_to_the_engines_score() -> None:
     spec = _spec(ROOT / "specs" / "ceramus")
     figures = figures_for(spec)
     assert figures is not None and figures.positions is not None
-    position = figures.positions(make_game(spec, 2), FIGURE_SEED, _Labels(spec, "en").words())[0]
+    position = figures.positions(make_game(spec, 2), FIGURE_SEED, Labels(spec, "en").words())[0]
     on, off = spec.numbers["points_per_tile_on_mural"], spec.numbers["points_per_tile_in_reserve"]
     for seat, line in enumerate(position.lines):
         tiles = [int(n) for n in re.findall(r"-?\d+", line.split(":", 1)[1])]
@@ -221,7 +221,7 @@ def test_the_displays_add_up_to_the_engines_score() -> None:
     spec = _spec(ROOT / "specs" / "ceratopsians")
     figures = figures_for(spec)
     assert figures is not None and figures.positions is not None
-    position = figures.positions(make_game(spec, 2), FIGURE_SEED, _Labels(spec, "en").words())[0]
+    position = figures.positions(make_game(spec, 2), FIGURE_SEED, Labels(spec, "en").words())[0]
     totals = [int(line.rsplit("=", 1)[1]) for line in position.lines]
     assert sum(totals) == position.state.scores()[0] > 0
     assert all(re.match(r"Display \d+: \d+ pairs? × \d+ = \d+", line) for line in position.lines)
@@ -230,7 +230,7 @@ def test_the_displays_add_up_to_the_engines_score() -> None:
 @pytest.mark.parametrize("folder", GAMES, ids=[g.name for g in GAMES])
 def test_every_figure_prints_its_text_at_six_points_or_more(folder: Path) -> None:
     """As the PDF prints them (narrowed to the text width or shortened to fit a page), no figure's text is under
-    the project's 6 pt minimum, and everything lies inside the figure."""
+    the project's 6 pt minimum, none is cut short, and everything lies inside the figure."""
     from cardgen.render.extent import ink_box, text_sizes
     from cardgen.rulebook.pdf import FIGURE_MAX_HEIGHT_MM, FIGURE_WIDTH_MM
 
@@ -244,6 +244,8 @@ def test_every_figure_prints_its_text_at_six_points_or_more(folder: Path) -> Non
             assert min(size for _, size in text_sizes(scene.children)) * scale >= 6.0 - 1e-9, key
             box = ink_box(scene.children)
             assert box is not None and box.right <= scene.width_mm + 0.5 and box.bottom <= scene.height_mm + 0.5, key
+            cut = [text for text, _ in text_sizes(scene.children) if text.text.endswith("…")]
+            assert cut == [], (key, locale)  # every name and title fits whole
 
 
 def test_a_changed_component_count_changes_every_seat(tmp_path: Path) -> None:
@@ -253,7 +255,7 @@ def test_a_changed_component_count_changes_every_seat(tmp_path: Path) -> None:
     spec = _spec(folder)
     for locale, word in (("en", "Player"), ("pt_BR", "Jogador")):
         figures = rulebook_figures(spec, locale)
-        name = _Labels(spec, locale).source("marker")
+        name = Labels(spec, locale).source("marker")
         for figure in figures.setup:
             seats = [line for line in figure.lines if line.startswith(word)]
             assert len(seats) == int(figure.id.split("-")[1])
@@ -270,3 +272,35 @@ def test_the_worked_turn_starts_from_the_setup_pictured(folder: Path) -> None:
     setup_state = make_game(spec, turn.players).new_initial_state(FIGURE_SEED)
     _, steps = play_first_turn(make_game(spec, turn.players), FIGURE_SEED)
     assert steps[0][0].fingerprint() == setup_state.fingerprint()
+
+
+def test_the_markdown_shows_each_figure_as_an_svg_beside_it(tmp_path: Path) -> None:
+    """A built rulebook writes every figure as an SVG per language, and its Markdown shows each one."""
+    folder = ROOT / "specs" / "mausoleum-guardians"
+    spec = _spec(folder)
+    written = build_rulebooks(spec, tmp_path, ["en", "pt_BR"], ["a4"], folder, None)
+    svgs = sorted(p.name for p in written if p.suffix == ".svg")
+    for locale in LOCALES:
+        figures = rulebook_figures(spec, locale)
+        ids = [f.id for f in figures.setup] + ["turn"]
+        markdown = (tmp_path / spec.id / f"{spec.id}-rules-{locale}.md").read_text(encoding="utf-8")
+        for figure_id in ids:
+            name = f"{spec.id}-rules-{locale}-{figure_id}.svg"
+            assert name in svgs and f"(<{name}>)" in markdown
+        svg = (tmp_path / spec.id / f"{spec.id}-rules-{locale}-setup-4.svg").read_text(encoding="utf-8")
+        assert ("Player 4" if locale == "en" else "Jogador 4") in svg
+        four = next(f for f in figures.setup if f.id == "setup-4")
+        pile = re.search(r"\d+", four.lines[0])
+        assert pile is not None and f">{pile.group(0)}<" in svg  # the draw pile's count, drawn on its top card
+
+
+def test_a_rulebook_with_figures_builds_byte_identical(tmp_path: Path) -> None:
+    """Seeded figures: two builds of a game's rulebook write the same bytes, PDFs and SVGs alike."""
+    folder = ROOT / "specs" / "ceratopsians"
+    spec = _spec(folder)
+    first = build_rulebooks(spec, tmp_path / "a", ["pt_BR"], ["a4"], folder, None)
+    second = build_rulebooks(spec, tmp_path / "b", ["pt_BR"], ["a4"], folder, None)
+    assert [p.name for p in first] == [p.name for p in second]
+    assert any(p.suffix == ".svg" for p in first)
+    for a, b in zip(first, second):
+        assert a.read_bytes() == b.read_bytes(), a.name
