@@ -10,6 +10,11 @@ The Keramikos figures were recorded again for issue 20, when its rules took the 
 (Complete completes a set, Trash takes any card, Sort rearranges a stack card by card, a site with
 only special cards is empty, doubles mark a pottery card): the games are longer in actions because a
 Sort now names each card of the new order.
+
+The Ceramus figures were recorded again for issue 20, when a Ceramas card became usable when its holder
+wants (any number, before and after the build) and a held Remove or Move card began to keep the game
+going; with ``options.bonus_timing: start_of_turn`` the former fixed games still replay move for move
+(tests/games/test_ceramus_source_readings.py).
 """
 
 from __future__ import annotations
@@ -28,12 +33,12 @@ from cardgen.spec.load import find_spec_folder, load_spec
 
 # (game, players, seed, final scores, actions played, digest of the actions, digest of the usage counters)
 FIXED = [
-    ("ceramus", 1, 0, [8], 12, "72e08b3d4f004b99", "fe7804a25196"),
+    ("ceramus", 1, 0, [6], 17, "2ea5668aa75b0873", "133db5a9011d"),
     ("ceramus", 1, 1, [-4], 4, "7aa48720d018cab8", "6000591373f3"),
-    ("ceramus", 2, 2, [10, 2], 37, "b624f85861899cfb", "8f488eff0792"),
-    ("ceramus", 3, 2, [0, -2, 6], 58, "2e4f602e6fc83a1e", "c06efd76b91a"),
-    ("ceramus", 4, 0, [6, 0, -2, 10], 71, "ede8b1bcd56ee6e4", "c59b3f5cb64b"),
-    ("ceramus", 4, 2, [10, 4, 6, -6], 72, "2043a486029431a8", "4b74297fa3fd"),
+    ("ceramus", 2, 2, [12, 0], 37, "dced7aec8ef89646", "b0c441aaf634"),
+    ("ceramus", 3, 2, [6, -2, -4], 50, "4210a46cf9544c10", "a8bc97a85618"),
+    ("ceramus", 4, 0, [-4, 10, 0, 4], 73, "c1ef9d48c40b4871", "687414596012"),
+    ("ceramus", 4, 2, [2, 2, -2, 12], 72, "e65ae647aaea7f74", "a2381756156b"),
     ("ceratopsians", 2, 0, [7, 6], 16, "567097bc42cf110c", "abae8827ed64"),
     ("ceratopsians", 2, 1, [7, 3], 16, "16e6384e4a61a679", "1c2b145f3c77"),
     ("ceratopsians", 2, 2, [6, 4], 16, "eb91cf0fed5ced36", "c4dbe2f417f9"),
@@ -51,10 +56,10 @@ FIXED = [
 
 # Digest of (scores, length, actions digest, ranking, usage, termination) over seeds 0-39.
 FORTY_SEEDS = {
-    ("ceramus", 1): "a575f5e39921cdaf",
-    ("ceramus", 2): "819fd450f0e4c370",
-    ("ceramus", 3): "f7e6c0134dc554b2",
-    ("ceramus", 4): "372828b25802a5de",
+    ("ceramus", 1): "384c03273c87282d",
+    ("ceramus", 2): "e54bb6a1bdf9f95b",
+    ("ceramus", 3): "3ffafe2ff2651487",
+    ("ceramus", 4): "639ba6aec9d7623c",
     ("ceratopsians", 2): "5690606a2a502c08",
     ("keramikos", 2): "a3c96c9946d5fc3e",
     ("keramikos", 3): "fdf251fc6ece2288",
