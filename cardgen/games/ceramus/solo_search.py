@@ -146,6 +146,14 @@ class SoloSearch:
             ]
             for x in range(geo.cells)
         ]
+        # slide_dirs[cell][style]: (direction, neighbour) pairs of those, in the engine's direction order
+        self.slide_dirs = [
+            [
+                [(d, y) for d, y in enumerate(geo.neighbours[x]) if y >= 0 and orig[y] != st]
+                for st in range(self.ns)
+            ]
+            for x in range(geo.cells)
+        ]
         nshapes = len(g.shape_ids)
         self.need = [g.shape_size[i] - 1 for i in range(nshapes)]
         # builds[shape][mirrored] = [(mask, style, tile cells, top-left cell)], placements as the engine lists them
@@ -231,7 +239,7 @@ class SoloSearch:
             cov |= t
         if held & self.kind_mask[REMOVE] and cov:
             return False
-        if held & self.kind_mask[MOVE] and self._move_results(tiles, 0):
+        if held & self.kind_mask[MOVE] and self._can_slide(tiles):
             return False
         mirror = bool(held & self.kind_mask[BUILD])
         for shape in _bits(hand):
@@ -254,16 +262,28 @@ class SoloSearch:
         cov = 0
         for t in tiles:
             cov |= t
-        orig = self.orig
-        neigh = self.neigh
+        slide_dirs = self.slide_dirs
         for s, t in enumerate(tiles):
             for cell in _bits(t & ~moved):
-                for d, dest in enumerate(neigh[cell]):
-                    if dest >= 0 and not cov >> dest & 1 and orig[dest] != s:
+                for d, dest in slide_dirs[cell][s]:
+                    if not cov >> dest & 1:
                         nt = list(tiles)
                         nt[s] = (t & ~(1 << cell)) | (1 << dest)
                         out.append((tuple(nt), cell, d))
         return out
+
+    def _can_slide(self, tiles: Tiles) -> bool:
+        """Whether some tile has a neighbour to slide to (a Move card has a target)."""
+        cov = 0
+        for t in tiles:
+            cov |= t
+        free = self.full & ~cov
+        slide = self.slide
+        for s, t in enumerate(tiles):
+            for cell in _bits(t):
+                if slide[cell][s] & free:
+                    return True
+        return False
 
     def _card_results(self, tiles: Tiles, card: int) -> list[tuple[Tiles, tuple[object, ...]]]:
         """Every result of using ``card`` (not a Mirror) on ``tiles``, with its targets; none when it has no target."""
