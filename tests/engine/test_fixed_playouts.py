@@ -11,6 +11,11 @@ The Keramikos figures were recorded again for issue 20, when its rules took the 
 only special cards is empty, doubles mark a pottery card): the games are longer in actions because a
 Sort now names each card of the new order.
 
+The Ceramus figures were recorded again for issue 20, when a Ceramas card became usable when its holder
+wants (any number, before and after the build) and a held Remove or Move card began to keep the game
+going; with ``options.bonus_timing: start_of_turn`` the former fixed games still replay move for move
+(tests/games/test_ceramus_source_readings.py).
+
 Playthroughs: the games of ``FIXED`` are kept whole, readable, as JSON lines in
 ``tests/engine/playthroughs/`` (one line per action: who played, the action as
 the rules module writes it, the scores, who moves next, how many choices they
@@ -66,10 +71,10 @@ RECORD = "PYTHONPATH=. python tests/engine/test_fixed_playouts.py --record"
 
 # Digest of (scores, length, actions digest, ranking, usage, termination) over seeds 0-39.
 FORTY_SEEDS = {
-    ("ceramus", 1): "a575f5e39921cdaf",
-    ("ceramus", 2): "819fd450f0e4c370",
-    ("ceramus", 3): "f7e6c0134dc554b2",
-    ("ceramus", 4): "372828b25802a5de",
+    ("ceramus", 1): "384c03273c87282d",
+    ("ceramus", 2): "e54bb6a1bdf9f95b",
+    ("ceramus", 3): "3ffafe2ff2651487",
+    ("ceramus", 4): "639ba6aec9d7623c",
     ("ceratopsians", 2): "5690606a2a502c08",
     ("keramikos", 2): "a3c96c9946d5fc3e",
     ("keramikos", 3): "fdf251fc6ece2288",

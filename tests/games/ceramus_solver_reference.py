@@ -35,7 +35,7 @@ def solo_key(state: CeramusState) -> Key:
     """What decides the rest of a solo game: the board, hand, Ceramas cards and the turn's phase."""
     return (
         state.covered, state.vis[0], state.vis[1], state.vis[2], state.vis[3], state.hands[0], tuple(state.holder),
-        state.phase, state.shape, state.mirror, state.targets_left, state.moved, state.uses,
+        state.phase, state.shape, state.mirror, state.targets_left, state.moved, state.uses, state.built,
     )
 
 
@@ -60,19 +60,29 @@ def upper_bound(state: CeramusState, cache: dict[Key, bool] | None = None) -> in
     needs = sum(g.shape_size[i] - 1 for i in shapes)
     adds = state.targets_left if state.phase == ADD else 0
     mirror = state.mirror
+    # a card claimed in a build is used from the next turn on, or right after that build when wanted
+    claimed_in_time = builds if g.when_wanted else builds - 1
+    row_adds = []
     for c, h in enumerate(state.holder):
         if h == 0 or h == ON_TABLE:
             kind = g.card_kind[c]
-            if kind == ADD and (h == 0 or _claim_possible(state, c, cache, builds - 1, needs)):
-                adds += g.card_count[c]
+            if kind == ADD:
+                if h == 0:
+                    adds += g.card_count[c]
+                elif claimed_in_time >= 1:
+                    row_adds.append(c)
             elif kind == BUILD:
                 mirror = True
     on = state.on_mural[0]
     pool_total = g.tiles_per_player - on
-    tiles = needs + adds
-    if _opening_possible(state, cache, builds, tiles, adds):
+    every_add = adds + sum(g.card_count[c] for c in row_adds)
+    if _opening_possible(state, cache, builds, needs + every_add, every_add):
+        # a tile lifted or moved may complete a pattern too: every Add in the row counts
+        adds = every_add
+        tiles = needs + adds
         gain = tiles
     else:
+        adds += sum(g.card_count[c] for c in row_adds if _claim_possible(state, c, cache, claimed_in_time, needs))
         demand = [0] * g.nstyles
         for shape in shapes:
             need = g.shape_size[shape] - 1

@@ -208,7 +208,8 @@ def test_bonus_add_and_remove(spec: Spec) -> None:
     s.apply_action(g.remove_base + 5)
     assert s.pool[1 * 4 + style(g, "I")] == 4 and s.scores()[1] == -16
     assert s.holder[g.card_ids.index("c4")] == USED
-    assert s.phase == BUILD  # one bonus per turn: c1 waits for a later turn
+    assert s.phase == BONUS  # cards are used when wanted: c1 may follow (clarification 8)
+    assert s.legal_actions() == [SKIP, g.use_base + g.card_ids.index("c1")]
     assert s.usage()["bonus:remove_tile"] == 1
     t = g.custom_state(["PM"], [["s01"], ["s02"]])
     t.give_ceramas("c1", 0)

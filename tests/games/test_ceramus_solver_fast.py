@@ -48,6 +48,7 @@ TINY = [
 ]
 
 
+@pytest.mark.parametrize("timing", ["when_wanted", "start_of_turn"])
 @pytest.mark.parametrize("mural,hand,cards,tiles", TINY)
 def test_fast_search_equals_exhaustive_enumeration(
     solo: CeramusGame,
@@ -55,7 +56,9 @@ def test_fast_search_equals_exhaustive_enumeration(
     hand: list[str],
     cards: list[str],
     tiles: list[tuple[int, int, str]],
+    timing: str,
 ) -> None:
+    solo = _with_timing(solo, timing)
     state = solo.custom_state(mural, [hand])
     for column, row, style in tiles:
         state.put_tile(column, row, 0, style)
@@ -182,12 +185,32 @@ def test_move_can_fill_a_pattern_cell_for_a_claim(solo: CeramusGame) -> None:
     assert search.solve() == 8
 
 
-def test_bounds_never_undercut_enumeration_on_random_small_positions(solo: CeramusGame) -> None:
+def _with_timing(solo: CeramusGame, timing: str) -> CeramusGame:
+    g = make_game(solo.spec.model_copy(update={"options": {"bonus_timing": timing}}), 1)
+    assert isinstance(g, CeramusGame) and g.when_wanted == (timing == "when_wanted")
+    return g
+
+
+def _held_cap(solo: CeramusGame) -> int:
+    """Cards held in the random positions: any number with one card a turn; at most two when cards may be used
+    when wanted, where a turn tries every sequence of the held cards and plain enumeration of three or more
+    takes minutes."""
+    return 2 if solo.when_wanted else len(solo.card_ids)
+
+
+def _positions(solo: CeramusGame, with_one_card_a_turn: int) -> int:
+    """How many random positions to enumerate: fewer when cards may be used when wanted (each takes longer)."""
+    return with_one_card_a_turn * 3 // 10 if solo.when_wanted else with_one_card_a_turn
+
+
+@pytest.mark.parametrize("timing", ["start_of_turn", "when_wanted"])
+def test_bounds_never_undercut_enumeration_on_random_small_positions(solo: CeramusGame, timing: str) -> None:
+    solo = _with_timing(solo, timing)
     rng = random.Random(2024)
     checked = 0
     loose = 0
     ncards = len(solo.card_ids)
-    while checked < 200:
+    while checked < _positions(solo, 200):
         root = solo.new_initial_state(rng.randrange(10**6))
         search = SoloSearch(root)
         hand = sum(1 << i for i in rng.sample(range(len(solo.shape_ids)), rng.randint(1, 2)))
@@ -202,7 +225,7 @@ def test_bounds_never_undercut_enumeration_on_random_small_positions(solo: Ceram
             r = rng.random()
             if r < 0.45:
                 table |= 1 << card
-            elif r < 0.75:
+            elif r < 0.75 and held.bit_count() < _held_cap(solo):
                 held |= 1 << card
         key = (tuple(tiles), hand, table, held)
         if search.is_over(key):
@@ -215,12 +238,14 @@ def test_bounds_never_undercut_enumeration_on_random_small_positions(solo: Ceram
     assert loose < checked  # the bound is often exact: the check is not vacuous
 
 
-def test_bounds_never_undercut_enumeration_with_three_shape_cards(solo: CeramusGame) -> None:
+@pytest.mark.parametrize("timing", ["start_of_turn", "when_wanted"])
+def test_bounds_never_undercut_enumeration_with_three_shape_cards(solo: CeramusGame, timing: str) -> None:
     """Three Shape cards in hand: the quick bound alone is used there by the search, the full one is checked too."""
+    solo = _with_timing(solo, timing)
     rng = random.Random(77)
     checked = 0
     ncards = len(solo.card_ids)
-    while checked < 5:
+    while checked < max(2, _positions(solo, 5)):
         root = solo.new_initial_state(rng.randrange(10**6))
         search = SoloSearch(root)
         hand = sum(1 << i for i in rng.sample(range(len(solo.shape_ids)), 3))
@@ -235,7 +260,7 @@ def test_bounds_never_undercut_enumeration_with_three_shape_cards(solo: CeramusG
             r = rng.random()
             if r < 0.4:
                 table |= 1 << card
-            elif r < 0.6:
+            elif r < 0.6 and held.bit_count() < _held_cap(solo):
                 held |= 1 << card
         key = (tuple(tiles), hand, table, held)
         if search.is_over(key):

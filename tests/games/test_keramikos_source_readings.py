@@ -126,6 +126,24 @@ def test_a_site_with_only_special_cards_is_marked_under_the_option() -> None:
     assert state.marks[site(game, 3)] == 1 and state.site_mark[site(game, 3)] == 0 and state.phase == DECIDE
 
 
+# --- Mark: "Place a marker on the top-most pottery card (nearest to the dig site)" ------------------
+
+
+def test_a_mark_lands_on_the_top_card_even_a_special_one(source: KeramikosGame) -> None:
+    """The source's refill calls the drawn cards, special ones included, "pottery cards", and no other rule hands
+    a special card to a player: the top card is marked whatever it is, and a special card is dug up like
+    pottery (clarification 11). Skipping it for the pottery below would leave every special card in the
+    stacks for good."""
+    state = blank(source, deck=["krater"], stacks={3: ["reroll", "skyphos"]})
+    roll(state, 1, 2)  # total 3: a Reroll card above a skyphos
+    state.apply_action(A_MARK)
+    assert state.marks[site(source, 3)] == 1 and state.phase == DECIDE
+    state.apply_action(A_STOP)
+    assert state.hand[0][source.sp_reroll] == 1  # the Reroll card is dug up and kept
+    assert state.stacks[site(source, 3)][0] == kind(source, "skyphos")
+    assert_sound(state)
+
+
 # --- Doubles: "... place the marker on a pottery card below a card that already has one of your markers"
 
 

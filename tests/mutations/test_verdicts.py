@@ -43,7 +43,7 @@ def test_a_second_hand_size_is_a_number_nobody_reads(tmp_path: Path) -> None:
     assert found[0].path == "numbers.hand_size" and "hand_size: 7" in line_of(found[0])
 
 
-@pytest.mark.parametrize("name", ["add_tile_count", "remove_tile_count", "move_one_max_tiles", "move_two_max_tiles", "bonuses_per_turn"])
+@pytest.mark.parametrize("name", ["add_tile_count", "remove_tile_count", "move_one_max_tiles", "move_two_max_tiles"])
 def test_a_bonus_of_zero_is_refused_not_played_once(tmp_path: Path, name: str) -> None:
     folder = copy_spec("ceramus", tmp_path)
     edit_yaml(folder, lambda data: data["numbers"].__setitem__(name, 0))

@@ -11,7 +11,9 @@ action numbering):
 * ``REVEAL``  the round's first player picks a Shape card from their hand;
 * ``BONUS``   a player holding a usable Ceramas card may use one or skip;
 * ``ADD`` / ``REMOVE`` / ``MOVE``  the targets of the chosen bonus;
-* ``BUILD``   the player builds the revealed shape, or passes when they cannot.
+* ``BUILD``   the player builds the revealed shape, or passes when they cannot;
+* ``BONUS`` again after the build or pass (``built`` set), when ``options.bonus_timing`` is
+  ``when_wanted``: cards may be used until the player skips, which ends the turn.
 
 Every reading of the source written down in the spec's clarifications is
 carried out here exactly: the anchor Original (2), what a build may cover (3),
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State, Termination
-from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, NumberRule, RulesContract, SetupRule
+from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, NumberRule, OptionRule, RulesContract, SetupRule, read_option
 from cardgen.spec.models import MAX_PLAYERS, Deck, Spec
 from cardgen.spec.source import PathKey
 
@@ -46,6 +48,10 @@ EFFECT_COUNT_NUMBER = {
     "move_one": "move_one_max_tiles",
     "move_two": "move_two_max_tiles",
 }
+
+# Choices of options.bonus_timing (clarification 8).
+WHEN_WANTED = "when_wanted"
+START_OF_TURN = "start_of_turn"
 
 # Fixed actions.
 PASS = 0
@@ -103,11 +109,18 @@ CONTRACT = RulesContract(
         "cells_per_card_side": NumberRule(1, 6, "cells along each side of a Mural card"),
         "points_per_tile_on_mural": NumberRule(-20, 20, "points for each of your tiles on the Mural"),
         "points_per_tile_in_reserve": NumberRule(-20, 20, "points for each tile left in your reserve"),
-        "bonuses_per_turn": NumberRule(1, 6, "Ceramas cards a player may use in one turn"),
         "add_tile_count": NumberRule(1, 10, "tiles the add bonus places", effect="add_tile"),
         "remove_tile_count": NumberRule(1, 10, "tiles the remove bonus lifts", effect="remove_tile"),
         "move_one_max_tiles": NumberRule(1, 10, "tiles the first move bonus moves", effect="move_one"),
         "move_two_max_tiles": NumberRule(1, 10, "tiles the second move bonus moves", effect="move_two"),
+    },
+    options={
+        "bonus_timing": OptionRule(
+            (WHEN_WANTED, START_OF_TURN),
+            WHEN_WANTED,
+            "when a Ceramas card may be used: any number on one's own turn, before and after the build, a card "
+            "claimed in the build included; or one at the start of one's turn, from the turn after its claim",
+        ),
     },
     decks={
         "mural": DeckRule(fields={"originals": "palette_grid"}, copies="one"),
@@ -252,7 +265,8 @@ class CeramusGame(Game):
         self.side = numbers["cells_per_card_side"]
         self.points_on = numbers["points_per_tile_on_mural"]
         self.points_reserve = numbers["points_per_tile_in_reserve"]
-        self.bonuses_per_turn = numbers["bonuses_per_turn"]
+        self.when_wanted: bool = read_option(CONTRACT, spec, "bonus_timing") == WHEN_WANTED
+        """Cards may be used any number of times per turn, before and after the build (else one, before it)."""
 
         mural = _deck(spec, "mural")
         self.mural_grids: list[list[list[int]]] = []
@@ -331,13 +345,17 @@ class CeramusGame(Game):
         return geo
 
     def info(self) -> GameInfo:
-        """Bounds: every round has a reveal and, per player, up to one decision per bonus use plus a build."""
+        """Bounds: every round has a reveal and, per player, a build (or pass) and one bonus decision before it
+        (and one after it when cards may be used when wanted); each card is used at most once, with its targets."""
         rounds = self.num_players * self.hand_size
-        per_turn = self.bonuses_per_turn + 1
         targets = sum(self.card_count)
+        if self.when_wanted:
+            per_game = rounds * (1 + self.num_players * 3) + len(self.card_ids) + targets
+        else:
+            per_game = rounds * (1 + self.num_players * 2) + targets
         return GameInfo(
             num_players=self.num_players,
-            max_game_length=rounds * (1 + self.num_players * per_turn) + targets,
+            max_game_length=per_game,
             min_score=self.tiles_per_player * min(self.points_on, self.points_reserve),
             max_score=self.tiles_per_player * max(self.points_on, self.points_reserve),
         )
@@ -437,7 +455,7 @@ class CeramusState(State):
     __slots__ = (
         "game", "geo", "n", "orig", "owner", "vstyle", "vis", "own", "covered", "pool", "on_mural",
         "hands", "undealt", "played", "holder", "first", "turn", "phase", "shape", "mirror",
-        "targets_left", "moved", "uses", "reason", "counts", "placed",
+        "targets_left", "moved", "uses", "built", "reason", "counts", "placed",
     )
 
     game: CeramusGame
@@ -463,6 +481,8 @@ class CeramusState(State):
     targets_left: int
     moved: int
     uses: int
+    built: bool
+    """The build (or pass) of this turn is done: a BONUS phase now comes after it."""
     reason: Termination | None
     counts: dict[str, int]
     placed: tuple[int, ...]
@@ -498,6 +518,7 @@ class CeramusState(State):
         s.targets_left = 0
         s.moved = 0
         s.uses = 0
+        s.built = False
         s.reason = None
         s.counts = {}
         s.placed = ()
@@ -562,6 +583,7 @@ class CeramusState(State):
         s.targets_left = self.targets_left
         s.moved = self.moved
         s.uses = self.uses
+        s.built = self.built
         s.reason = self.reason
         s.counts = dict(self.counts)
         s.placed = self.placed
@@ -572,7 +594,7 @@ class CeramusState(State):
         return (
             self.orig, tuple(self.owner), tuple(self.vstyle), tuple(self.pool), tuple(self.hands),
             tuple(self.undealt), tuple(self.played), tuple(self.holder), self.first, self.turn, self.phase,
-            self.shape, self.mirror, self.targets_left, self.moved, self.uses,
+            self.shape, self.mirror, self.targets_left, self.moved, self.uses, self.built,
         )
 
     # --- setting up examples -----------------------------------------------------
@@ -592,7 +614,7 @@ class CeramusState(State):
     def give_ceramas(self, card_id: str, seat: Seat) -> None:
         """Hand a Ceramas card to ``seat`` (for examples and tests)."""
         self.holder[self.game.card_ids.index(card_id)] = seat
-        if self.phase in (BONUS, BUILD) and self.uses == 0:
+        if self.phase in (BONUS, BUILD) and self.uses == 0 and not self.built:
             self._begin_turn_phase()
 
     # --- changing the Mural --------------------------------------------------------
@@ -698,9 +720,10 @@ class CeramusState(State):
         return out
 
     def _card_usable(self, card: int, seat: Seat) -> bool:
+        """Whether the card would change something now (clarification 8): a mirror only before the build, once."""
         kind = self.game.card_kind[card]
         if kind == BUILD:
-            return True
+            return not self.built and not self.mirror
         if kind == ADD:
             return bool(self._add_targets(seat))
         if kind == REMOVE:
@@ -766,21 +789,39 @@ class CeramusState(State):
                     return True
             if any(g.card_kind[c] == ADD for c in held) and self._add_targets(seat):
                 return True
+            # a held Remove or Move card with a target may open a place for a build (clarification 13)
+            if any(g.card_kind[c] == REMOVE for c in held) and self.covered:
+                return True
+            if any(g.card_kind[c] == MOVE for c in held) and self._move_targets():
+                return True
         return False
 
     def _begin_turn_phase(self) -> None:
-        """Offer a bonus when the player may still use one and holds a usable card; else build."""
+        """Offer a bonus when the player may still use one and holds a usable card; else build, or end the
+        turn when the build is done (clarification 8)."""
         if self.phase == OVER:
             return
         seat = (self.first + self.turn) % self.n
-        if self.uses < self.game.bonuses_per_turn and seat in self.holder and self._usable_cards(seat):
+        may = self.game.when_wanted or self.uses == 0
+        if may and seat in self.holder and self._usable_cards(seat):
             self.phase = BONUS
+        elif self.built:
+            self._end_turn()
         else:
             self.phase = BUILD
+
+    def _after_build(self) -> None:
+        """The build or pass is done: with cards used when wanted, the player may use more; else the turn ends."""
+        if self.game.when_wanted:
+            self.built = True
+            self._begin_turn_phase()
+        else:
+            self._end_turn()
 
     def _end_turn(self) -> None:
         self.mirror = False
         self.uses = 0
+        self.built = False
         self.moved = 0
         self.turn += 1
         if self.turn == self.n:
@@ -834,7 +875,7 @@ class CeramusState(State):
         if phase == BUILD:
             if action == PASS:
                 self.placed = ()
-                self._end_turn()
+                self._after_build()
                 return
             code = action - g.build_base
             cells = self.geo.cells
@@ -849,7 +890,7 @@ class CeramusState(State):
             self.placed = tuple(placed)
             self._count(f"card:{g.shape_ids[self.shape]}")  # a Shape card is used when it is built, not just revealed
             self._claims(seat, self.placed)
-            self._end_turn()
+            self._after_build()
         elif phase == REVEAL:
             shape = action - g.reveal_base
             self.hands[seat] &= ~(1 << shape)
@@ -859,7 +900,10 @@ class CeramusState(State):
             self._begin_turn_phase()
         elif phase == BONUS:
             if action == SKIP:
-                self.phase = BUILD
+                if self.built:
+                    self._end_turn()
+                else:
+                    self.phase = BUILD
                 return
             card = action - g.use_base
             self.holder[card] = USED
@@ -917,7 +961,7 @@ class CeramusState(State):
         if action == PASS:
             return f"{who} passes: cannot build shape {g.shape_ids[self.shape]}"
         if action == SKIP:
-            return f"{who} uses no bonus"
+            return f"{who} uses no more bonuses this turn" if self.built else f"{who} uses no bonus"
         if action == STOP:
             return f"{who} stops moving tiles"
         if action < g.use_base:

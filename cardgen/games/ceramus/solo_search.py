@@ -10,8 +10,15 @@ at the start of a round is fully described by
 * ``table`` and ``held``: masks of the Ceramas cards still in the row and held
   by the player (a card in neither has been used).
 
-A search node is one whole turn: reveal a shape, optionally use one held card
-(with its targets), then build the shape (compulsory when possible) or pass.
+A search node is one whole turn: reveal a shape, use held cards (with their
+targets), then build the shape (compulsory when possible) or pass. With
+``options.bonus_timing: when_wanted`` any number of held cards may be used
+before the build, in any order, and after it (a card just claimed included);
+with ``start_of_turn`` at most one, before it. In a solo game a card used after
+one turn's build leaves the same position as the same card used before the
+next turn's build, and the end check between them cannot tell the two apart (a
+held card with a target keeps the game going), so uses after the build are
+searched on the last turn only, where no next turn follows.
 The rules are the engine's (:mod:`cardgen.games.ceramus.rules`) specialised to
 one player, where "does not hold your own tile" means "is not covered", so an
 uncovered cell always shows its Original:
@@ -28,7 +35,8 @@ uncovered cell always shows its Original:
   touching a tile laid by the build, all its cells covered, one style per
   letter and different styles for different letters, is claimed;
 * the game ends when the hand is empty, or when no shape in hand can be built
-  (mirrored too while a Mirror card is held) and no held Add card has a target.
+  (mirrored too while a Mirror card is held) and no held Add, Remove or Move
+  card has a target (clarification 13).
 
 Nodes are memoised on ``(tiles, hand, table, held)`` with either the exact
 value or an upper bound (fail-soft search), probed MTD-style from a sound upper
@@ -63,17 +71,19 @@ Key = tuple[Tiles, int, int, int]
 NEG = -(1 << 30)
 
 
-class Turn(NamedTuple):
-    """One solo turn: the shape revealed, the card used (-1: none) with its targets, and the build.
+Use = tuple[int, tuple[object, ...]]
+"""One card used: its index and its targets, ``(cell, style)`` for Add, ``cell`` for Remove and
+``(cell, direction)`` for Move (none for Mirror)."""
 
-    ``targets`` are ``(cell, style)`` for Add, ``cell`` for Remove and ``(cell, direction)`` for
-    Move; ``build`` is ``(style, top-left cell)`` or ``None`` for a pass.
-    """
+
+class Turn(NamedTuple):
+    """One solo turn: the shape revealed, the cards used before the build in order, the build, and the
+    cards used after it (``build`` is ``(style, top-left cell)`` or ``None`` for a pass)."""
 
     shape: int
-    card: int
-    targets: tuple[object, ...]
+    uses: tuple[Use, ...]
     build: tuple[int, int] | None
+    after: tuple[Use, ...] = ()
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -119,7 +129,7 @@ class SoloSearch:
         self.tpp = g.tiles_per_player
         self.pon = g.points_on
         self.pres = g.points_reserve
-        self.uses_per_turn = g.bonuses_per_turn
+        self.when_wanted = g.when_wanted
         orig = state.orig
         self.orig = orig
         self.omask = [
@@ -132,6 +142,14 @@ class SoloSearch:
         self.slide = [
             [
                 sum(1 << y for y in geo.neighbours[x] if y >= 0 and orig[y] != st)
+                for st in range(self.ns)
+            ]
+            for x in range(geo.cells)
+        ]
+        # slide_dirs[cell][style]: (direction, neighbour) pairs of those, in the engine's direction order
+        self.slide_dirs = [
+            [
+                [(d, y) for d, y in enumerate(geo.neighbours[x]) if y >= 0 and orig[y] != st]
                 for st in range(self.ns)
             ]
             for x in range(geo.cells)
@@ -219,6 +237,10 @@ class SoloSearch:
         cov = 0
         for t in tiles:
             cov |= t
+        if held & self.kind_mask[REMOVE] and cov:
+            return False
+        if held & self.kind_mask[MOVE] and self._can_slide(tiles):
+            return False
         mirror = bool(held & self.kind_mask[BUILD])
         for shape in _bits(hand):
             if self._can_build(tiles, cov, shape, 0) or (
@@ -240,43 +262,82 @@ class SoloSearch:
         cov = 0
         for t in tiles:
             cov |= t
-        orig = self.orig
-        neigh = self.neigh
+        slide_dirs = self.slide_dirs
         for s, t in enumerate(tiles):
             for cell in _bits(t & ~moved):
-                for d, dest in enumerate(neigh[cell]):
-                    if dest >= 0 and not cov >> dest & 1 and orig[dest] != s:
+                for d, dest in slide_dirs[cell][s]:
+                    if not cov >> dest & 1:
                         nt = list(tiles)
                         nt[s] = (t & ~(1 << cell)) | (1 << dest)
                         out.append((tuple(nt), cell, d))
         return out
 
-    def _bonus_variants(
-        self, tiles: Tiles, held: int
-    ) -> list[tuple[Tiles, int, bool, int, tuple[object, ...]]]:
-        """The turn's possible starts: (tiles, held after, mirrored, card used, targets); first the skip."""
-        out: list[tuple[Tiles, int, bool, int, tuple[object, ...]]] = [
-            (tiles, held, False, -1, ())
-        ]
-        if self.uses_per_turn < 1:
-            return out
+    def _can_slide(self, tiles: Tiles) -> bool:
+        """Whether some tile has a neighbour to slide to (a Move card has a target)."""
         cov = 0
         for t in tiles:
             cov |= t
-        for card in _bits(held):
-            kind = self.kind[card]
-            rest = held & ~(1 << card)
-            if kind == BUILD:
-                out.append((tiles, rest, True, card, ()))
-            elif kind == ADD:
-                for nt, targets in self._adds(tiles, self.count[card]):
-                    out.append((nt, rest, False, card, targets))
-            elif kind == REMOVE:
-                for nt, targets in self._removes(tiles, self.count[card]):
-                    out.append((nt, rest, False, card, targets))
-            elif kind == MOVE:
-                for nt, targets in self._moves(tiles, self.count[card], 0, True):
-                    out.append((nt, rest, False, card, targets))
+        free = self.full & ~cov
+        slide = self.slide
+        for s, t in enumerate(tiles):
+            for cell in _bits(t):
+                if slide[cell][s] & free:
+                    return True
+        return False
+
+    def _card_results(self, tiles: Tiles, card: int) -> list[tuple[Tiles, tuple[object, ...]]]:
+        """Every result of using ``card`` (not a Mirror) on ``tiles``, with its targets; none when it has no target."""
+        kind = self.kind[card]
+        if kind == ADD:
+            return self._adds(tiles, self.count[card])
+        if kind == REMOVE:
+            return self._removes(tiles, self.count[card])
+        return self._moves(tiles, self.count[card], 0, True)
+
+    def _bonus_variants(
+        self, tiles: Tiles, held: int, before: bool = True
+    ) -> list[tuple[Tiles, int, bool, tuple[Use, ...]]]:
+        """The possible card uses of one moment of a turn: (tiles, held after, mirrored, uses); first none.
+
+        With one card a turn, before the build only: each single use. When wanted: every sequence of
+        the held cards, each distinct result once; a Mirror only before the build (``before``).
+        """
+        out: list[tuple[Tiles, int, bool, tuple[Use, ...]]] = [(tiles, held, False, ())]
+        if not self.when_wanted:
+            if not before:
+                return out
+            for card in _bits(held):
+                rest = held & ~(1 << card)
+                if self.kind[card] == BUILD:
+                    out.append((tiles, rest, True, ((card, ()),)))
+                else:
+                    for nt, targets in self._card_results(tiles, card):
+                        out.append((nt, rest, False, ((card, targets),)))
+            return out
+        seen = {(tiles, held, False)}
+        frontier = list(out)
+        while frontier:
+            nxt = []
+            for vt, vheld, flipped, uses in frontier:
+                for card in _bits(vheld):
+                    rest = vheld & ~(1 << card)
+                    if self.kind[card] == BUILD:
+                        if not before or flipped:
+                            continue
+                        results: list[tuple[Tiles, tuple[object, ...]]] = [(vt, ())]
+                        mirrored = True
+                    else:
+                        results = self._card_results(vt, card)
+                        mirrored = flipped
+                    for nt, targets in results:
+                        k = (nt, rest, mirrored)
+                        if k in seen:
+                            continue
+                        seen.add(k)
+                        item = (nt, rest, mirrored, uses + ((card, targets),))
+                        out.append(item)
+                        nxt.append(item)
+            frontier = nxt
         return out
 
     def _adds(self, tiles: Tiles, left: int) -> list[tuple[Tiles, tuple[object, ...]]]:
@@ -370,18 +431,30 @@ class SoloSearch:
         tps = self.tps
         # per turn start: its tiles, covered cells, tiles on the Mural and reserves (shared by the shapes)
         starts = []
-        for vt, vheld, flipped, card, targets in self._bonus_variants(tiles, held):
+        for vt, vheld, flipped, uses in self._bonus_variants(tiles, held):
             cov = 0
             for t in vt:
                 cov |= t
             pools = [tps - t.bit_count() for t in vt]
-            starts.append((vt, vheld, 1 if flipped else 0, card, targets, cov, cov.bit_count(), pools))
+            starts.append((vt, vheld, 1 if flipped else 0, uses, cov, cov.bit_count(), pools))
+        last = self.when_wanted and not hand & (hand - 1)  # the last turn: cards may follow the build
+
+        def reach(child: Key, gain: int, turn: Turn) -> None:
+            if child in seen:
+                return
+            seen[child] = (gain, turn)
+            if last and child[3] & ~self.kind_mask[BUILD]:
+                for at, aheld, _, after in self._bonus_variants(child[0], child[3], before=False)[1:]:
+                    later = (at, child[1], child[2], aheld)
+                    if later not in seen:
+                        seen[later] = (sum(t.bit_count() for t in at), turn._replace(after=after))
+
         claims = self._claims
         for shape in _bits(hand):
             rest = hand & ~(1 << shape)
             need = self.need[shape]
             pair = self.builds[shape]
-            for vt, vheld, mirrored, card, targets, cov, base_gain, pools in starts:
+            for vt, vheld, mirrored, uses, cov, base_gain, pools in starts:
                 built = False
                 for mask, s, laid, pos in pair[mirrored]:
                     if mask & cov or pools[s] < need:
@@ -391,13 +464,9 @@ class SoloSearch:
                     nt[s] |= laid
                     ntt = tuple(nt)
                     won = claims(ntt, cov | laid, laid, table) if table else 0
-                    child = (ntt, rest, table & ~won, vheld | won)
-                    if child not in seen:
-                        seen[child] = (base_gain + need, Turn(shape, card, targets, (s, pos)))
+                    reach((ntt, rest, table & ~won, vheld | won), base_gain + need, Turn(shape, uses, (s, pos)))
                 if not built:
-                    child = (vt, rest, table, vheld)
-                    if child not in seen:
-                        seen[child] = (base_gain, Turn(shape, card, targets, None))
+                    reach((vt, rest, table, vheld), base_gain, Turn(shape, uses, None))
         out = [(gain, child, turn) for child, (gain, turn) in seen.items()]
         out.sort(key=lambda x: -x[0])
         return out
@@ -696,7 +765,9 @@ class SoloSearch:
         so they change none of these counts.
         """
         tiles, hand, table, held = key
-        cards = (held | (table if hand & (hand - 1) else 0)) & self.add_remove
+        # a card claimed now helps only on a later turn, unless cards may be used when wanted (after the build)
+        later = self.when_wanted or hand & (hand - 1)
+        cards = (held | (table if later else 0)) & self.add_remove
         qk = (tuple(map(int.bit_count, tiles)), hand, cards)
         known = self.quick_cache.get(qk)
         if known is None:
@@ -712,11 +783,14 @@ class SoloSearch:
         count = self.count
         adds = sum(count[c] for c in _bits(cards & km[ADD]))
         removes = sum(count[c] for c in _bits(cards & km[REMOVE]))
-        all_built = min(total_need + adds, self.cells - 1 - on)
-        not_all = min(
-            total_need - min(needs) + adds, max(on, self.cells - 1) + adds - on
-        )
-        gain = min(max(all_built, not_all), self.tpp - on)
+        if self.when_wanted:  # Adds may follow the last build
+            gain = min(total_need + adds, max(on, self.cells - 1) + adds - on, self.tpp - on)
+        else:
+            all_built = min(total_need + adds, self.cells - 1 - on)
+            not_all = min(
+                total_need - min(needs) + adds, max(on, self.cells - 1) + adds - on
+            )
+            gain = min(max(all_built, not_all), self.tpp - on)
         if removes <= 1:
             pools = [self.tps - t.bit_count() for t in tiles]
             allowed_all = (1 << self.ns) - 1
@@ -757,7 +831,12 @@ class SoloSearch:
         only grows: :meth:`_claimable`). Under that condition the legal builds only shrink over time
         (covered cells stay covered, reserves only go down), which makes the placement-based parts
         sound.
+
+        When cards may be used when wanted (:meth:`_bound_when_wanted`) the turn-counting parts are
+        left out.
         """
+        if self.when_wanted:
+            return self._bound_when_wanted(key)
         tiles, hand, table, held = key
         cov = 0
         for t in tiles:
@@ -913,6 +992,59 @@ class SoloSearch:
             )
         return self.score(on + max(gain, 0))
 
+    def _bound_when_wanted(self, key: Key) -> int:
+        """:meth:`bound` when any number of cards may be used before and after each build.
+
+        Every card held or still in the row is counted as usable: Adds ``A``, the lifts of every
+        Remove and Move card, a Mirror. The tiles gained are at most the needs plus ``A``, the reserve,
+        and ``max(on, cells - 1) + A - on`` (after the last build its anchor is uncovered, and only Adds
+        can follow it). With a Remove or Move card held or in the row, the placements and packing are
+        :meth:`bound`'s relaxed ones with all those lifts (they count lifts, not turns); with none,
+        nothing can ever lift or move a tile, so the legal builds only shrink and the caps of
+        :meth:`bound` per style and per reachable cell hold.
+        """
+        tiles, hand, table, held = key
+        cov = 0
+        for t in tiles:
+            cov |= t
+        on = cov.bit_count()
+        km = self.kind_mask
+        count = self.count
+        cards = held | table
+        adds = sum(count[c] for c in _bits(cards & km[ADD]))
+        mirror = bool(cards & km[BUILD])
+        pools = [self.tps - t.bit_count() for t in tiles]
+        total_need = sum(self.need[i] for i in _bits(hand))
+        gain = min(total_need + adds, max(on, self.cells - 1) + adds - on, self.tpp - on)
+        openers = cards & self.opening
+        if openers:
+            lift = sum(count[c] for c in _bits(openers))
+            removes = min(lift, sum(count[c] for c in _bits(openers & km[REMOVE])))
+            items, reach = self._reach_relaxed(tiles, cov, hand, mirror, pools, lift, removes)
+            if removes <= 1:
+                pack_items = tuple(sorted(items, reverse=True))
+                packed = self._pack(pack_items, tuple(pools))
+                if removes == 1:
+                    for s in range(self.ns):
+                        if pools[s] < self.tps:
+                            raised = list(pools)
+                            raised[s] += 1
+                            packed = max(packed, self._pack(pack_items, tuple(raised)) - 1)
+                gain = min(gain, packed + adds)
+            union = 0
+            for r in reach:
+                union |= r
+            gain = min(gain, (union & ~cov).bit_count() + lift + adds)
+        else:
+            items, reach = self._reach(cov, hand, mirror, pools)
+            caps = tuple(min(pools[s], reach[s].bit_count()) for s in range(self.ns))
+            union = 0
+            for r in reach:
+                union |= r
+            pack_items = tuple(sorted(items, reverse=True))
+            gain = min(gain, self._pack(pack_items, caps) + adds, union.bit_count() + adds)
+        return self.score(on + max(gain, 0))
+
     # --- the search -----------------------------------------------------------------------
 
     def _entry(
@@ -1038,30 +1170,32 @@ def engine_actions(state: CeramusState, turns: list[Turn]) -> list[int]:
         out.append(action)
         s.apply_action(action)
 
+    def use(uses: tuple[Use, ...]) -> None:
+        for card, targets in uses:
+            if s.phase != BONUS:
+                raise ValueError("the solo line uses a card the engine does not offer")
+            play(g.use_base + card)
+            kind = g.card_kind[card]
+            for target in targets:
+                if kind == ADD:
+                    assert isinstance(target, tuple)
+                    play(g.add_base + int(target[0]) * g.nstyles + int(target[1]))
+                elif kind == REMOVE:
+                    assert isinstance(target, int)
+                    play(g.remove_base + target)
+                else:
+                    assert isinstance(target, tuple)
+                    play(g.move_base + int(target[0]) * 4 + int(target[1]))
+            if s.phase == MOVE:
+                play(STOP)
+        if s.phase == BONUS:
+            play(SKIP)
+
     for turn in turns:
         if s.phase != REVEAL:
             raise ValueError("the solo line goes on after the game ended")
         play(g.reveal_base + turn.shape)
-        if s.phase == BONUS:
-            if turn.card < 0:
-                play(SKIP)
-            else:
-                play(g.use_base + turn.card)
-                kind = g.card_kind[turn.card]
-                for target in turn.targets:
-                    if kind == ADD:
-                        assert isinstance(target, tuple)
-                        play(g.add_base + int(target[0]) * g.nstyles + int(target[1]))
-                    elif kind == REMOVE:
-                        assert isinstance(target, int)
-                        play(g.remove_base + target)
-                    else:
-                        assert isinstance(target, tuple)
-                        play(g.move_base + int(target[0]) * 4 + int(target[1]))
-                if s.phase == MOVE:
-                    play(STOP)
-        elif turn.card >= 0:
-            raise ValueError("the solo line uses a card the engine does not offer")
+        use(turn.uses)
         if s.phase != BUILD:
             raise ValueError("the solo line does not reach the build")
         if turn.build is None:
@@ -1069,6 +1203,7 @@ def engine_actions(state: CeramusState, turns: list[Turn]) -> list[int]:
         else:
             style, pos = turn.build
             play(g.build_base + style * s.geo.cells + pos)
+        use(turn.after)
     if s.phase != OVER:
         raise ValueError("the solo line stops before the end of the game")
     return out
