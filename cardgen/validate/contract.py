@@ -16,6 +16,7 @@ from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import Spec
 from cardgen.spec.source import PathKey
 from cardgen.validate.registry import check, register_codes
+from cardgen.validate.static import card_data_well_typed
 
 ERROR = Severity.ERROR
 
@@ -65,6 +66,8 @@ def rules_contract(loaded: LoadedSpec) -> Iterator[Finding]:
     yield from _setups(spec, contract, rules, finding)
     yield from _components(spec, contract, rules, finding)
     yield from _palettes_and_dice(spec, contract, rules, finding)
+    if not card_data_well_typed(spec):
+        return  # the cross-checks compute over card values; CG103/CG104 name the ill-typed ones first
     for cross_check in contract.checks:
         for path, problem in cross_check(spec):
             yield finding("CG171", path, f"{problem} (the {rules} rules)")

@@ -225,6 +225,28 @@ def _card_data_sets(deck: Deck, card: Card) -> list[tuple[PathKey, dict[str, Any
     return [(("data",), card.data)]
 
 
+def card_data_well_typed(spec: Spec) -> bool:
+    """Whether every card's data matches its deck's field declarations (what CG103/CG104 report otherwise).
+
+    Checks that compute over card values (a rules module's cross-checks) run only then: on a value of the
+    wrong type they would compute nonsense or fail, and the card-data findings already name the value.
+    """
+    palettes = {p.id: {e.id for e in p.entries} for p in spec.palettes}
+    card_ids = {d.id: {c.id for c in d.cards} for d in spec.decks}
+    for deck in spec.decks:
+        for card in deck.cards:
+            if deck.double_sided != bool(card.faces) or (card.faces is not None and len(card.faces) != 2):
+                return False
+            for _, data in _card_data_sets(deck, card):
+                for name, value in data.items():
+                    field = deck.fields.get(name)
+                    if field is None or _check_value(field, value, palettes, card_ids):
+                        return False
+                if any(field.required and name not in data for name, field in deck.fields.items()):
+                    return False
+    return True
+
+
 @check("card-data", "static")
 def card_data(loaded: LoadedSpec) -> Iterator[Finding]:
     """Each card gives every required field of its deck, no undeclared field, and values of the right type."""
