@@ -54,10 +54,10 @@ def test_an_ill_typed_card_value_is_a_finding_and_never_breaks_a_cross_check(spe
     folder = copy_spec(spec_id, tmp_path)
     hit: list[str] = []
 
-    def wrong(field: dict) -> object:  # type: ignore[type-arg]
+    def wrong(field: dict) -> object:
         return 7 if field.get("type") == "localised" else {"en": "x"}
 
-    def break_one_value(data: dict) -> None:  # type: ignore[type-arg]
+    def break_one_value(data: dict) -> None:
         for deck in data.get("decks", []):
             fields = deck.get("fields") or {}
             for card in deck.get("cards") or []:
