@@ -166,7 +166,7 @@ def test_trick_taking_scaffold_plays_tricks_with_the_turned_up_trump(tmp_path: P
         for seed in range(10):
             rng = random.Random(seed)
             s = game.new_initial_state(seed)
-            (turned,) = s.z[index["trump_card"]]
+            (turned,) = s.z[index["trump_spot"]]
             trump = suit[turned]
             tricks_won = [0] * players
             plays = 0
@@ -190,7 +190,7 @@ def test_trick_taking_scaffold_plays_tricks_with_the_turned_up_trump(tmp_path: P
                     s.apply_action(action)
                 plays += 1
             assert plays == players * hand, "every seat plays its whole hand, one card to each trick"
-            assert s.z[index["trump_card"]] == [turned], "nobody takes the turned-up card"
+            assert s.z[index["trump_spot"]] == [turned], "nobody takes the turned-up card"
             lanterns = [sum(points[d] for d in s.z[index["taken"] + seat]) for seat in range(players)]
             assert s.scores() == [won + lit for won, lit in zip(tricks_won, lanterns)]
     assert trumped > 0, "the playouts trumped a trick led in another suit"
