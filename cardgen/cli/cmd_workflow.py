@@ -27,7 +27,7 @@ def new(
         str,
         typer.Option(
             "--kind",
-            help="The kind of small game to start from, its play written as rules data: set-collection, drafting, push-your-luck or shedding.",
+            help="The kind of small game to start from, its play written as rules data: set-collection, drafting, push-your-luck, shedding or trick-taking.",
         ),
     ] = "set-collection",
 ) -> None:

@@ -118,6 +118,14 @@ NOT_EMPTY = _gendered(
         NC_("masculine plural", "%(zone)s is not empty"),
         NC_("feminine plural", "%(zone)s is not empty"),
     )
+LED_FIELD = _gendered(
+        N_("the %(name)s led"),
+        NC_("masculine", "the %(name)s led"),
+        NC_("feminine", "the %(name)s led"),
+        NC_("masculine plural", "the %(name)s led"),
+        NC_("feminine plural", "the %(name)s led"),
+    )
+"""The value of the followed field (the suit) of the card that led a trick."""
 
 COMPARISONS: dict[type, tuple[str, str]] = {
     ast.Eq: (N_("%(left)s is %(right)s"), N_("%(left)s is not %(right)s")),
@@ -154,6 +162,8 @@ MINUS = N_("minus %(amount)s")
 THIS_TURN = N_("%(name)s this turn")
 CARD_OF_TYPE = N_("the card is of type “%(type)s”")
 CARD_NOT_OF_TYPE = N_("the card is not of type “%(type)s”")
+HOLDS = N_("%(zone)s holds %(cards)s")
+NOT_HOLDS = N_("%(zone)s does not hold %(cards)s")
 CARD_IS = N_("the card is %(cards)s")
 CARD_IS_NOT = N_("the card is not %(cards)s")
 PLAYERS = N_("the number of players")
@@ -171,6 +181,7 @@ EVERY_CARD = N_("every card")
 CARDS_BY = N_("a number of cards equal to %(amount)s")
 WITH_PLAYERS = NP_("%(what)s with %(num)s player", "%(what)s with %(num)s players")
 WITH_PLAYER_RANGE = N_("%(what)s with %(low)s to %(high)s players")
+NO_CARD = N_("no card")
 
 FALLBACK = N_("Rule “%(kind)s”: %(detail)s.")
 """The sentence for a setup step, effect or scoring kind that has no phrase of its own yet."""
@@ -195,9 +206,15 @@ TRANSFER = N_("Add %(source)s to %(target)s, and %(source)s goes back to zero.")
 SKIP = NP_("The next player misses their turn.", "The next %(num)s players miss their turn.")
 REVERSE = N_("The order of play changes direction.")
 EXTRA_TURN = N_("You take another turn after this one.")
+SET_ASIDE = N_("Set aside from %(source)s into %(target)s: %(cards)s.")
+SET_ASIDE_WHERE = N_("Set aside from %(source)s into %(target)s every card for which %(condition)s.")
 START_EACH = N_("Each player starts with %(amount)s %(counter)s.")
 START_SHARED = N_("%(counter)s starts at %(amount)s.")
 FIRST_PLAYER = N_("The players agree on who starts; play then goes around the table in turn.")
+FIRST_WHERE = N_(
+    "The first player, in seat order, for whom %(condition)s starts (the first player when there is none); "
+    "play then goes around the table in turn."
+)
 RANDOM_PLAYER = N_("Choose at random who starts; play then goes around the table in turn.")
 
 STEP_TITLE = N_("Step %(number)s")
@@ -208,6 +225,7 @@ CHOOSE_CARD = N_("Choose a card from %(source)s and move it to %(target)s.")
 CARD_WHERE = N_("You may choose it when %(condition)s.")
 CARD_EFFECT = N_("If the card carries an effect, the effect happens next (see “Card Effects”).")
 PASSES = N_("This counts as passing.")
+TRICK_PLAY = N_("Which cards you may play, and who wins the trick: see “Tricks”.")
 THEN_END = N_("Your turn ends.")
 THEN_AGAIN = N_("Then choose again.")
 THEN_AGAIN_STEP = N_("Then choose again at this step.")
@@ -224,3 +242,36 @@ RUNS_LOWEST = N_("In a run of consecutive values, only the lowest counts.")
 SCORE_COUNTER = N_("Each player adds %(counter)s to their score.")
 LOSE_COUNTER = N_("Each player takes %(counter)s off their score.")
 HIGHEST_WINS = N_("The highest score wins.")
+ALL_OR_NOTHING = N_(
+    "Each player scores the total %(field)s of the cards in %(zone)s, except when one player took every card with "
+    "%(field)s: that player scores nothing, and every other player scores that total instead."
+)
+ALL_OR_NOTHING_LOSE = N_(
+    "Each player loses the total %(field)s of the cards in %(zone)s, except when one player took every card with "
+    "%(field)s: that player loses nothing, and every other player loses that total instead."
+)
+
+# --- tricks -------------------------------------------------------------------------------------------
+
+TRICK_LEAD_ANY = N_("The player leading a trick plays any card.")
+TRICK_LEAD_WHERE = N_("The player leading a trick plays a card for which %(condition)s if they hold one, otherwise any card.")
+TRICK_FOLLOW = N_("Every other player in turn plays a card of %(led)s if they hold one.")
+TRICK_DISCARD_ANY = N_("A player who holds none plays any card.")
+TRICK_DISCARD_WHERE = N_("A player who holds none plays a card for which %(condition)s if they hold one, otherwise any card.")
+TRICK_WIN = N_("When every player has played, the highest card by %(rank)s of %(led)s wins the trick.")
+TRICK_WIN_TRUMP_VALUE = N_(
+    "When every player has played, the highest trump by %(rank)s wins the trick, the trumps being the cards of %(trump)s; "
+    "when no trump was played, the highest card by %(rank)s of %(led)s wins."
+)
+TRICK_WIN_TRUMP_OF_CONTEXT = "noun phrase"
+TRICK_WIN_TRUMP_OF = NC_(
+    "noun phrase",
+    "When every player has played, the highest trump by %(rank)s wins the trick, the trumps being the cards of %(trump)s; "
+    "when no trump was played, the highest card by %(rank)s of %(led)s wins.",
+)
+"""As :data:`TRICK_WIN_TRUMP_VALUE`, for a trump named by a noun phrase with its article (a variable, the top card's
+field), which a translation may fuse with the preposition before it (pt_BR ``d%(trump)s``); the two read alike in
+English, so this one carries a context (:data:`TRICK_WIN_TRUMP_OF_CONTEXT`)."""
+TRICK_EQUAL = N_("Between equal cards, the one played first wins.")
+TRICK_TAKE = N_("The winner puts the trick into %(won)s and leads the next one.")
+TRICK_AFTER = N_("After each trick, as its winner: %(effects)s")

@@ -6,7 +6,8 @@ interpreter plays, so the text and the engine cannot disagree:
 * **setup, step by step**: one sentence per setup step (shuffle, deal, move,
   set), the counters' starting values and who starts;
 * **a turn at a glance**: every step and option, its condition, what it does
-  and where the turn goes next; what each card effect does;
+  and where the turn goes next; for a trick game, how a trick is led, followed
+  and won (:meth:`RulesSummary.tricks`); what each card effect does;
 * **end and scoring**: when the game ends, how scores are counted, who wins.
 
 Names come from the spec (deck, zone, counter, variable, field and option names
@@ -27,9 +28,12 @@ reads ``do monte``, ``da mão``).
 
 from __future__ import annotations
 
+import ast
 from typing import Any, Callable, Mapping
 
 from cardgen.rulebook.rules_phrases import (
+    ALL_OR_NOTHING,
+    ALL_OR_NOTHING_LOSE,
     CARDS,
     CARDS_BY,
     CARD_EFFECT,
@@ -49,12 +53,15 @@ from cardgen.rulebook.rules_phrases import (
     EXTRA_TURN,
     FALLBACK,
     FIRST_PLAYER,
+    FIRST_WHERE,
     FORMULA,
     HIGHEST_WINS,
     LOSE_COUNTER,
     LOSE_SUM,
+    LED_FIELD,
     LOWER,
     MOVE,
+    NO_CARD,
     ONLY_OTHERWISE,
     ONLY_WHEN,
     PASSES,
@@ -65,6 +72,8 @@ from cardgen.rulebook.rules_phrases import (
     SCORE_COUNTER,
     SCORE_SUM,
     SET,
+    SET_ASIDE,
+    SET_ASIDE_WHERE,
     SET_AT_SETUP,
     SHUFFLE_FACE_DOWN,
     SHUFFLE_FACE_UP,
@@ -80,12 +89,26 @@ from cardgen.rulebook.rules_phrases import (
     THEN_STEP,
     TOP_CARDS,
     TRANSFER,
+    TRICK_AFTER,
+    TRICK_DISCARD_ANY,
+    TRICK_DISCARD_WHERE,
+    TRICK_EQUAL,
+    TRICK_FOLLOW,
+    TRICK_LEAD_ANY,
+    TRICK_LEAD_WHERE,
+    TRICK_PLAY,
+    TRICK_TAKE,
+    TRICK_WIN,
+    TRICK_WIN_TRUMP_OF,
+    TRICK_WIN_TRUMP_OF_CONTEXT,
+    TRICK_WIN_TRUMP_VALUE,
     TURN_UP,
 )
 from cardgen.rulebook.rules_words import ExpressionText, Named, Phrasebook, kind_of, compact, sentence
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_data import (
     AddEffect,
+    AllOrNothingScore,
     ChooseEffect,
     CounterScore,
     DealStep,
@@ -93,7 +116,9 @@ from cardgen.spec.rules_data import (
     MoveSpec,
     MoveStep,
     Option,
+    FirstSeatWhere,
     RulesData,
+    SetAsideStep,
     SetEffect,
     SetStep,
     ShuffleStep,
@@ -101,6 +126,7 @@ from cardgen.spec.rules_data import (
     SumScore,
     TransferEffect,
 )
+from cardgen.spec.rules_tricks import card_condition_before_play
 
 
 class RulesSummary:
@@ -131,7 +157,11 @@ class RulesSummary:
                 out.append(b.say(START_EACH, amount=amount, counter=named.name))
             else:
                 out.append(sentence(b.say(START_SHARED, amount=amount, counter=b.owned(named, "table"))))
-        out.append(b.say(RANDOM_PLAYER if self.rules.first_player == "random" else FIRST_PLAYER))
+        first = self.rules.first_player
+        if isinstance(first, FirstSeatWhere):
+            out.append(b.say(FIRST_WHERE, condition=ExpressionText(b, "their").condition(first.where)))
+        else:
+            out.append(b.say(RANDOM_PLAYER if first == "random" else FIRST_PLAYER))
         return out
 
     def _shuffle(self, step: ShuffleStep) -> str:
@@ -173,6 +203,19 @@ class RulesSummary:
         variable = b.owned(b.variable(step.set.var), "table")
         field = b.rules.variables[step.set.var].values if step.set.var in b.rules.variables else None
         return sentence(b.say(SET_AT_SETUP, variable=variable, value=self.value(step.set.value, field, card=False)))
+
+    def _set_aside(self, step: SetAsideStep) -> str:
+        b = self.book
+        spec = step.set_aside
+        source, target = b.zone_phrase(spec.from_, "table"), b.zone_phrase(spec.to, "table")
+        chosen: dict[int, str] = {}
+        for players in b.player_counts():
+            held = [card_condition_before_play(spec.where, b.names, b.spec, players, card) for card in b.cards]
+            if any(h is None for h in held):
+                return b.say(SET_ASIDE_WHERE, source=source, target=target, condition=ExpressionText(b).condition(spec.where, card=True))
+            names = [b.local(card.name, card.id) for card, h in zip(b.cards, held) if h]
+            chosen[players] = b.listing(names) if names else b.say(NO_CARD)
+        return b.say(SET_ASIDE, source=source, target=target, cards=b.by_player_counts(chosen))
 
     def value(self, source: int | str, field: str | None, *, card: bool) -> str:
         text = ExpressionText(self.book)
@@ -269,6 +312,9 @@ class RulesSummary:
             out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_), target=b.zone_phrase(choice.to)))
             if choice.where is not None:
                 out.append(b.say(CARD_WHERE, condition=ExpressionText(b).condition(choice.where, card=True)))
+        tricks = self.rules.tricks
+        if choice is not None and tricks is not None and choice.to == tricks.zone:
+            out.append(b.say(TRICK_PLAY))
         out.extend(self.effect(effect, card=choice is not None) for effect in option.do)
         if choice is not None and choice.effects and self.rules.effects:
             out.append(b.say(CARD_EFFECT))
@@ -288,6 +334,51 @@ class RulesSummary:
             {"cards": b.carriers(effect_id) or effect_id, "text": " ".join(self.effect(e, card=True) for e in effects)}
             for effect_id, effects in self.rules.effects.items()
         ]
+
+    def tricks(self) -> list[str]:
+        """How a trick is played and won (the ``tricks`` rules), one sentence each; empty for a game without tricks."""
+        tricks = self.rules.tricks
+        if tricks is None:
+            return []
+        b = self.book
+        follow, rank = b.field(tricks.follow), b.field(tricks.rank).name
+        led = b.say_gendered(follow.gender, LED_FIELD, name=follow.name)
+        out = []
+        if tricks.lead is None:
+            out.append(b.say(TRICK_LEAD_ANY))
+        else:
+            out.append(b.say(TRICK_LEAD_WHERE, condition=ExpressionText(b).condition(tricks.lead, card=True)))
+        out.append(b.say(TRICK_FOLLOW, led=led))
+        if tricks.discard is None:
+            out.append(b.say(TRICK_DISCARD_ANY))
+        else:
+            out.append(b.say(TRICK_DISCARD_WHERE, condition=ExpressionText(b).condition(tricks.discard, card=True)))
+        if tricks.trump is None:
+            out.append(b.say(TRICK_WIN, rank=rank, led=led))
+        else:
+            text = ExpressionText(b)
+            node = text.tree(tricks.trump, False)
+            trump = text.term(node, tricks.follow) if node is not None else b.say(FORMULA, formula=tricks.trump)
+            if node is not None and isinstance(node, ast.Constant):
+                out.append(b.say(TRICK_WIN_TRUMP_VALUE, rank=rank, led=led, trump=trump))
+            else:  # a noun phrase with its article, which a translation may fuse with the preposition before it
+                out.append(b.say_gendered(TRICK_WIN_TRUMP_OF_CONTEXT, TRICK_WIN_TRUMP_OF, rank=rank, led=led, trump=trump))
+        if self.equal_cards(tricks.follow, tricks.rank):
+            out.append(b.say(TRICK_EQUAL))
+        out.append(b.say(TRICK_TAKE, won=b.zone_phrase(tricks.won, "their")))
+        if tricks.after:
+            out.append(b.say(TRICK_AFTER, effects=" ".join(self.effect(effect, card=False) for effect in tricks.after)))
+        return out
+
+    def equal_cards(self, follow: str, rank: str) -> bool:
+        """Whether two cards in play share their followed field and their rank (so the first played wins between them)."""
+        seen: set[tuple[object, object]] = set()
+        for card in self.book.cards:
+            key = (card.data.get(follow), card.data.get(rank))
+            if card.copies > 1 or key in seen:
+                return True
+            seen.add(key)
+        return False
 
     # -- end and scoring -----------------------------------------------------------------------------
 
@@ -319,13 +410,24 @@ class RulesSummary:
         text = b.say(SCORE_SUM if spec.sign > 0 else LOSE_SUM, field=b.field(spec.field).name, zone=b.zone_phrase(spec.zone, "their"))
         return f"{text} {b.say(RUNS_LOWEST)}" if spec.runs == "lowest" else text
 
+    def _all_or_nothing(self, item: AllOrNothingScore) -> str:
+        b = self.book
+        spec = item.all_or_nothing
+        return b.say(ALL_OR_NOTHING if spec.sign > 0 else ALL_OR_NOTHING_LOSE, field=b.field(spec.field).name, zone=b.zone_phrase(spec.zone, "their"))
+
     def _counter(self, item: CounterScore) -> str:
         b = self.book
         return b.say(SCORE_COUNTER if item.sign > 0 else LOSE_COUNTER, counter=b.owned(b.counter(item.counter), "their"))
 
     def as_context(self) -> dict[str, Any]:
         """Everything the templates print, as plain data."""
-        return {"setup": self.setup(), "turn": self.turn(), "card_effects": self.card_effects(), "end": self.end() + self.scoring()}
+        return {
+            "setup": self.setup(),
+            "turn": self.turn(),
+            "tricks": self.tricks(),
+            "card_effects": self.card_effects(),
+            "end": self.end() + self.scoring(),
+        }
 
 
 SETUP_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
@@ -333,6 +435,7 @@ SETUP_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "deal": RulesSummary._deal,
     "move": RulesSummary._setup_move,
     "set": RulesSummary._setup_set,
+    "set_aside": RulesSummary._set_aside,
 }
 """Setup step kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {
@@ -349,6 +452,7 @@ EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {
 SCORING_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "sum": RulesSummary._sum,
     "counter": RulesSummary._counter,
+    "all_or_nothing": RulesSummary._all_or_nothing,
 }
 """Scoring kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 

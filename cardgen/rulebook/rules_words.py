@@ -33,11 +33,13 @@ from cardgen.rulebook.rules_phrases import (
     FORMULA,
     GROUP,
     HAVE,
+    HOLDS,
     IS_NONE_OF,
     IS_ONE_OF,
     MINUS,
     MIRRORED,
     NOT_EMPTY,
+    NOT_HOLDS,
     NOT_SO,
     OWNER_PHRASES,
     PLAYERS,
@@ -275,9 +277,13 @@ class Phrasebook:
 
     def counted(self, values: Mapping[int, int], forms: tuple[str, str]) -> str:
         """``forms`` for one value, or each value with the player counts it holds for ("7 cards with 2 players and 5 cards with 3 to 5 players")."""
+        return self.by_player_counts({players: self.say_count(forms, value) for players, value in values.items()})
+
+    def by_player_counts(self, values: Mapping[int, str]) -> str:
+        """One phrase when every player count has the same, else each phrase with the player counts it holds for, in runs."""
         distinct = sorted(set(values.values()), key=list(values.values()).index)
         if len(distinct) == 1:
-            return self.say_count(forms, distinct[0])
+            return distinct[0]
         parts: list[str] = []
         counts = sorted(values)
         run: list[int] = []
@@ -285,7 +291,7 @@ class Phrasebook:
             run.append(players)
             last = index == len(counts) - 1
             if last or values[counts[index + 1]] != values[players] or counts[index + 1] != players + 1:
-                what = self.say_count(forms, values[players])
+                what = values[players]
                 if len(run) == 1:
                     parts.append(self.say_count(WITH_PLAYERS, run[0], what=what))
                 else:
@@ -334,6 +340,11 @@ class ExpressionText:
             return b.say(NOT_SO, condition=joined) if negated else joined
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return self.clause(node.operand, not negated)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "holds" and len(node.args) == 2:
+            card = node.args[1]
+            if isinstance(card, ast.Constant) and isinstance(card.value, str):
+                zone = b.zone_phrase(self.zone_id(node.args[0]), self.owner)
+                return b.say(NOT_HOLDS if negated else HOLDS, zone=zone, cards=b.value_label("id", card.value))
         if isinstance(node, ast.Compare):
             if len(node.ops) == 1:
                 return self.comparison(node.left, node.ops[0], node.comparators[0], negated)
@@ -354,6 +365,8 @@ class ExpressionText:
             field = self.field_of(left)
             values = [b.value_label(field, e.value) for e in right.elts if isinstance(e, ast.Constant)]
             inside = isinstance(op, ast.In) != negated
+            if field == "id" and isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id == "card":
+                return b.say(CARD_IS if inside else CARD_IS_NOT, cards=b.listing(values, "or"))
             return b.say(IS_ONE_OF if inside else IS_NONE_OF, left=self.term(left), values=b.listing(values, "or"))
         kind = type(op)
         if self.is_constant(left) and not self.is_constant(right):  # 0 < count(stock): read it as count(stock) > 0

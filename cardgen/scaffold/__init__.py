@@ -43,11 +43,9 @@ KINDS: dict[str, str] = {
     "drafting": "take one card from a market that refills from the deck; the best basket wins",
     "push-your-luck": "turn up cards one by one and bank them, or lose them all on a repeated colour",
     "shedding": "match the colour or the number of the top card and be the first to empty your hand",
+    "trick-taking": "follow the suit led or trump it; every trick and every lantern taken scores",
 }
-"""The kinds of game ``cardgen new --kind`` scaffolds, each with what its small game is about.
-
-Trick-taking is not among them yet: the rules-data vocabulary has no trick (a led suit, a
-winner taking the cards played) to write one with."""
+"""The kinds of game ``cardgen new --kind`` scaffolds, each with what its small game is about."""
 DEFAULT_KIND = "set-collection"
 """The kind scaffolded when none is asked for."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
-from cardgen.spec.models import Spec
+from cardgen.spec.models import Card, Spec
 from cardgen.spec.rules_data import (
     ChooseEffect,
     DealStep,
@@ -152,6 +152,27 @@ DEAL_CODE = "CG179"
 """The finding code of a setup that deals the hands of a trick game unevenly."""
 
 
+def _setup_env(spec: Spec, players: int) -> dict[str, Any]:
+    """The names an expression may read before play at ``players``: numbers, the setup table's entries, ``players``."""
+    env: dict[str, Any] = {"players": players, "true": True, "false": False, "True": True, "False": False}
+    env.update({f"numbers.{k}": v for k, v in spec.numbers.items()})
+    setup = next((entry for entry in spec.setups if entry.players == players), None)
+    if setup is not None:
+        env.update({f"setup.deal.{k}": v for k, v in setup.deal.items()})
+        env.update({f"setup.display.{k}": v for k, v in setup.display.items()})
+    return env
+
+
+def card_condition_before_play(source: str, names: Names, spec: Spec, players: int, card: Card) -> bool | None:
+    """Whether an expression over ``card`` holds for ``card`` at ``players``, known before play (a ``set_aside`` condition);
+    None when it reads the position (a zone, a counter) or cannot be read."""
+    try:
+        tree, _ = parse_expression(source, names, card=True)
+        return bool(_static_value(tree, _setup_env(spec, players), {"id": card.id, "type": card.type, "effect": card.effect, **card.data}))
+    except (_NotStatic, ExpressionError, TypeError):
+        return None
+
+
 class _NotStatic(Exception):
     """An expression that reads the position (a zone, a counter), so its value is not known before play."""
 
@@ -238,10 +259,7 @@ def uneven_deals(spec: Spec, rules: RulesData, tricks: Tricks, names: Names) -> 
         hands.add(choice.from_)
     decks = {deck.id: deck for deck in spec.decks}
     for setup in spec.setups:
-        env: dict[str, Any] = {"players": setup.players, "true": True, "false": False, "True": True, "False": False}
-        env.update({f"numbers.{k}": v for k, v in spec.numbers.items()})
-        env.update({f"setup.deal.{k}": v for k, v in setup.deal.items()})
-        env.update({f"setup.display.{k}": v for k, v in setup.display.items()})
+        env = _setup_env(spec, setup.players)
         pools: dict[str, list[dict[str, Any]]] = {}
         try:
             for i, step in enumerate(rules.setup):

@@ -36,6 +36,7 @@ def all_text(summary: dict[str, Any]) -> str:
     for step in summary["turn"]:
         parts.append(step["title"])
         parts += [f"{option['name']}: {option['text']}" for option in step["options"]]
+    parts += list(summary["tricks"])
     parts += [f"{effect['cards']}: {effect['text']}" for effect in summary["card_effects"]]
     return "\n".join(parts)
 
@@ -208,9 +209,9 @@ def union_kinds(union: Any) -> set[str]:
 
 def test_the_kinds_that_have_phrases() -> None:
     """The lead's list to extend: every other kind of the models reads as the generic fallback sentence."""
-    assert sorted(SETUP_PHRASES) == ["deal", "move", "set", "shuffle"]
+    assert sorted(SETUP_PHRASES) == ["deal", "move", "set", "set_aside", "shuffle"]
     assert sorted(EFFECT_PHRASES) == ["add", "choose", "extra_turn", "move", "reverse", "set", "skip", "transfer"]
-    assert sorted(SCORING_PHRASES) == ["counter", "sum"]
+    assert sorted(SCORING_PHRASES) == ["all_or_nothing", "counter", "sum"]
     missing = {
         "setup": sorted(union_kinds(SetupStep) - set(SETUP_PHRASES)),
         "effects": sorted(union_kinds(Effect) - set(EFFECT_PHRASES)),
@@ -351,3 +352,122 @@ def test_the_spec_setup_sections_are_printed(locale: str) -> None:
         assert f"### {section.title[locale]}" in setup_chapter
         assert " ".join(section.text[locale].split()).replace("{deck.standard}", "52")[:80] in setup_chapter
     assert setup_chapter.index(f"### {spec.rules_text.setup[0].title[locale]}") < setup_chapter.index({"en": "### Setup, Step by Step", "pt_BR": "### Preparação, passo a passo"}[locale])
+
+
+# --- trick taking: Hearts and the trick-taking scaffold read in words ----------------------------------
+
+HEARTS = ROOT / "specs" / "hearts"
+
+
+def hearts() -> Spec:
+    spec = load_clean(HEARTS)
+    assert spec is not None
+    return spec
+
+
+def trick_scaffold(tmp_path: Path) -> Spec:
+    from cardgen.scaffold import create_game
+
+    spec = load_clean(create_game("tricky", tmp_path, "trick-taking"))
+    assert spec is not None
+    return spec
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_trick_games_read_without_a_fallback(tmp_path: Path, locale: str) -> None:
+    for spec in (hearts(), trick_scaffold(tmp_path)):
+        summary = summary_of(spec, locale)
+        text = all_text(summary)
+        assert "Rule “" not in text and "Regra “" not in text and "%(" not in text
+        assert "“" not in text.replace({"en": "“Tricks”", "pt_BR": "“Vazas”"}[locale], "").replace(
+            {"en": "“Card Effects”", "pt_BR": "“Efeitos das cartas”"}[locale], ""
+        ), "no expression is left as its formula"
+        assert len(summary["tricks"]) >= 5
+        md = make_rulebook(spec, locale).markdown
+        assert {"en": "#### Tricks", "pt_BR": "#### Vazas"}[locale] in md
+        for line in summary["tricks"]:
+            assert line in md
+
+
+def test_hearts_in_english() -> None:
+    summary = summary_of(hearts(), "en")
+    text = all_text(summary)
+    assert (
+        "Set aside from the deck into the cards set aside: Two of Diamonds with 3 players, no card with 4 players, "
+        "Two of Diamonds and Two of Spades with 5 players, and Two of Diamonds, Three of Diamonds, Two of Spades, and Three of Spades with 6 players."
+    ) in summary["setup"]
+    assert summary["setup"][-1].startswith("The first player, in seat order, for whom their hand holds Two of Clubs starts")
+    assert summary["tricks"] == [
+        "The player leading a trick plays a card for which (the number of tricks played is greater than 0 or the card is Two of Clubs) "
+        "and (the card's suit is not Hearts or the number of hearts played is greater than 0) if they hold one, otherwise any card.",
+        "Every other player in turn plays a card of the suit led if they hold one.",
+        "A player who holds none plays a card for which the number of tricks played is greater than 0 or the card's penalty is 0 "
+        "if they hold one, otherwise any card.",
+        "When every player has played, the highest card by rank of the suit led wins the trick.",
+        "The winner puts the trick into their cards taken and leads the next one.",
+        "After each trick, as its winner: Raise the number of tricks played by 1.",
+    ]
+    assert "Which cards you may play, and who wins the trick: see “Tricks”." in text
+    assert (
+        "Each player loses the total penalty of the cards in their cards taken, except when one player took every card with penalty: "
+        "that player loses nothing, and every other player loses that total instead."
+    ) in summary["end"]
+
+
+def test_hearts_in_portuguese() -> None:
+    summary = summary_of(hearts(), "pt_BR")
+    assert summary["setup"][1].startswith("Separe do baralho para as cartas separadas: Dois de Ouros com 3 jogadores, nenhuma carta com 4 jogadores")
+    assert "a sua mão tem Dois de Paus" in summary["setup"][-1]
+    assert "Cada um dos outros jogadores, na sua vez, joga uma carta do naipe de saída, se tiver uma." in summary["tricks"]
+    assert "Quando todos jogaram, a carta mais alta em valor do naipe de saída ganha a vaza." in summary["tricks"]
+    assert "Quem ganhou põe a vaza nas suas cartas ganhas e abre a seguinte." in summary["tricks"]
+    assert any("a penalidade da carta é 0" in line for line in summary["tricks"])
+    assert any(line.startswith("Cada jogador perde o total de penalidade das cartas nas suas cartas ganhas, exceto") for line in summary["end"])
+
+
+@pytest.mark.parametrize(
+    ("trump", "en", "pt_BR"),
+    [
+        ("top(trump_spot).suit", "the cards of the suit of the top card of the trump spot", "as cartas do naipe da carta do topo do lugar do trunfo"),
+        ("'wave'", "the cards of Wave", "as cartas de Onda"),
+    ],
+)
+def test_the_trump_is_named_as_the_rules_give_it(tmp_path: Path, trump: str, en: str, pt_BR: str) -> None:
+    from cardgen.scaffold import create_game
+
+    folder = create_game("tricky", tmp_path, "trick-taking")
+    edit(folder / "game.yaml", "    trump: top(trump_spot).suit", f'    trump: "{trump}"')
+    result = validate_folder(folder, ["static"])
+    assert not result.has_errors and result.loaded is not None and result.loaded.spec is not None
+    for locale, phrase in (("en", en), ("pt_BR", pt_BR)):
+        (win,) = [line for line in summary_of(result.loaded.spec, locale)["tricks"] if "trunfo mais alto" in line or "highest trump" in line]
+        assert phrase in win, win
+
+
+def test_the_first_card_played_wins_between_equal_cards_only_when_the_deck_has_them(tmp_path: Path) -> None:
+    from cardgen.scaffold import create_game
+
+    folder = create_game("tricky", tmp_path, "trick-taking")
+    plain = validate_folder(folder, ["static"]).loaded
+    assert plain is not None and plain.spec is not None
+    assert "Between equal cards, the one played first wins." not in summary_of(plain.spec, "en")["tricks"]
+    edit(folder / "cards.csv", "sun-2,1,plain", "sun-2,2,plain")
+    edit(folder / "game.yaml", "{of: cards, count: 36,", "{of: cards, count: 37,")
+    doubled = validate_folder(folder, ["static"])
+    assert not doubled.has_errors and doubled.loaded is not None and doubled.loaded.spec is not None
+    assert "Between equal cards, the one played first wins." in summary_of(doubled.loaded.spec, "en")["tricks"]
+    assert "Entre cartas iguais, ganha a que foi jogada primeiro." in summary_of(doubled.loaded.spec, "pt_BR")["tricks"]
+
+
+def test_a_set_aside_that_reads_the_position_reads_as_its_condition(tmp_path: Path) -> None:
+    folder = copy_spec(tmp_path, HEARTS)
+    edit(
+        folder / "game.yaml",
+        "(players in [3, 5, 6] and card.id == '2-diamonds')",
+        "(count(aside) == 0 and card.id == '2-diamonds')",
+    )
+    result = validate_folder(folder, ["static"])
+    assert result.loaded is not None and result.loaded.spec is not None
+    line = summary_of(result.loaded.spec, "en")["setup"][1]
+    assert line.startswith("Set aside from the deck into the cards set aside every card for which (the cards set aside is empty and the card is Two of Diamonds)"), line
+

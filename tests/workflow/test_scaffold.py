@@ -142,10 +142,64 @@ def test_every_kind_validates_and_plays(tmp_path: Path, kind: str) -> None:
     assert not [f for f in report["findings"] if f["severity"] == "error"]
 
 
+def test_the_kinds_the_issue_names_are_scaffolded() -> None:
+    assert {"trick-taking", "set-collection", "drafting", "push-your-luck"} <= set(KINDS)
+
+
+def test_trick_taking_scaffold_plays_tricks_with_the_turned_up_trump(tmp_path: Path) -> None:
+    """Every trick of the trick-taking scaffold goes to the highest trump (the suit of the card turned up after the
+    deal), else to the highest card of the suit led; each seat scores its tricks plus the lanterns' points it took."""
+    import random
+
+    from cardgen.engine.core import make_game
+    from cardgen.engine.interpreter import DataGame
+
+    spec = load_spec(create_game("tricky", tmp_path, "trick-taking")).spec
+    assert spec is not None and spec.rules_data is not None and spec.rules_data.tricks is not None
+    trumped = 0
+    for setup in spec.setups:
+        players, hand = setup.players, setup.deal["cards"]
+        game = make_game(spec, players)
+        assert isinstance(game, DataGame)
+        index = game.tables.zone_index
+        suit, rank, points = (game.tables.field_values[name] for name in ("suit", "rank", "points"))
+        for seed in range(10):
+            rng = random.Random(seed)
+            s = game.new_initial_state(seed)
+            (turned,) = s.z[index["trump_spot"]]
+            trump = suit[turned]
+            tricks_won = [0] * players
+            plays = 0
+            while not s.is_terminal():
+                action = rng.choice(s.legal_actions())
+                card = action % game.width
+                trick = s.z[index["trick"]]
+                if trick:  # following: a seat holding the suit led plays one
+                    led = suit[trick[0]]
+                    holds_led = any(suit[d] == led for d in s.z[index["hand"] + s.seat])
+                    assert not holds_led or suit[card] == led
+                if len(trick) == players - 1:
+                    played = [(seat, suit[d], rank[d]) for seat, d in zip(s.trick_seats, trick)] + [(s.seat, suit[card], rank[card])]
+                    trumps = [c for c in played if c[1] == trump]
+                    winner = max(trumps or [c for c in played if c[1] == played[0][1]], key=lambda c: c[2])[0]
+                    trumped += bool(trumps) and played[0][1] != trump
+                    tricks_won[winner] += 1
+                    s.apply_action(action)
+                    assert s.is_terminal() or s.seat == winner, "the winner leads the next trick"
+                else:
+                    s.apply_action(action)
+                plays += 1
+            assert plays == players * hand, "every seat plays its whole hand, one card to each trick"
+            assert s.z[index["trump_spot"]] == [turned], "nobody takes the turned-up card"
+            lanterns = [sum(points[d] for d in s.z[index["taken"] + seat]) for seat in range(players)]
+            assert s.scores() == [won + lit for won, lit in zip(tricks_won, lanterns)]
+    assert trumped > 0, "the playouts trumped a trick led in another suit"
+
+
 def test_unknown_kind_is_refused(tmp_path: Path) -> None:
-    code, out, err = run("new", "my-game", "--dir", str(tmp_path), "--kind", "trick-taking")
+    code, out, err = run("new", "my-game", "--dir", str(tmp_path), "--kind", "bidding")
     assert code == 2 and len(err.strip().splitlines()) == 1
-    assert "not a kind" in err and "set-collection" in err
+    assert "not a kind" in err and "set-collection" in err and "trick-taking" in err
     assert list(tmp_path.iterdir()) == []
 
 
