@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State, Termination
+from cardgen.engine.state_copy import state_methods
 from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, NumberRule, RulesContract, SetupRule
 from cardgen.spec.models import MAX_PLAYERS, Deck, Spec
 from cardgen.spec.source import PathKey
@@ -440,6 +441,16 @@ class CeramusState(State):
         "targets_left", "moved", "uses", "reason", "counts", "placed",
     )
 
+    clone, fingerprint = state_methods(
+        __slots__,
+        shared="game geo orig undealt",
+        values="n covered first turn phase shape mirror targets_left moved uses reason placed",
+        lists="owner vstyle vis own pool on_mural hands played holder",
+        dicts="counts",
+        fingerprint="orig owner vstyle pool hands tuple:undealt played holder first turn phase shape mirror targets_left moved uses",
+    )
+    """``clone()`` and ``fingerprint()``, generated from the fields declared here (:mod:`cardgen.engine.state_copy`)."""
+
     game: CeramusGame
     geo: Geometry
     n: int
@@ -535,45 +546,6 @@ class CeramusState(State):
     def usage(self) -> dict[str, int]:
         """Shape cards revealed, patterns claimed and bonuses used so far."""
         return dict(self.counts)
-
-    def clone(self) -> "CeramusState":
-        """A cheap independent copy (lists copied, immutable parts shared)."""
-        s = CeramusState.__new__(CeramusState)
-        s.game = self.game
-        s.geo = self.geo
-        s.n = self.n
-        s.orig = self.orig
-        s.owner = self.owner[:]
-        s.vstyle = self.vstyle[:]
-        s.vis = self.vis[:]
-        s.own = self.own[:]
-        s.covered = self.covered
-        s.pool = self.pool[:]
-        s.on_mural = self.on_mural[:]
-        s.hands = self.hands[:]
-        s.undealt = self.undealt
-        s.played = self.played[:]
-        s.holder = self.holder[:]
-        s.first = self.first
-        s.turn = self.turn
-        s.phase = self.phase
-        s.shape = self.shape
-        s.mirror = self.mirror
-        s.targets_left = self.targets_left
-        s.moved = self.moved
-        s.uses = self.uses
-        s.reason = self.reason
-        s.counts = dict(self.counts)
-        s.placed = self.placed
-        return s
-
-    def fingerprint(self) -> tuple[object, ...]:
-        """The whole position, including the undealt Shape cards and the cards revealed so far."""
-        return (
-            self.orig, tuple(self.owner), tuple(self.vstyle), tuple(self.pool), tuple(self.hands),
-            tuple(self.undealt), tuple(self.played), tuple(self.holder), self.first, self.turn, self.phase,
-            self.shape, self.mirror, self.targets_left, self.moved, self.uses,
-        )
 
     # --- setting up examples -----------------------------------------------------
 

@@ -35,6 +35,7 @@ from cardgen.engine.core import (
     State,
     Termination,
 )
+from cardgen.engine.state_copy import state_methods
 from cardgen.spec.contract import DeckRule, NumberRule, OptionRule, RulesContract, SetupRule, read_option
 from cardgen.spec.models import MAX_PLAYERS, Spec
 from cardgen.spec.source import PathKey
@@ -406,6 +407,15 @@ class MausoleumState(State):
         "target",
         "top",
     )
+
+    clone, fingerprint = state_methods(
+        __slots__,
+        shared="g pile",
+        values="completed cur ended given passes pending phase target top",
+        lists="area area_total chars discard doubled hands hsize plays sets shields",
+        fingerprint="phase cur target pending given passes tail:pile:top hands area chars shields discard doubled",
+    )
+    """``clone()`` and ``fingerprint()``, generated from the fields declared here (:mod:`cardgen.engine.state_copy`)."""
 
     def __init__(self, game: MausoleumGame, pile: tuple[CardKind, ...], deal: bool) -> None:
         P, K = game.num_players, game.kinds
@@ -822,40 +832,6 @@ class MausoleumState(State):
         return [[seat for seat, key in enumerate(keys) if key == value] for value in order]
 
     # --- copies, replays, checks -----------------------------------------------
-
-    def clone(self) -> MausoleumState:
-        """An independent copy (the draw pile tuple is shared; it never changes)."""
-        other = MausoleumState.__new__(MausoleumState)
-        other.g = self.g
-        other.pile = self.pile
-        other.top = self.top
-        other.hands = self.hands[:]
-        other.hsize = self.hsize[:]
-        other.area = self.area[:]
-        other.area_total = self.area_total[:]
-        other.chars = self.chars[:]
-        other.shields = self.shields[:]
-        other.discard = self.discard[:]
-        other.sets = self.sets[:]
-        other.doubled = self.doubled[:]
-        other.phase = self.phase
-        other.cur = self.cur
-        other.target = self.target
-        other.pending = self.pending
-        other.given = self.given
-        other.passes = self.passes
-        other.plays = self.plays[:]
-        other.completed = self.completed
-        other.ended = self.ended
-        return other
-
-    def fingerprint(self) -> tuple[object, ...]:
-        """Everything that decides the rest of the game, the remaining pile order included."""
-        return (
-            self.phase, self.cur, self.target, self.pending, self.given, self.passes,
-            self.pile[self.top :], tuple(self.hands), tuple(self.area), tuple(self.chars),
-            tuple(self.shields), tuple(self.discard), tuple(self.doubled),
-        )
 
     def _seat(self, seat: Seat) -> str:
         return f"P{seat + 1}"
