@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State, Termination
 from cardgen.engine.state_copy import state_methods
@@ -432,6 +432,11 @@ class CeramusGame(Game):
         return base
 
 
+def _per_seat(values: Iterable[object]) -> str:
+    """``P1 3, P2 0``: one value per seat, for a position's summary."""
+    return ", ".join(f"P{seat + 1} {value}" for seat, value in enumerate(values))
+
+
 class CeramusState(State):
     """One Ceramus position; see the module docstring for the phases."""
 
@@ -542,6 +547,13 @@ class CeramusState(State):
         """Points per seat: tiles on the Mural times the on-Mural value plus tiles in reserve times theirs."""
         g = self.game
         return [m * g.points_on + (g.tiles_per_player - m) * g.points_reserve for m in self.on_mural]
+
+    def summary(self) -> str:
+        """Phase, tiles on the Mural, Shape cards in hand and Ceramas held, per seat."""
+        phase = ("reveal", "bonus", "build", "add", "remove", "move", "over")[self.phase]
+        held = [sum(1 for holder in self.holder if holder == seat) for seat in range(self.n)]
+        shapes = [hand.bit_count() for hand in self.hands]
+        return f"{phase}; on the Mural {_per_seat(self.on_mural)}; shapes in hand {_per_seat(shapes)}; Ceramas held {_per_seat(held)}"
 
     def usage(self) -> dict[str, int]:
         """Shape cards revealed, patterns claimed and bonuses used so far."""

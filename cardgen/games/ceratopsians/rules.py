@@ -19,7 +19,7 @@ colours, display cell and markers. Actions are absolute slot indices 0-2.
 from __future__ import annotations
 
 import random
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State
 from cardgen.engine.state_copy import state_methods
@@ -236,6 +236,11 @@ class CeratopsiansGame(Game):
         return f"{self.face_names[face]} ({self.card_ids[face // 2]})"
 
 
+def _per_seat(values: Iterable[object]) -> str:
+    """``P1 3, P2 0``: one value per seat, for a position's summary."""
+    return ", ".join(f"P{seat + 1} {value}" for seat, value in enumerate(values))
+
+
 class CeratopsiansState(State):
     """One position: deck order and sides, the boneyard, both collections and whose turn it is."""
 
@@ -328,6 +333,11 @@ class CeratopsiansState(State):
         relative = action if player == 0 else 2 - action
         face = 2 * card + self.sides[card]
         return f"P{player + 1} drafts {self.game.face_label(face)} from slot {action}, {SLOT_WORDS[relative]}"
+
+    def summary(self) -> str:
+        """Cards left in the deck, cards in the boneyard, and the cards each seat has drafted."""
+        bone = sum(1 for card in self.bone if card >= 0)
+        return f"deck {len(self.order) - self.top}; boneyard {bone}; drafted {_per_seat(len(faces) for faces in self.collections)}"
 
     def usage(self) -> dict[str, int]:
         """Drafted cards, and complete displays in the players' best arrangements once the game is over."""

@@ -27,7 +27,7 @@ import itertools
 import random
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from cardgen.engine.core import CHANCE, TERMINAL, Action, Game, GameInfo, Seat, State, Termination
 from cardgen.engine.state_copy import state_methods
@@ -410,6 +410,11 @@ class KeramikosGame(Game):
             if c:
                 score += self.points[k] if c >= self.set_size[k] else c // ppp
         return score
+
+
+def _per_seat(values: Iterable[object]) -> str:
+    """``P1 3, P2 0``: one value per seat, for a position's summary."""
+    return ", ".join(f"P{seat + 1} {value}" for seat, value in enumerate(values))
 
 
 class KeramikosState(State):
@@ -1012,6 +1017,15 @@ class KeramikosState(State):
     def termination(self) -> Termination | None:
         """The game always ends the same way: the deck ran out and the final turns were played."""
         return Termination.DECK_EXHAUSTED if self.phase == OVER else None
+
+    def summary(self) -> str:
+        """Cards left in the deck, cards and empty sites marked this turn, and per seat: markers in supply, pottery and special cards."""
+        pottery = (sum(kinds) for kinds in self.coll)
+        specials = (sum(kinds) for kinds in self.hand)
+        return (
+            f"deck {len(self.deck)}; marked {sum(self.marks)} card(s), {sum(self.site_mark)} empty site(s); supply {_per_seat(self.supply)}; "
+            f"pottery {_per_seat(pottery)}; specials {_per_seat(specials)}"
+        )
 
     def usage(self) -> dict[str, int]:
         """Cards collected or played, dig sites marked, sets completed (each time a collection reaches a set's size)."""

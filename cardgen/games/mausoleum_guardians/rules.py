@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Iterator, Literal
+from typing import Iterable, Iterator, Literal
 
 from cardgen.engine.core import (
     CHANCE,
@@ -379,6 +379,11 @@ class MausoleumGame(Game):
     def usage_keys(self) -> list[str]:
         """Every card played at least once, and a set completed."""
         return [f"card:{card_id}" for card_id in self.card_ids] + ["set:complete"]
+
+
+def _per_seat(values: Iterable[object]) -> str:
+    """``P1 3, P2 0``: one value per seat, for a position's summary."""
+    return ", ".join(f"P{seat + 1} {value}" for seat, value in enumerate(values))
 
 
 class MausoleumState(State):
@@ -871,6 +876,13 @@ class MausoleumState(State):
         if phase == TAKE_CHANCE:
             return f"chance: {self._seat(self.cur)} takes {card} at random from {self._seat(self.target)}'s hand"
         return f"action {action}"
+
+    def summary(self) -> str:
+        """Cards left in the draw pile and the discard pile, and per seat: cards in hand, in the area, and sets."""
+        return (
+            f"pile {len(self.pile) - self.top}; discard {sum(self.discard)}; hands {_per_seat(self.hsize)}; "
+            f"areas {_per_seat(self.area_total)}; sets {_per_seat(self.sets)}"
+        )
 
     def usage(self) -> dict[str, int]:
         """Cards played so far, by card id, and complete sets formed."""
