@@ -60,7 +60,7 @@ for entry in (str(ROOT), str(BENCH)):
     if entry not in sys.path:
         sys.path.insert(0, entry)
 
-GROUPS = ("job", "decks", "startup", "build", "svg", "pdf", "rebuild", "validate", "playouts", "check", "solve")
+GROUPS = ("job", "decks", "startup", "build", "svg", "pdf", "rebuild", "validate", "playouts", "copies", "check", "solve")
 PLAYOUT_TARGETS: dict[str, tuple[float, int | None]] = {
     "ceratopsians": (5000.0, None),
     "mausoleum-guardians": (1000.0, None),
@@ -366,6 +366,47 @@ def measure_playouts(settings: Settings, figures: list[Figure]) -> None:
             figures.append(figure)
 
 
+def measure_copies(settings: Settings, figures: list[Figure]) -> None:
+    """State copies per second (``clone()`` and ``fingerprint()`` of each), one core, over the positions of random games.
+
+    What searches, greedy agents and solvers spend on copying positions: the
+    positions of eight random games per game and player count are copied
+    and fingerprinted in turn for about ``playout_seconds`` of CPU time.
+    """
+    import random
+
+    from cardgen.engine.core import make_game
+
+    for loaded in engine_specs():
+        spec = loaded.spec
+        players = spec.players.min
+        game = make_game(spec, players)
+        positions = []
+        for seed in range(8):
+            rng = random.Random(seed)
+            state = game.new_initial_state(seed)
+            while not state.is_terminal():
+                positions.append(state.clone())
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.random() * len(legal))])
+
+        def once(positions: list = positions) -> float:
+            done, start = 0, time.process_time()
+            while True:
+                for state in positions:
+                    state.clone()
+                    state.fingerprint()
+                done += len(positions)
+                spent = time.process_time() - start
+                if spent >= settings.playout_seconds:
+                    return done / spent
+
+        figure = Figure(f"state copies/s (clone + fingerprint), {spec.id} {players}p (CPU)", "copies/s", None, "higher")
+        figure.samples = repeat(settings, once)
+        figure.note = f"{len(positions)} positions of 8 random games"
+        figures.append(figure)
+
+
 def measure_check(settings: Settings, figures: list[Figure]) -> None:
     """``cardgen check`` with 1 and 2 workers, interleaved repeated runs, the load read before and after each.
 
@@ -526,6 +567,7 @@ def main(argv: list[str] | None = None) -> int:
     guarded("rebuild", lambda: measure_rebuild(settings, figures))
     guarded("validate", lambda: measure_validate(settings, figures))
     guarded("playouts", lambda: measure_playouts(settings, figures))
+    guarded("copies", lambda: measure_copies(settings, figures))
     guarded("check", lambda: measure_check(settings, figures))
     guarded("solve", lambda: measure_solve(settings, figures))
 

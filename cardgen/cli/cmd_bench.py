@@ -16,7 +16,7 @@ BENCH_SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "run.py"
 def bench(
     quick: Annotated[bool, typer.Option("--quick", help="One repetition, no warm-up, short engine runs.")] = False,
     reps: Annotated[Optional[int], typer.Option("--reps", help="Repetitions per figure (default 3).")] = None,
-    only: Annotated[str, typer.Option("--only", help="Comma-separated groups: job, decks, startup, build, svg, pdf, rebuild, validate, playouts, check, solve.")] = "",
+    only: Annotated[str, typer.Option("--only", help="Comma-separated groups: job, decks, startup, build, svg, pdf, rebuild, validate, playouts, copies, check, solve.")] = "",
     out: Annotated[Optional[Path], typer.Option("--out", help="Where to write the JSON results (default bench/results.json).")] = None,
 ) -> None:
     """Measure build, rendering, engine and validation speed against their targets (never fails on a missed target)."""

@@ -112,6 +112,10 @@ class State(ABC):
         """Broken invariants: a piece in two places or none, scores not matching the position."""
         return []
 
+    def summary(self) -> str:
+        """The position in a few readable words, for playthroughs (default: none)."""
+        return ""
+
     def usage(self) -> dict[str, int]:
         """Counters of things used so far, keyed 'kind:id' (cards played, patterns completed...).
 

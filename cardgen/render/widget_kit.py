@@ -1,8 +1,10 @@
 """Widgets: the named drawing routines a layout places into boxes on a card face.
 
-A widget is ``fn(context) -> list[Primitive]``; the :class:`WidgetContext`
-gives the box (mm, face coordinates), the spec, deck, card and face, the
-locale, the palettes, and the element's ``params`` from the layout file. Text
+A widget is ``fn(context) -> list[Primitive]``, registered with the model of
+the parameters it takes (:mod:`cardgen.render.widget_params`); the
+:class:`WidgetContext` gives the box (mm, face coordinates), the spec, deck,
+card and face, the locale, the palettes, and the element's ``params`` from the
+layout file, checked against that model before the widget draws. Text
 goes through :meth:`WidgetContext.text`, which shrinks it to fit and records a
 :class:`TextReport` so the render checks can name any text that still does
 not fit.

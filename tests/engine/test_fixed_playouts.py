@@ -19,8 +19,8 @@ going; with ``options.bonus_timing: start_of_turn`` the former fixed games still
 Playthroughs: the games of ``FIXED`` are kept whole, readable, as JSON lines in
 ``tests/engine/playthroughs/`` (one line per action: who played, the action as
 the rules module writes it, the scores, who moves next, how many choices they
-have and a short digest of the position; a last line with the result and the
-usage counters). A change of rules shows there as a diff a reviewer can read,
+have, the position in a few words (``State.summary``) and a short digest of the
+whole position; a last line with the result and the usage counters). A change of rules shows there as a diff a reviewer can read,
 and the test names the first line that differs. After a deliberate rules
 change, review the diff, then write the files again with::
 
@@ -121,7 +121,7 @@ def playthrough(game_id: str, players: int, seed: int) -> list[str]:
         lines.append(_line({
             "ply": ply, "by": by, "action": text, "scores": list(state.scores()),
             "next": _seat(after), "choices": 0 if state.is_terminal() else len(state.legal_actions()),
-            "position": state.state_hash()[:10],
+            "position": state.summary(), "digest": state.state_hash()[:10],
         }))
     lines.append(_line({
         "end": result.termination, "completed": result.completed, "scores": result.scores, "ranking": result.ranking,

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State, Termination
+from cardgen.engine.state_copy import state_methods
 from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, NumberRule, OptionRule, RulesContract, SetupRule, read_option
 from cardgen.spec.models import MAX_PLAYERS, Deck, Spec
 from cardgen.spec.source import PathKey
@@ -449,6 +450,11 @@ class CeramusGame(Game):
         return base
 
 
+def _per_seat(values: Iterable[object]) -> str:
+    """``P1 3, P2 0``: one value per seat, for a position's summary."""
+    return ", ".join(f"P{seat + 1} {value}" for seat, value in enumerate(values))
+
+
 class CeramusState(State):
     """One Ceramus position; see the module docstring for the phases."""
 
@@ -457,6 +463,16 @@ class CeramusState(State):
         "hands", "undealt", "played", "holder", "first", "turn", "phase", "shape", "mirror",
         "targets_left", "moved", "uses", "built", "reason", "counts", "placed",
     )
+
+    clone, fingerprint = state_methods(
+        __slots__,
+        shared="game geo orig undealt",
+        values="n covered first turn phase shape mirror targets_left moved uses built reason placed",
+        lists="owner vstyle vis own pool on_mural hands played holder",
+        dicts="counts",
+        fingerprint="orig owner vstyle pool hands tuple:undealt played holder first turn phase shape mirror targets_left moved uses built",
+    )
+    """``clone()`` and ``fingerprint()``, generated from the fields declared here (:mod:`cardgen.engine.state_copy`)."""
 
     game: CeramusGame
     geo: Geometry
@@ -553,49 +569,16 @@ class CeramusState(State):
         g = self.game
         return [m * g.points_on + (g.tiles_per_player - m) * g.points_reserve for m in self.on_mural]
 
+    def summary(self) -> str:
+        """Phase, tiles on the Mural, Shape cards in hand and Ceramas held, per seat."""
+        phase = ("reveal", "bonus", "build", "add", "remove", "move", "over")[self.phase]
+        held = [sum(1 for holder in self.holder if holder == seat) for seat in range(self.n)]
+        shapes = [hand.bit_count() for hand in self.hands]
+        return f"{phase}; on the Mural {_per_seat(self.on_mural)}; shapes in hand {_per_seat(shapes)}; Ceramas held {_per_seat(held)}"
+
     def usage(self) -> dict[str, int]:
         """Shape cards revealed, patterns claimed and bonuses used so far."""
         return dict(self.counts)
-
-    def clone(self) -> "CeramusState":
-        """A cheap independent copy (lists copied, immutable parts shared)."""
-        s = CeramusState.__new__(CeramusState)
-        s.game = self.game
-        s.geo = self.geo
-        s.n = self.n
-        s.orig = self.orig
-        s.owner = self.owner[:]
-        s.vstyle = self.vstyle[:]
-        s.vis = self.vis[:]
-        s.own = self.own[:]
-        s.covered = self.covered
-        s.pool = self.pool[:]
-        s.on_mural = self.on_mural[:]
-        s.hands = self.hands[:]
-        s.undealt = self.undealt
-        s.played = self.played[:]
-        s.holder = self.holder[:]
-        s.first = self.first
-        s.turn = self.turn
-        s.phase = self.phase
-        s.shape = self.shape
-        s.mirror = self.mirror
-        s.targets_left = self.targets_left
-        s.moved = self.moved
-        s.uses = self.uses
-        s.built = self.built
-        s.reason = self.reason
-        s.counts = dict(self.counts)
-        s.placed = self.placed
-        return s
-
-    def fingerprint(self) -> tuple[object, ...]:
-        """The whole position, including the undealt Shape cards and the cards revealed so far."""
-        return (
-            self.orig, tuple(self.owner), tuple(self.vstyle), tuple(self.pool), tuple(self.hands),
-            tuple(self.undealt), tuple(self.played), tuple(self.holder), self.first, self.turn, self.phase,
-            self.shape, self.mirror, self.targets_left, self.moved, self.uses, self.built,
-        )
 
     # --- setting up examples -----------------------------------------------------
 

@@ -19,9 +19,10 @@ colours, display cell and markers. Actions are absolute slot indices 0-2.
 from __future__ import annotations
 
 import random
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State
+from cardgen.engine.state_copy import state_methods
 from cardgen.games.ceratopsians.assembly import Arrangement, DisplayScorer, Joint
 from cardgen.spec.contract import DeckRule, NumberRule, RulesContract, SetupRule
 from cardgen.spec.models import Deck, Spec
@@ -235,10 +236,25 @@ class CeratopsiansGame(Game):
         return f"{self.face_names[face]} ({self.card_ids[face // 2]})"
 
 
+def _per_seat(values: Iterable[object]) -> str:
+    """``P1 3, P2 0``: one value per seat, for a position's summary."""
+    return ", ".join(f"P{seat + 1} {value}" for seat, value in enumerate(values))
+
+
 class CeratopsiansState(State):
     """One position: deck order and sides, the boneyard, both collections and whose turn it is."""
 
     __slots__ = ("game", "order", "sides", "bone", "top", "drafts", "collections", "keys")
+
+    clone, fingerprint = state_methods(
+        __slots__,
+        shared="game order",
+        values="top drafts",
+        lists="sides bone keys",
+        nested="collections*2",
+        fingerprint="drafts tail:order:top sides bone sorted-each:collections",
+    )
+    """``clone()`` and ``fingerprint()``, generated from the fields declared here (:mod:`cardgen.engine.state_copy`)."""
 
     def __init__(self, game: CeratopsiansGame, order: tuple[int, ...], sides: list[int], bone: list[int], top: int) -> None:
         self.game = game
@@ -308,19 +324,6 @@ class CeratopsiansState(State):
         """One best arrangement of ``seat``'s collection into displays."""
         return self.game.scorer.best(self.collections[seat])[1]
 
-    def clone(self) -> "CeratopsiansState":
-        """A copy sharing only the immutable deck order."""
-        other = CeratopsiansState.__new__(CeratopsiansState)
-        other.game = self.game
-        other.order = self.order
-        other.sides = self.sides[:]
-        other.bone = self.bone[:]
-        other.top = self.top
-        other.drafts = self.drafts
-        other.collections = [self.collections[0][:], self.collections[1][:]]
-        other.keys = self.keys[:]
-        return other
-
     def action_to_string(self, action: Action) -> str:
         """E.g. 'P1 drafts Red-Yellow Left Frill (lf-ry) from slot 0, nearest them'."""
         player = self.drafts & 1
@@ -331,16 +334,10 @@ class CeratopsiansState(State):
         face = 2 * card + self.sides[card]
         return f"P{player + 1} drafts {self.game.face_label(face)} from slot {action}, {SLOT_WORDS[relative]}"
 
-    def fingerprint(self) -> tuple[object, ...]:
-        """Drafts made, the remaining deck in order, every card's side, the boneyard and both collections."""
-        return (
-            self.drafts,
-            self.order[self.top :],
-            tuple(self.sides),
-            tuple(self.bone),
-            tuple(sorted(self.collections[0])),
-            tuple(sorted(self.collections[1])),
-        )
+    def summary(self) -> str:
+        """Cards left in the deck, cards in the boneyard, and the cards each seat has drafted."""
+        bone = sum(1 for card in self.bone if card >= 0)
+        return f"deck {len(self.order) - self.top}; boneyard {bone}; drafted {_per_seat(len(faces) for faces in self.collections)}"
 
     def usage(self) -> dict[str, int]:
         """Drafted cards, and complete displays in the players' best arrangements once the game is over."""

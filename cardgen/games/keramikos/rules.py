@@ -27,9 +27,10 @@ import itertools
 import random
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from cardgen.engine.core import CHANCE, TERMINAL, Action, Game, GameInfo, Seat, State, Termination
+from cardgen.engine.state_copy import state_methods
 from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, DiceRule, NumberRule, OptionRule, RulesContract, SetupRule, read_option
 from cardgen.spec.models import MAX_PLAYERS, Spec
 from cardgen.spec.source import PathKey
@@ -411,6 +412,11 @@ class KeramikosGame(Game):
         return score
 
 
+def _per_seat(values: Iterable[object]) -> str:
+    """``P1 3, P2 0``: one value per seat, for a position's summary."""
+    return ", ".join(f"P{seat + 1} {value}" for seat, value in enumerate(values))
+
+
 class KeramikosState(State):
     """One Keramikos position."""
 
@@ -419,6 +425,16 @@ class KeramikosState(State):
         "player", "phase", "roll", "sab_seat", "steals", "final_left", "use", "turns", "placed_at_stop",
         "sort_site", "sort_pos", "trash_steal",
     )
+
+    clone, fingerprint = state_methods(
+        __slots__,
+        shared="g",
+        lists="deck marks site_mark discard supply use",
+        nested="stacks coll hand",
+        values="player phase roll sab_seat steals final_left turns placed_at_stop sort_site sort_pos trash_steal",
+        fingerprint="player phase roll sab_seat steals final_left placed_at_stop sort_site sort_pos trash_steal deck stacks marks site_mark coll hand discard supply",
+    )
+    """``clone()`` and ``fingerprint()``, generated from the fields declared here (:mod:`cardgen.engine.state_copy`)."""
 
     def __init__(self, game: KeramikosGame, deck: list[int], stacks: list[list[int]]) -> None:
         g = game
@@ -468,41 +484,6 @@ class KeramikosState(State):
     def is_terminal(self) -> bool:
         """Whether every final turn has been played."""
         return self.phase == OVER
-
-    def clone(self) -> "KeramikosState":
-        """A cheap copy: lists are copied, the game is shared."""
-        c = KeramikosState.__new__(KeramikosState)
-        c.g = self.g
-        c.deck = self.deck[:]
-        c.stacks = [s[:] for s in self.stacks]
-        c.marks = self.marks[:]
-        c.site_mark = self.site_mark[:]
-        c.coll = [x[:] for x in self.coll]
-        c.hand = [x[:] for x in self.hand]
-        c.discard = self.discard[:]
-        c.supply = self.supply[:]
-        c.player = self.player
-        c.phase = self.phase
-        c.roll = self.roll
-        c.sab_seat = self.sab_seat
-        c.steals = self.steals
-        c.final_left = self.final_left
-        c.use = self.use[:]
-        c.turns = self.turns
-        c.placed_at_stop = self.placed_at_stop
-        c.sort_site = self.sort_site
-        c.sort_pos = self.sort_pos
-        c.trash_steal = self.trash_steal
-        return c
-
-    def fingerprint(self) -> tuple[object, ...]:
-        """The whole position, remaining deck order included."""
-        return (
-            self.player, self.phase, self.roll, self.sab_seat, self.steals, self.final_left, self.placed_at_stop,
-            self.sort_site, self.sort_pos, self.trash_steal,
-            tuple(self.deck), tuple(tuple(s) for s in self.stacks), tuple(self.marks), tuple(self.site_mark),
-            tuple(tuple(x) for x in self.coll), tuple(tuple(x) for x in self.hand), tuple(self.discard), tuple(self.supply),
-        )
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """The ordered pairs of the two dice, each equally likely."""
@@ -1036,6 +1017,15 @@ class KeramikosState(State):
     def termination(self) -> Termination | None:
         """The game always ends the same way: the deck ran out and the final turns were played."""
         return Termination.DECK_EXHAUSTED if self.phase == OVER else None
+
+    def summary(self) -> str:
+        """Cards left in the deck, cards and empty sites marked this turn, and per seat: markers in supply, pottery and special cards."""
+        pottery = (sum(kinds) for kinds in self.coll)
+        specials = (sum(kinds) for kinds in self.hand)
+        return (
+            f"deck {len(self.deck)}; marked {sum(self.marks)} card(s), {sum(self.site_mark)} empty site(s); supply {_per_seat(self.supply)}; "
+            f"pottery {_per_seat(pottery)}; specials {_per_seat(specials)}"
+        )
 
     def usage(self) -> dict[str, int]:
         """Cards collected or played, dig sites marked, sets completed (each time a collection reaches a set's size)."""

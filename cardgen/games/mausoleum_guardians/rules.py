@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Iterator, Literal
+from typing import Iterable, Iterator, Literal
 
 from cardgen.engine.core import (
     CHANCE,
@@ -35,6 +35,7 @@ from cardgen.engine.core import (
     State,
     Termination,
 )
+from cardgen.engine.state_copy import state_methods
 from cardgen.spec.contract import DeckRule, NumberRule, OptionRule, RulesContract, SetupRule, read_option
 from cardgen.spec.models import MAX_PLAYERS, Spec
 from cardgen.spec.source import PathKey
@@ -380,6 +381,11 @@ class MausoleumGame(Game):
         return [f"card:{card_id}" for card_id in self.card_ids] + ["set:complete"]
 
 
+def _per_seat(values: Iterable[object]) -> str:
+    """``P1 3, P2 0``: one value per seat, for a position's summary."""
+    return ", ".join(f"P{seat + 1} {value}" for seat, value in enumerate(values))
+
+
 class MausoleumState(State):
     """One position of Mausoleum Guardians."""
 
@@ -406,6 +412,15 @@ class MausoleumState(State):
         "target",
         "top",
     )
+
+    clone, fingerprint = state_methods(
+        __slots__,
+        shared="g pile",
+        values="completed cur ended given passes pending phase target top",
+        lists="area area_total chars discard doubled hands hsize plays sets shields",
+        fingerprint="phase cur target pending given passes tail:pile:top hands area chars shields discard doubled",
+    )
+    """``clone()`` and ``fingerprint()``, generated from the fields declared here (:mod:`cardgen.engine.state_copy`)."""
 
     def __init__(self, game: MausoleumGame, pile: tuple[CardKind, ...], deal: bool) -> None:
         P, K = game.num_players, game.kinds
@@ -823,40 +838,6 @@ class MausoleumState(State):
 
     # --- copies, replays, checks -----------------------------------------------
 
-    def clone(self) -> MausoleumState:
-        """An independent copy (the draw pile tuple is shared; it never changes)."""
-        other = MausoleumState.__new__(MausoleumState)
-        other.g = self.g
-        other.pile = self.pile
-        other.top = self.top
-        other.hands = self.hands[:]
-        other.hsize = self.hsize[:]
-        other.area = self.area[:]
-        other.area_total = self.area_total[:]
-        other.chars = self.chars[:]
-        other.shields = self.shields[:]
-        other.discard = self.discard[:]
-        other.sets = self.sets[:]
-        other.doubled = self.doubled[:]
-        other.phase = self.phase
-        other.cur = self.cur
-        other.target = self.target
-        other.pending = self.pending
-        other.given = self.given
-        other.passes = self.passes
-        other.plays = self.plays[:]
-        other.completed = self.completed
-        other.ended = self.ended
-        return other
-
-    def fingerprint(self) -> tuple[object, ...]:
-        """Everything that decides the rest of the game, the remaining pile order included."""
-        return (
-            self.phase, self.cur, self.target, self.pending, self.given, self.passes,
-            self.pile[self.top :], tuple(self.hands), tuple(self.area), tuple(self.chars),
-            tuple(self.shields), tuple(self.discard), tuple(self.doubled),
-        )
-
     def _seat(self, seat: Seat) -> str:
         return f"P{seat + 1}"
 
@@ -895,6 +876,13 @@ class MausoleumState(State):
         if phase == TAKE_CHANCE:
             return f"chance: {self._seat(self.cur)} takes {card} at random from {self._seat(self.target)}'s hand"
         return f"action {action}"
+
+    def summary(self) -> str:
+        """Cards left in the draw pile and the discard pile, and per seat: cards in hand, in the area, and sets."""
+        return (
+            f"pile {len(self.pile) - self.top}; discard {sum(self.discard)}; hands {_per_seat(self.hsize)}; "
+            f"areas {_per_seat(self.area_total)}; sets {_per_seat(self.sets)}"
+        )
 
     def usage(self) -> dict[str, int]:
         """Cards played so far, by card id, and complete sets formed."""
