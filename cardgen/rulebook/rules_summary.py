@@ -37,6 +37,7 @@ from cardgen.rulebook.rules_phrases import (
     CHOOSE,
     CHOOSE_ANY,
     CHOOSE_CARD,
+    CHOOSE_TARGET,
     DEAL,
     DEAL_BY_PLAYERS,
     DEAL_SHARED,
@@ -61,6 +62,7 @@ from cardgen.rulebook.rules_phrases import (
     RAISE,
     RANDOM_PLAYER,
     REVERSE,
+    ROLL,
     RUNS_LOWEST,
     SCORE_COUNTER,
     SCORE_SUM,
@@ -70,6 +72,7 @@ from cardgen.rulebook.rules_phrases import (
     SHUFFLE_FACE_UP,
     SKIP,
     SOME_CARDS,
+    STEAL,
     START_EACH,
     START_SHARED,
     STEP_NAMED,
@@ -93,11 +96,13 @@ from cardgen.spec.rules_data import (
     MoveSpec,
     MoveStep,
     Option,
+    RollEffect,
     RulesData,
     SetEffect,
     SetStep,
     ShuffleStep,
     SkipEffect,
+    StealEffect,
     SumScore,
     TransferEffect,
 )
@@ -240,6 +245,19 @@ class RulesSummary:
     def _skip(self, effect: SkipEffect, card: bool) -> str:
         return self.book.say_count(SKIP, effect.skip)
 
+    def _roll(self, effect: RollEffect, card: bool) -> str:
+        b = self.book
+        die = next((d for d in b.spec.dice if d.id == effect.roll.dice), None)
+        dice = b.local(die.name, die.id) if die is not None else effect.roll.dice
+        return b.say(ROLL, dice=dice, variable=b.owned(b.variable(effect.roll.var), "table"))
+
+    def _steal(self, effect: StealEffect, card: bool) -> str:
+        b = self.book
+        steal = effect.steal
+        target_zone = b.rules.zones.get(steal.to)
+        owner = "me" if target_zone is None or target_zone.per_seat else "table"
+        return b.say(STEAL, source=b.zone_phrase(steal.from_, steal.who), target=b.zone_phrase(steal.to, owner))
+
     # -- the turn ------------------------------------------------------------------------------------
 
     def turn(self) -> list[dict[str, Any]]:
@@ -264,6 +282,8 @@ class RulesSummary:
             out.append(b.say(ONLY_WHEN, condition=ExpressionText(b).condition(option.when)))
         if option.otherwise:
             out.append(b.say(ONLY_OTHERWISE))
+        if option.target is not None:
+            out.append(b.say(CHOOSE_TARGET, condition=ExpressionText(b).condition(option.target.where)))
         choice = option.card
         if choice is not None:
             out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_), target=b.zone_phrase(choice.to)))
@@ -342,6 +362,8 @@ EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {
     "set": RulesSummary._set,
     "choose": RulesSummary._choose,
     "skip": RulesSummary._skip,
+    "roll": RulesSummary._roll,
+    "steal": RulesSummary._steal,
     "reverse": lambda summary, effect, card: summary.book.say(REVERSE),
     "extra_turn": lambda summary, effect, card: summary.book.say(EXTRA_TURN),
 }
