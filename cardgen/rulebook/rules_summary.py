@@ -237,7 +237,7 @@ class RulesSummary:
         b = self.book
         variable = b.owned(b.variable(effect.choose), "table")
         definition = b.rules.variables.get(effect.choose)
-        values = b.values_of(definition.values) if definition is not None else []
+        values = b.values_of(definition.values) if definition is not None and definition.values is not None else []
         if values:
             return b.say(CHOOSE, variable=variable, values=b.listing(values, "or"))
         return b.say(CHOOSE_ANY, variable=variable)

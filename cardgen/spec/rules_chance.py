@@ -72,24 +72,26 @@ def dice_rolled(rules: RulesData, effects: Sequence[tuple[PathKey, Effect, int, 
     return rolled
 
 
-def _who(effect: Effect) -> str | None:
+def _who(effect: Effect) -> tuple[str, str | None]:
+    """The effect's key and its ``who`` (None: an effect without one)."""
     if isinstance(effect, MoveEffect):
-        return effect.move.who
+        return "move", effect.move.who
     if isinstance(effect, AddEffect):
-        return effect.add.who
+        return "add", effect.add.who
     if isinstance(effect, TransferEffect):
-        return effect.transfer.who
+        return "transfer", effect.transfer.who
     if isinstance(effect, StealEffect):
-        return effect.steal.who
-    return None
+        return "steal", effect.steal.who
+    return "", None
 
 
 def chance_problems(spec: Spec, rules: RulesData, effects: Sequence[tuple[PathKey, Effect, int, int]]) -> Iterator[tuple[PathKey, str, str]]:
     """(path, problem, code) of every roll, steal and ``who: target`` the interpreter could not play as written."""
     dice = {die.id for die in spec.dice}
     for path, effect, index, length in effects:
-        if _who(effect) == "target" and not binds_target(rules, path):
-            yield path, "`who: target` names the seat an option aims at, and no `target` is chosen here (give the option a `target`)", CODE
+        key, who = _who(effect)
+        if who == "target" and not binds_target(rules, path):
+            yield path + (key, "who"), "`who: target` names the seat an option aims at, and no `target` is chosen here (give the option a `target`)", CODE
         if isinstance(effect, RollEffect):
             roll = effect.roll
             if roll.dice not in dice:

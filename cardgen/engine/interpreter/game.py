@@ -305,13 +305,13 @@ class DataGame(Game):
                     s.c[index + (who if per_seat else 0)] += value
             return add
         if isinstance(effect, TransferEffect):
-            source, target = t.counter_index[effect.transfer.from_], t.counter_index[effect.transfer.to]
-            source_seat, target_seat = t.names.counters[effect.transfer.from_], t.names.counters[effect.transfer.to]
+            source, receiver = t.counter_index[effect.transfer.from_], t.counter_index[effect.transfer.to]
+            source_seat, receiver_seat = t.names.counters[effect.transfer.from_], t.names.counters[effect.transfer.to]
             seats = self._who(effect.transfer.who)
 
             def transfer(s: DataState, seat: int, c: int) -> None:
                 for who in seats(s, seat):
-                    i, j = source + (who if source_seat else 0), target + (who if target_seat else 0)
+                    i, j = source + (who if source_seat else 0), receiver + (who if receiver_seat else 0)
                     s.c[j] += s.c[i]
                     s.c[i] = 0
             return transfer
