@@ -223,16 +223,23 @@ def test_random_playouts_keep_every_invariant(spec: Spec) -> None:
 
 
 def test_the_rulebook_says_the_roll_the_theft_and_the_chosen_player(spec: Spec) -> None:
-    import gettext
+    from cardgen.rulebook.i18n import translations
 
-    english = rules_summary(spec, "en", gettext.NullTranslations())
-    assert english is not None
-    text = " ".join(o["text"] for step in english["turn"] for o in step["options"])
-    assert "Roll Two dice: the total is the dice roll." in text
-    assert "Take a card at random from the chosen player's hand into your hand." in text
-    assert "Choose a player for this; you may choose one when the chosen player is not you" in text
-    assert "the chosen player's robberies suffered" in text
-    assert "the chosen player's hand is not empty" in text
+    said = {}
+    for locale in ("en", "pt_BR"):
+        summary = rules_summary(spec, locale, translations(locale))
+        assert summary is not None
+        said[locale] = " ".join(o["text"] for step in summary["turn"] for o in step["options"])
+    for english, portuguese in (
+        ("Roll the dice (Two dice): the total is the dice roll.", "Role os dados (Dois dados): o total é o resultado dos dados."),
+        ("Take a card at random from the chosen player's hand into your hand.", "Tire uma carta ao acaso da mão do jogador escolhido para a sua mão."),
+        ("Choose a player for this; you may choose one when the chosen player is not you", "Escolha um jogador para isso; você pode escolhê-lo quando o jogador escolhido não é você"),
+        ("the chosen player's hand is not empty", "a mão do jogador escolhido não está vazia"),
+        ("Raise the chosen player's robberies suffered by 1.", "Aumente os roubos sofridos do jogador escolhido em 1."),
+        ("Move the top card of the chosen player's vault to the chosen player's hand.", "Passe a carta do topo do cofre do jogador escolhido para a mão do jogador escolhido."),
+    ):
+        assert english in said["en"]
+        assert portuguese in said["pt_BR"]
 
 
 # --- broken copies: every new finding at its line ------------------------------------------------
