@@ -330,7 +330,17 @@ def test_the_figures_say_rolls_thefts_and_targets(spec: Spec) -> None:
     names = {card.id: card.name for deck in spec.decks for card in deck.cards}
     for locale, rolls, takes, aimed in (("en", "rolls Two dice: 4", "takes at random: Ruby", "at Player 2"), ("pt_BR", "rola Dois dados: 4", "tira ao acaso: Rubi", "contra Jogador 2")):
         player = "Player" if locale == "en" else "Jogador"
-        words = Words(locale, lambda i, p=player: f"{p} {i + 1}", lambda deck, card, face, loc=locale: names[card][loc], lambda p, e: e, str)
+
+        def seat(i: int, player: str = player) -> str:
+            return f"{player} {i + 1}"
+
+        def card(deck: str, card_id: str, face: int, locale: str = locale) -> str:
+            return names[card_id][locale]
+
+        def entry(palette: str, value: str) -> str:
+            return value
+
+        words = Words(locale, seat, card, entry, str)
         s = _position(game, {0: [], 1: ["gem-3"]})
         (roll,) = s.legal_actions()
         s.apply_action(roll)

@@ -7,13 +7,15 @@ a position made of plain lists, so a playout costs list operations and a few
 compiled lambdas per action.
 
 Actions are numbered ``option * W + parameter``: the option's index among every
-option of every step (choices of a variable come after them) times the width
-``W``, plus the card design chosen, or the value chosen, or 0.
+option of every step (choices of a variable come after them, then chance steps)
+times the width ``W``, plus the card design chosen (and the seat aimed at times
+designs + 1, for an option with a ``target``), or the value chosen, or a roll's
+total or the design a steal takes (see :mod:`cardgen.engine.interpreter.chance`).
 
 Order within an option: the chosen card moves, the option's ``do`` effects
 happen, then the card's own effect; then the turn goes where ``then`` says. A
-``choose`` effect stops there and waits for the seat's decision, after which the
-turn goes on as ``then`` says.
+``choose`` effect stops there and waits for the seat's decision (a ``roll`` or
+``steal`` for chance's outcome, first), after which the turn goes on as ``then`` says.
 """
 
 from __future__ import annotations
@@ -23,32 +25,24 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from cardgen.engine.core import CHANCE, TERMINAL, Action, Game, GameInfo, Seat, State, Termination
-from cardgen.engine.interpreter.chance import ChanceStep, card_outcomes, dice_totals
+from cardgen.engine.interpreter.chance import ChanceStep, card_outcomes
+from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.engine.interpreter.scoring import all_or_nothing
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import decks_in_play, names_of
 from cardgen.spec.rules_data import (
-    AddEffect,
     AllOrNothingScore,
-    ChooseEffect,
     DealStep,
     Effect,
     FirstSeatWhere,
-    MoveEffect,
     MoveSpec,
     MoveStep,
-    RollEffect,
-    RulesData,
     SetAsideStep,
-    SetEffect,
     SetStep,
     ShuffleStep,
-    SkipEffect,
-    StealEffect,
     SumScore,
-    TransferEffect,
     Who,
 )
 
@@ -56,7 +50,6 @@ END, AGAIN = -1, -2
 DEFAULT_LENGTH_BOUND = 10_000
 """Actions a game without a turn limit may take before the checks call it endless (CG504)."""
 
-EffectFunction = Callable[["DataState", int, int], None]
 
 
 @dataclass(frozen=True)
@@ -250,112 +243,13 @@ class DataGame(Game):
     # -- compiling effects and scoring ------------------------------------------------------------
 
     def _who(self, who: Who) -> Callable[["DataState", int], Sequence[int]]:
-        P = self.num_players
-        if who == "me":
-            return lambda s, seat: (seat,)
-        if who == "target":
-            return lambda s, seat: (s.tg,)
-        if who == "next":
-            return lambda s, seat: ((seat + s.direction) % P,)
-        if who == "previous":
-            return lambda s, seat: ((seat - s.direction) % P,)
-        if who == "each":
-            return lambda s, seat: [(seat + k * s.direction) % P for k in range(P)]
-        return lambda s, seat: [(seat + k * s.direction) % P for k in range(1, P)]
+        return who_seats(self.num_players, who)
 
     def _move(self, move: MoveSpec, card: bool, aimed: bool = False) -> EffectFunction:
-        t = self.tables
-        source, target = t.zone_index[move.from_], t.zone_index[move.to]
-        source_seat, target_seat = self.zone_per_seat[move.from_], self.zone_per_seat[move.to]
-        count = None if move.count == "all" else compile_expression(move.count, t, card=card, target=aimed)
-        seats = self._who(move.who)
-
-        def run(s: DataState, seat: int, c: int) -> None:
-            for who in seats(s, seat):
-                src = s.z[source + (who if source_seat else 0)]
-                dst = s.z[target + (who if target_seat else 0)]
-                n = len(src) if count is None else count(s, seat, c)
-                for _ in range(min(n, len(src))):
-                    dst.append(src.pop())
-
-        return run
+        return compile_move(self, move, card, aimed)
 
     def _effect(self, effect: Effect, *, card: bool, target: bool) -> EffectFunction:
-        t = self.tables
-        if isinstance(effect, (RollEffect, StealEffect)):
-            return self._chance(effect)
-        if effect == "reverse":
-            def reverse(s: DataState, seat: int, c: int) -> None:
-                s.direction = -s.direction
-            return reverse
-        if effect == "extra_turn":
-            def extra(s: DataState, seat: int, c: int) -> None:
-                s.extra = True
-            return extra
-        if isinstance(effect, MoveEffect):
-            return self._move(effect.move, card, target)
-        if isinstance(effect, AddEffect):
-            index, per_seat = t.counter_index[effect.add.counter], t.names.counters[effect.add.counter]
-            amount = compile_expression(effect.add.amount, t, card=card, target=target)
-            seats = self._who(effect.add.who)
-
-            def add(s: DataState, seat: int, c: int) -> None:
-                value = amount(s, seat, c)
-                for who in seats(s, seat):
-                    s.c[index + (who if per_seat else 0)] += value
-            return add
-        if isinstance(effect, TransferEffect):
-            source, receiver = t.counter_index[effect.transfer.from_], t.counter_index[effect.transfer.to]
-            source_seat, receiver_seat = t.names.counters[effect.transfer.from_], t.names.counters[effect.transfer.to]
-            seats = self._who(effect.transfer.who)
-
-            def transfer(s: DataState, seat: int, c: int) -> None:
-                for who in seats(s, seat):
-                    i, j = source + (who if source_seat else 0), receiver + (who if receiver_seat else 0)
-                    s.c[j] += s.c[i]
-                    s.c[i] = 0
-            return transfer
-        if isinstance(effect, SetEffect):
-            var = t.variable_index[effect.set.var]
-            value = compile_expression(effect.set.value, t, card=card, target=target)
-
-            def set_variable(s: DataState, seat: int, c: int) -> None:
-                s.v[var] = value(s, seat, c)
-            return set_variable
-        if isinstance(effect, ChooseEffect):
-            var = t.variable_index[effect.choose]
-
-            def choose(s: DataState, seat: int, c: int) -> None:
-                s.pending = var
-            return choose
-        assert isinstance(effect, SkipEffect)
-        skip = effect.skip
-
-        def skip_seats(s: DataState, seat: int, c: int) -> None:
-            s.skips += skip
-        return skip_seats
-
-    def _chance(self, effect: RollEffect | StealEffect) -> EffectFunction:
-        """A roll or a steal: the state waits for chance (its outcome is the next action)."""
-        t = self.tables
-        k = len(self.chances)
-        if isinstance(effect, RollEffect):
-            die = self.dice[effect.roll.dice]
-            self.chances.append(ChanceStep(k, "roll", die.id, t.variable_index[effect.roll.var], tuple(dice_totals(die.count, die.sides))))
-
-            def roll(s: DataState, seat: int, c: int) -> None:
-                s.chance = k
-            return roll
-        steal = effect.steal
-        self.chances.append(ChanceStep(k, "steal", steal.from_))
-        source, target, target_seat = t.zone_index[steal.from_], t.zone_index[steal.to], self.zone_per_seat[steal.to]
-        seats = self._who(steal.who)
-
-        def take(s: DataState, seat: int, c: int) -> None:
-            slot = source + seats(s, seat)[0]
-            if s.z[slot]:
-                s.chance, s.chance_from, s.chance_to = k, slot, target + (seat if target_seat else 0)
-        return take
+        return compile_effect(self, effect, card=card, target=target)
 
     def _scorer(self, item: Any) -> Callable[["DataState", int], int]:
         t = self.tables
