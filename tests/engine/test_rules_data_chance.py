@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import shutil
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import pytest
@@ -27,10 +29,12 @@ from cardgen.engine.core import CHANCE, make_game, play_actions
 from cardgen.engine.harness import conformance_problems
 from cardgen.engine.interpreter import DataGame, DataState
 from cardgen.engine.interpreter.chance import dice_totals
+from cardgen.engine.interpreter.compile import Tables, compile_expression, field_tables
 from cardgen.findings import Severity
 from cardgen.rulebook.rules_summary import rules_summary
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
+from cardgen.spec.rules_expr import ExpressionError, Names, parse_expression
 from cardgen.validate.runner import validate_folder
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "dice-steal"
@@ -352,3 +356,91 @@ def test_the_figures_say_rolls_thefts_and_targets(spec: Spec) -> None:
         s.apply_action(rob)
         (take,) = s.legal_actions()
         assert takes in describe(s, take, words)
+
+
+# --- the seat argument of the expression language, compiled -------------------------------------
+
+SEAT_NAMES = Names(
+    zones={"pile": False, "hand": True},
+    counters={"chips": True, "pot": False},
+    variables=frozenset(),
+    fields=frozenset({"points"}),
+    numbers=frozenset(),
+    setup=frozenset(),
+)
+SEAT_DESIGNS: list[dict[str, Any]] = [{"id": "one", "type": None, "effect": None, "points": 1}, {"id": "five", "type": None, "effect": None, "points": 5}]
+
+
+def _seat_value(source: str, hands: list[list[int]], chips: list[int], seat: int, target: int) -> Any:
+    tables = Tables(
+        names=SEAT_NAMES,
+        zone_index={"pile": 0, "hand": 1},
+        counter_index={"chips": 0, "pot": 3},
+        variable_index={},
+        field_values=field_tables(SEAT_DESIGNS, SEAT_NAMES.fields),
+        constants={},
+        players=3,
+    )
+    state = SimpleNamespace(z=[[], *hands], c=[*chips, 0], v=[], turn=1, tg=target)
+    return compile_expression(source, tables, target=True)(state, seat, 0)
+
+
+def test_a_seat_argument_reads_that_seats_zone_or_counter() -> None:
+    hands, chips = [[0], [0, 1, 1], []], [4, 0, 7]
+    assert _seat_value("count(hand, target)", hands, chips, seat=0, target=1) == 3
+    assert _seat_value("count(hand, target)", hands, chips, seat=0, target=2) == 0
+    assert _seat_value("count(hand, seat)", hands, chips, seat=1, target=0) == 3
+    assert _seat_value("count(hand)", hands, chips, seat=0, target=1) == 1  # the seat in question's, as before
+    assert _seat_value("total(hand, points, target)", hands, chips, seat=0, target=1) == 11
+    assert _seat_value("top(hand, target).points", hands, chips, seat=0, target=1) == 5
+    assert _seat_value("counter(chips, target)", hands, chips, seat=0, target=2) == 7
+    assert _seat_value("counter(chips, target) > chips", hands, chips, seat=0, target=2) is True
+    assert _seat_value("target != seat", hands, chips, seat=1, target=1) is False
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "message"),
+    [
+        ("count(hand, target) > 0", False, "`target` is only known"),
+        ("count(pile, target)", True, "zone 'pile' is shared"),
+        ("count(hand, 1)", True, "is not a seat"),
+        ("count(hand, target + 1)", True, "is not a seat"),
+        ("counter(pot, target)", True, "counter 'pot' is shared"),
+        ("counter(coins, target)", True, "'coins' is not a counter"),
+        ("counter(chips)", True, "counter() takes 2 argument"),
+        ("count(hand, target, seat)", True, "count() takes 1 argument"),
+    ],
+)
+def test_the_checker_refuses_a_wrong_seat_argument(source: str, target: bool, message: str) -> None:
+    with pytest.raises(ExpressionError, match=re.escape(message)):
+        parse_expression(source, SEAT_NAMES, target=target)
+
+
+def _cursed_ruby(data: Any) -> None:
+    """The ruby carries an effect that names the chosen player."""
+    next(c for c in data["decks"][0]["cards"] if c["id"] == "gem-3")["effect"] = "curse"
+    data["rules"]["effects"] = {"curse": [{"add": {"counter": "robbed", "amount": 1, "who": "target"}}]}
+
+
+def test_card_effects_may_name_the_chosen_player_only_when_every_option_choosing_them_aims(tmp_path: Path) -> None:
+    folder = _copy(tmp_path)
+    _edit(folder, _cursed_ruby)  # `bank` chooses a card with its effects and aims at nobody
+    found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG175"]
+    assert found and all("target" in f.message for f in found)
+
+    def bank_without_effects(data: Any) -> None:
+        _cursed_ruby(data)
+        _option(data, "bank")["card"]["effects"] = False
+
+    folder = tmp_path / "aimed"
+    shutil.copytree(FIXTURE, folder)
+    _edit(folder, bank_without_effects)
+    loaded = load_spec(folder)
+    assert [f.render() for f in validate_folder(folder, kinds=("static",)).findings if f.severity == Severity.ERROR] == []
+    assert loaded.spec is not None
+    game = _game(loaded.spec)
+    s = _position(game, {0: ["gem-3"]}, {1: ["gem-1"]})
+    _roll(game, s, 8)
+    bribe = next(a for a in s.legal_actions() if "bribe" in s.action_to_string(a) and "Ruby" in s.action_to_string(a))
+    s.apply_action(bribe)
+    assert s.c[game.tables.counter_index["robbed"] + 1] == 1  # the ruby's curse hit the player bribed against
