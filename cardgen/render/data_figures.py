@@ -20,6 +20,9 @@ from cardgen.render.figures import GameFigures, Mark, TableView, Words, Zone, Zo
 CHOOSES = {"en": "{who} chooses {value}", "pt_BR": "{who} escolhe {value}"}
 ACTS = {"en": "{who}: {option}", "pt_BR": "{who}: {option}"}
 ACTS_CARD = {"en": "{who}: {option}, {card}", "pt_BR": "{who}: {option}, {card}"}
+AIMED = {"en": "{action}, at {target}", "pt_BR": "{action}, contra {target}"}
+ROLLS = {"en": "{who} rolls {dice}: {total}", "pt_BR": "{who} rola {dice}: {total}"}
+TAKES = {"en": "{who} takes at random: {card}", "pt_BR": "{who} tira ao acaso: {card}"}
 
 
 def _kind(per_seat: bool, visibility: str, ordered: bool) -> ZoneKind:
@@ -69,6 +72,13 @@ def describe(state: State, action: Action, words: Words) -> str:
     game = state.g
     who = words.seat(state.seat)
     index, parameter = divmod(action, game.width)
+    if index >= game.chance_base:
+        chance = game.chances[index - game.chance_base]
+        if chance.kind == "roll":
+            die = next(d for d in game.spec.dice if d.id == chance.name)
+            return words.phrase(ROLLS).format(who=who, dice=words.phrase(die.name), total=words.number(parameter))
+        deck = next(d for d, designs in game.deck_designs.items() if parameter in designs)
+        return words.phrase(TAKES).format(who=who, card=words.card(deck, game.card_ids[parameter], -1))
     if index >= game.choice_base:
         var = index - game.choice_base
         value = game.variable_values[var][parameter]
@@ -79,10 +89,15 @@ def describe(state: State, action: Action, words: Words) -> str:
     option = game.options[index]
     spec_option = next(o for step in game.rules.turn for o in step.options if f"{step.id}.{o.id}" == option.key)
     name = words.phrase(spec_option.name) if spec_option.name else spec_option.id.replace("_", " ")
+    target = -1
+    if option.target is not None:
+        target, parameter = divmod(parameter, game.card_width)
     if not option.chooses_card:
-        return words.phrase(ACTS).format(who=who, option=name)
-    deck = next(d for d, designs in game.deck_designs.items() if parameter in designs)
-    return words.phrase(ACTS_CARD).format(who=who, option=name, card=words.card(deck, game.card_ids[parameter], -1))
+        said = words.phrase(ACTS).format(who=who, option=name)
+    else:
+        deck = next(d for d, designs in game.deck_designs.items() if parameter in designs)
+        said = words.phrase(ACTS_CARD).format(who=who, option=name, card=words.card(deck, game.card_ids[parameter], -1))
+    return words.phrase(AIMED).format(action=said, target=words.seat(target)) if target >= 0 else said
 
 
 DATA_FIGURES = GameFigures(table=table, describe=describe)

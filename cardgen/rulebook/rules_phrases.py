@@ -81,6 +81,13 @@ OWNER_PHRASES: dict[str, str] = {
         NC_("masculine plural", "every other player's %(name)s"),
         NC_("feminine plural", "every other player's %(name)s"),
     ),
+    "target": _gendered(
+        N_("the chosen player's %(name)s"),
+        NC_("masculine", "the chosen player's %(name)s"),
+        NC_("feminine", "the chosen player's %(name)s"),
+        NC_("masculine plural", "the chosen player's %(name)s"),
+        NC_("feminine plural", "the chosen player's %(name)s"),
+    ),
     "a_player": _gendered(
         N_("a player's %(name)s"),
         NC_("masculine", "a player's %(name)s"),
@@ -169,6 +176,9 @@ CARD_IS_NOT = N_("the card is not %(cards)s")
 PLAYERS = N_("the number of players")
 SEAT = N_("your place in the turn order, counted from 0")
 TURN_NUMBER = N_("the number of the turn")
+TARGET = N_("the chosen player")
+TARGET_IS_YOU = N_("the chosen player is you")
+TARGET_NOT_YOU = N_("the chosen player is not you")
 COUNT_OF = N_("the number of cards in %(zone)s")
 TOTAL_OF = N_("the total %(field)s of the cards in %(zone)s")
 DEALT = N_("the cards dealt to each player (%(deck)s)")
@@ -208,6 +218,8 @@ REVERSE = N_("The order of play changes direction.")
 EXTRA_TURN = N_("You take another turn after this one.")
 SET_ASIDE = N_("Set aside from %(source)s into %(target)s: %(cards)s.")
 SET_ASIDE_WHERE = N_("Set aside from %(source)s into %(target)s every card for which %(condition)s.")
+ROLL = N_("Roll the dice (%(dice)s): the total is %(variable)s.")
+STEAL = N_("Take a card at random from %(source)s into %(target)s.")
 START_EACH = N_("Each player starts with %(amount)s %(counter)s.")
 START_SHARED = N_("%(counter)s starts at %(amount)s.")
 FIRST_PLAYER = N_("The players agree on who starts; play then goes around the table in turn.")
@@ -222,6 +234,7 @@ STEP_NAMED = N_("Step %(number)s: %(name)s")
 ONLY_WHEN = N_("Only when %(condition)s.")
 ONLY_OTHERWISE = N_("Only when no other option of this step is open to you.")
 CHOOSE_CARD = N_("Choose a card from %(source)s and move it to %(target)s.")
+CHOOSE_TARGET = N_("Choose a player for this; you may choose one when %(condition)s.")
 CARD_WHERE = N_("You may choose it when %(condition)s.")
 CARD_EFFECT = N_("If the card carries an effect, the effect happens next (see “Card Effects”).")
 PASSES = N_("This counts as passing.")

@@ -41,6 +41,7 @@ from cardgen.rulebook.rules_phrases import (
     CHOOSE,
     CHOOSE_ANY,
     CHOOSE_CARD,
+    CHOOSE_TARGET,
     DEAL,
     DEAL_BY_PLAYERS,
     DEAL_SHARED,
@@ -68,6 +69,7 @@ from cardgen.rulebook.rules_phrases import (
     RAISE,
     RANDOM_PLAYER,
     REVERSE,
+    ROLL,
     RUNS_LOWEST,
     SCORE_COUNTER,
     SCORE_SUM,
@@ -79,6 +81,7 @@ from cardgen.rulebook.rules_phrases import (
     SHUFFLE_FACE_UP,
     SKIP,
     SOME_CARDS,
+    STEAL,
     START_EACH,
     START_SHARED,
     STEP_NAMED,
@@ -117,12 +120,14 @@ from cardgen.spec.rules_data import (
     MoveStep,
     Option,
     FirstSeatWhere,
+    RollEffect,
     RulesData,
     SetAsideStep,
     SetEffect,
     SetStep,
     ShuffleStep,
     SkipEffect,
+    StealEffect,
     SumScore,
     TransferEffect,
 )
@@ -275,13 +280,26 @@ class RulesSummary:
         b = self.book
         variable = b.owned(b.variable(effect.choose), "table")
         definition = b.rules.variables.get(effect.choose)
-        values = b.values_of(definition.values) if definition is not None else []
+        values = b.values_of(definition.values) if definition is not None and definition.values is not None else []
         if values:
             return b.say(CHOOSE, variable=variable, values=b.listing(values, "or"))
         return b.say(CHOOSE_ANY, variable=variable)
 
     def _skip(self, effect: SkipEffect, card: bool) -> str:
         return self.book.say_count(SKIP, effect.skip)
+
+    def _roll(self, effect: RollEffect, card: bool) -> str:
+        b = self.book
+        die = next((d for d in b.spec.dice if d.id == effect.roll.dice), None)
+        dice = b.local(die.name, die.id) if die is not None else effect.roll.dice
+        return b.say(ROLL, dice=dice, variable=b.owned(b.variable(effect.roll.var), "table"))
+
+    def _steal(self, effect: StealEffect, card: bool) -> str:
+        b = self.book
+        steal = effect.steal
+        target_zone = b.rules.zones.get(steal.to)
+        owner = "me" if target_zone is None or target_zone.per_seat else "table"
+        return b.say(STEAL, source=b.zone_phrase(steal.from_, steal.who), target=b.zone_phrase(steal.to, owner))
 
     # -- the turn ------------------------------------------------------------------------------------
 
@@ -307,6 +325,8 @@ class RulesSummary:
             out.append(b.say(ONLY_WHEN, condition=ExpressionText(b).condition(option.when)))
         if option.otherwise:
             out.append(b.say(ONLY_OTHERWISE))
+        if option.target is not None:
+            out.append(b.say(CHOOSE_TARGET, condition=ExpressionText(b).condition(option.target.where)))
         choice = option.card
         if choice is not None:
             out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_), target=b.zone_phrase(choice.to)))
@@ -445,6 +465,8 @@ EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {
     "set": RulesSummary._set,
     "choose": RulesSummary._choose,
     "skip": RulesSummary._skip,
+    "roll": RulesSummary._roll,
+    "steal": RulesSummary._steal,
     "reverse": lambda summary, effect, card: summary.book.say(REVERSE),
     "extra_turn": lambda summary, effect, card: summary.book.say(EXTRA_TURN),
 }

@@ -48,13 +48,16 @@ from cardgen.rulebook.rules_phrases import (
     TOP_FIELD,
     TOTAL_OF,
     TURN_NUMBER,
+    TARGET,
+    TARGET_IS_YOU,
+    TARGET_NOT_YOU,
     WITH_PLAYERS,
     WITH_PLAYER_RANGE,
 )
 from cardgen.spec.models import Card, Spec
 from cardgen.spec.rules_check import decks_in_play, names_of
 from cardgen.spec.rules_data import RulesData
-from cardgen.spec.rules_expr import ExpressionError, parse_expression
+from cardgen.spec.rules_expr import FUNCTIONS, ExpressionError, parse_expression
 
 
 @dataclass(frozen=True)
@@ -312,7 +315,7 @@ class ExpressionText:
 
     def tree(self, source: int | str, card: bool) -> ast.expr | None:
         try:
-            return parse_expression(source, self.book.names, card=card)[0]
+            return parse_expression(source, self.book.names, card=card, target=True)[0]
         except ExpressionError:
             return None
 
@@ -382,13 +385,16 @@ class ExpressionText:
         """The readable forms of common comparisons: an empty zone, a card's effect or type, the seat's counter."""
         b = self.book
         value = self.known(right)
+        names = {n.id for n in (left, right) if isinstance(n, ast.Name)}
+        if names == {"target", "seat"} and kind in (ast.Eq, ast.NotEq):
+            return b.say(TARGET_IS_YOU if (kind is ast.Eq) != negated else TARGET_NOT_YOU)
         if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "count" and value is not None:
             empty = (kind is ast.Eq and value == 0) or (kind is ast.LtE and value == 0) or (kind is ast.Lt and value == 1)
             filled = (kind in (ast.Gt, ast.NotEq) and value == 0) or (kind is ast.GtE and value == 1)
             if empty or filled:
                 zone_id = self.zone_id(left.args[0])
                 named = b.zone(zone_id)
-                return b.say_gendered(named.gender, NOT_EMPTY if empty == negated else EMPTY, zone=b.owned(named, self.owner))
+                return b.say_gendered(named.gender, NOT_EMPTY if empty == negated else EMPTY, zone=b.owned(named, self.whose(left)))
         if (
             isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id == "card"
             and left.attr in ("effect", "type", "id") and kind in (ast.Eq, ast.NotEq)
@@ -409,6 +415,13 @@ class ExpressionText:
         return None
 
     # -- terms ---------------------------------------------------------------------------------------
+
+    def whose(self, call: ast.Call) -> str:
+        """Whose per-seat zone or counter a function reads: the chosen player's when its seat argument is ``target``."""
+        name = call.func.id if isinstance(call.func, ast.Name) else ""
+        own = 1 if name == "counter" else FUNCTIONS.get(name, len(call.args))
+        seat = call.args[own] if len(call.args) > own else None
+        return "target" if isinstance(seat, ast.Name) and seat.id == "target" else self.owner
 
     def zone_id(self, node: ast.expr) -> str:
         return node.id if isinstance(node, ast.Name) else ast.unparse(node)
@@ -465,6 +478,8 @@ class ExpressionText:
                 return b.say(SEAT)
             if node.id == "turn":
                 return b.say(TURN_NUMBER)
+            if node.id == "target":
+                return b.say(TARGET)
             return self.formula(node)
         if isinstance(node, ast.Attribute):
             base = node.value
@@ -473,15 +488,17 @@ class ExpressionText:
                 return b.say_gendered(named.gender, CARD_FIELD, name=named.name)
             if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top":
                 named = b.field(node.attr)
-                return b.say_gendered(named.gender, TOP_FIELD, name=named.name, zone=b.zone_phrase(self.zone_id(base.args[0]), self.owner))
+                return b.say_gendered(named.gender, TOP_FIELD, name=named.name, zone=b.zone_phrase(self.zone_id(base.args[0]), self.whose(base)))
             if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
                 return b.say(DEALT if base.attr == "deal" else DISPLAYED, deck=b.deck_name(node.attr))
             return self.formula(node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "counter" and isinstance(node.args[0], ast.Name):
+            return b.owned(b.counter(node.args[0].id), self.whose(node))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
-            zone = b.zone_phrase(self.zone_id(node.args[0]), self.owner)
+            zone = b.zone_phrase(self.zone_id(node.args[0]), self.whose(node))
             if node.func.id == "count":
                 return b.say(COUNT_OF, zone=zone)
-            if node.func.id == "total" and len(node.args) == 2 and isinstance(node.args[1], ast.Name):
+            if node.func.id == "total" and len(node.args) in (2, 3) and isinstance(node.args[1], ast.Name):
                 return b.say(TOTAL_OF, field=b.field(node.args[1].id).name, zone=zone)
             return self.formula(node)
         if isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:

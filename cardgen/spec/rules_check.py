@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Iterator, Sequence
 
 from cardgen.limits import MAX_PLAYERS
-from cardgen.spec.contract import DeckRule, NumberRule, RulesContract, SetupRule
+from cardgen.spec.contract import DeckRule, DiceRule, NumberRule, RulesContract, SetupRule
 from cardgen.spec.models import FieldType, Spec
 from cardgen.spec.rules_data import (
     AddEffect,
@@ -32,9 +32,11 @@ from cardgen.spec.rules_data import (
     SetStep,
     ShuffleStep,
     SkipEffect,
+    StealEffect,
     SumScore,
     TransferEffect,
 )
+from cardgen.spec.rules_chance import binds_target, chance_problems, dice_rolled, steal_zone_uses, target_expressions
 from cardgen.spec.rules_expr import ExpressionError, Names, Reads, parse_expression
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
@@ -189,10 +191,15 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     names = names_of(spec, rules)
     for path, source, card in _expressions(rules):
         try:
-            parse_expression(source, names, card=card)
+            parse_expression(source, names, card=card, target=binds_target(rules, path))
         except ExpressionError as error:
             yield path, str(error), "CG175"
-    for path, zone in _zone_uses(rules):
+    for path, source, card in target_expressions(rules):
+        try:
+            parse_expression(source, names, card=card, target=True)
+        except ExpressionError as error:
+            yield path, str(error), "CG175"
+    for path, zone in [*_zone_uses(rules), *steal_zone_uses(_all_effects(rules))]:
         if zone not in rules.zones:
             yield path, f"no zone {zone!r} (zones: {', '.join(sorted(rules.zones))})", "CG175"
     deck_ids = {deck.id for deck in spec.decks}
@@ -215,7 +222,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             elif isinstance(effect, ChooseEffect) and index != length - 1:
                 yield path, "a choice must be the last effect of its list (what follows it waits for the decision)", "CG175"
     for name, variable in rules.variables.items():
-        if variable.values not in names.fields:
+        if variable.values is not None and variable.values not in names.fields:
             yield ("rules", "variables", name, "values"), f"no card field {variable.values!r} in the decks in play", "CG175"
     for k, score in enumerate(rules.scoring):
         if isinstance(score, SumScore) and score.sum.field not in names.fields:
@@ -230,6 +237,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             for key, zone in (("from", step.set_aside.from_), ("to", step.set_aside.to)):
                 if zone in rules.zones and rules.zones[zone].per_seat:
                     yield ("rules", "setup", i, "set_aside", key), f"zone {zone!r} is per seat; cards are set aside from and to a shared zone", "CG175"
+    yield from chance_problems(spec, rules, list(_all_effects(rules)))
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)
     yield from _unreachable_choices(rules)
@@ -294,6 +302,8 @@ def _zones_filled(rules: RulesData) -> set[str]:
     for path, effect, _, _ in _all_effects(rules):
         if isinstance(effect, MoveEffect):
             filled.add(effect.move.to)
+        elif isinstance(effect, StealEffect):
+            filled.add(effect.steal.to)
     filled.update(option.card.to for option in card_choices(rules) if option.card is not None)
     return filled
 
@@ -315,9 +325,9 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
     """Everything the expressions and scoring of ``rules`` read (expressions that do not parse are skipped)."""
     names = names_of(spec, rules)
     reads = Reads()
-    for _, source, card in _expressions(rules):
+    for path, source, card in [*_expressions(rules), *target_expressions(rules)]:
         try:
-            reads.merge(parse_expression(source, names, card=card)[1])
+            reads.merge(parse_expression(source, names, card=card, target=binds_target(rules, path))[1])
         except ExpressionError:
             continue
     for score in rules.scoring:
@@ -327,7 +337,7 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
             reads.fields.add(score.all_or_nothing.field)
     if rules.tricks is not None:
         reads.fields.update({rules.tricks.follow, rules.tricks.rank})
-    reads.fields.update(variable.values for variable in rules.variables.values())
+    reads.fields.update(variable.values for variable in rules.variables.values() if variable.values is not None)
     return reads
 
 
@@ -354,9 +364,14 @@ def derived_contract(spec: Spec, rules: RulesData) -> RulesContract:
     display = {entry.split(".", 1)[1]: (0, 10_000) for entry in reads.setup if entry.startswith("display.")}
     pieces = frozenset(entry.split(".", 1)[1] for entry in reads.setup if entry.startswith("pieces."))
     numbers = {name: NumberRule(NUMBER_RANGE[0], NUMBER_RANGE[1], "read by the rules data") for name in reads.numbers}
+    # Dice a roll names are read (any count and sides the spec's model allows); dice no roll names are unread (CG172).
+    # A roll naming dice the spec lacks is reported at the roll (CG175), not again here.
+    defined = {die.id for die in spec.dice}
+    dice = {die: DiceRule(count=(1, 10), sides=(2, 100)) for die in dice_rolled(rules, list(_all_effects(rules))) if die in defined}
     return RulesContract(
         players=(1, MAX_PLAYERS),
         numbers=numbers,
+        dice=dice,
         decks=decks,
         setup=SetupRule(deal=deal, display=display, pieces=pieces),
     )

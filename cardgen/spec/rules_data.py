@@ -66,7 +66,10 @@ class Counter(RulesModel):
 class Variable(RulesModel):
     """A shared value of the game that effects set and conditions read (the suit called by an eight)."""
 
-    values: str = Field(description="A card field whose values the variable takes (e.g. `suit`).")
+    values: str | None = Field(
+        default=None,
+        description="A card field whose values the variable takes (e.g. `suit`); none for a number a `roll` or `set` gives it (a dice total). A `choose` needs it.",
+    )
     name: LocalText | None = Field(
         default=None, description="The variable's name in every locale ('suit to follow'), for the generated rulebook text (defaults to the id)."
     )
@@ -75,7 +78,8 @@ class Variable(RulesModel):
 
 # --- effects ----------------------------------------------------------------------------------------
 
-Who = Literal["me", "next", "previous", "each", "others"]
+Who = Literal["me", "next", "previous", "each", "others", "target"]
+"""Whose per-seat zones or counters: ``target`` is the seat the option chose (see :class:`TargetChoice`)."""
 
 
 class MoveEffect(RulesModel):
@@ -90,7 +94,7 @@ class MoveSpec(RulesModel):
     from_: RulesIdentifier = Field(alias="from", description="The zone the cards leave (its top, for an ordered zone).")
     to: RulesIdentifier = Field(description="The zone they go to (on top).")
     count: Expr | Literal["all"] = Field(default=1, description="How many cards; `all` moves the whole zone. Fewer move when fewer are there.")
-    who: Who = Field(default="me", description="Whose per-seat zones: me (the seat to move), next, previous, each, others.")
+    who: Who = Field(default="me", description="Whose per-seat zones: me (the seat to move), next, previous, each, others, target (the seat the option chose).")
 
 
 class AddEffect(RulesModel):
@@ -146,10 +150,37 @@ class SkipEffect(RulesModel):
     skip: int = Field(ge=1, le=8, description="How many seats are skipped.")
 
 
+class RollEffect(RulesModel):
+    """Roll dice of the spec: a chance step whose outcomes are the totals, each with its exact probability; the total is stored in a variable."""
+
+    roll: "RollSpec" = Field(description="The dice rolled and the variable the total goes into.")
+
+
+class RollSpec(RulesModel):
+    """Which dice and where the total goes."""
+
+    dice: str = Field(description="The id of an entry of the spec's `dice` list (its count of dice with its sides, rolled together).")
+    var: RulesIdentifier = Field(description="The variable (declared without `values`) set to the total rolled; later conditions read it.")
+
+
+class StealEffect(RulesModel):
+    """Take a card at random from a seat's zone: a chance step over the cards there (each design weighted by its copies)."""
+
+    steal: "StealSpec" = Field(description="The zone taken from, whose it is, and the zone of the seat to move the card goes to.")
+
+
+class StealSpec(RulesModel):
+    """From whose zone a random card goes to which zone of the seat to move."""
+
+    from_: RulesIdentifier = Field(alias="from", description="The per-seat zone the card is taken from (the `who` seat's).")
+    to: RulesIdentifier = Field(description="The zone the card goes to: the seat to move's own, for a per-seat zone.")
+    who: Literal["target", "next", "previous"] = Field(default="target", description="Whose zone the card comes from: the seat the option chose (target), next or previous. Nothing happens when it is empty.")
+
+
 SimpleEffect = Literal["reverse", "extra_turn"]
 """Effects with no parameters: ``reverse`` (the turn order changes direction), ``extra_turn`` (the seat to move plays again)."""
 
-Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect]
+Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect, RollEffect, StealEffect]
 
 # --- turn -------------------------------------------------------------------------------------------
 
@@ -163,12 +194,24 @@ class CardChoice(RulesModel):
     effects: bool = Field(default=True, description="Whether the card's own effect (under `effects`) happens when it is chosen.")
 
 
+class TargetChoice(RulesModel):
+    """An option aimed at another seat: one choice per seat that satisfies ``where``."""
+
+    where: str = Field(
+        description="An expression over `target` (the seat that may be chosen) and the game's names, e.g. `target != seat and count(hand, target) > 0`."
+    )
+
+
 class Option(RulesModel):
     """One thing the seat to move may do at a step."""
 
     id: RulesIdentifier
     name: LocalText | None = Field(default=None, description="The option's name in every locale, for the generated turn summary.")
     card: CardChoice | None = Field(default=None, description="When set, the option is one choice per card that may be chosen.")
+    target: TargetChoice | None = Field(
+        default=None,
+        description="When set, the option is one choice per seat satisfying its `where` (times the card choice, if any); its effects may say `who: target` and read `target`.",
+    )
     when: str | None = Field(default=None, description="An expression that must hold for the option to be offered.")
     otherwise: bool = Field(default=False, description="Offered only when none of the step's other options is (a pass when stuck).")
     do: list[Effect] = Field(default_factory=list, description="What happens, in order, after the card (if any) is moved.")
@@ -342,5 +385,5 @@ class Tricks(RulesModel):
 
 SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep]
 
-for _model in (MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
+for _model in (RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

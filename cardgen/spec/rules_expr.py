@@ -21,7 +21,11 @@ when every construct and every name in it belongs to this small language:
   share a colour (a bust); ``has(ZONE, FIELD, VALUE)`` (whether some card in the zone has that value,
   an expression: ``has(area, colour, card.colour)``, ``has(hand, type, 'joker')``);
 * ``card.FIELD`` in a card choice's ``where`` (the card that may be chosen); a card's ``id``, ``type``
-  and ``effect`` are fields too.
+  and ``effect`` are fields too;
+* ``target`` (the seat an option aims at, from 0) in an option's ``target.where`` and the amounts of
+  its effects; every zone function takes the seat whose per-seat zone it reads as one more, last
+  argument (``count(hand, target)``, ``total(won, points, target)``, ``top(pile, target).rank``), and
+  ``counter(NAME, SEAT)`` reads another seat's per-seat counter; a seat argument is ``target`` or ``seat``.
 
 Nothing else parses (no attribute of anything else, no calls but those, no
 assignment), so an expression can only read the game. The interpreter compiles
@@ -42,6 +46,8 @@ SETUP_PARTS = ("deal", "display", "pieces")
 FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2, "distinct": 2, "has": 3}
 """Each function of the rules and how many arguments it takes."""
 FIELD_FUNCTIONS = frozenset({"total", "distinct", "has"})
+SEAT_NAMES = frozenset({"target", "seat"})
+"""What a seat argument (``count(hand, target)``, ``counter(chips, target)``) may be."""
 """The functions whose second argument names a card field."""
 _BOOL_OPS = (ast.And, ast.Or)
 _COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
@@ -87,8 +93,8 @@ class Reads:
             getattr(self, name).update(getattr(other, name))
 
 
-def parse_expression(source: int | str, names: Names, *, card: bool = False) -> tuple[ast.expr, Reads]:
-    """The checked tree of ``source`` and what it reads; ``card``: whether ``card`` is bound.
+def parse_expression(source: int | str, names: Names, *, card: bool = False, target: bool = False) -> tuple[ast.expr, Reads]:
+    """The checked tree of ``source`` and what it reads; ``card``: whether ``card`` is bound, ``target``: whether ``target`` is.
 
     Raises :class:`ExpressionError` with a one-line reason.
     """
@@ -106,13 +112,16 @@ def parse_expression(source: int | str, names: Names, *, card: bool = False) -> 
     except SyntaxError as error:
         raise ExpressionError(f"{source!r} is not an expression: {error.msg}") from None
     reads = Reads()
-    _Checker(names, card, reads, source).visit_node(tree.body)
+    checker = _Checker(names, card, reads, source)
+    checker.target = target
+    checker.visit_node(tree.body)
     return tree.body, reads
 
 
 class _Checker:
     def __init__(self, names: Names, card: bool, reads: Reads, source: str) -> None:
         self.names, self.card, self.reads, self.source = names, card, reads, source
+        self.target = False
 
     def fail(self, message: str) -> ExpressionError:
         return ExpressionError(f"{message} in {self.source!r}")
@@ -165,6 +174,9 @@ class _Checker:
             self.reads.variables.add(name)
         elif name in BUILTIN_NAMES or name in ("true", "false", "True", "False"):
             pass
+        elif name == "target":
+            if not self.target:
+                raise self.fail("`target` is only known in an option with a `target` (its `where` and its effects)")
         elif name == "card" or name == "numbers" or name == "setup":
             raise self.fail(f"`{name}` needs a field after it, e.g. {name}.NAME")
         elif name in self.names.zones:
@@ -196,12 +208,39 @@ class _Checker:
         else:
             raise self.fail(f"{ast.unparse(node)!r} is not a name of the game")
 
+    def seat_argument(self, node: ast.expr) -> None:
+        """A seat argument: ``target`` (where it is bound) or ``seat``."""
+        if not isinstance(node, ast.Name) or node.id not in SEAT_NAMES:
+            raise self.fail(f"{ast.unparse(node)!r} is not a seat (a seat argument is `target` or `seat`)")
+        self.name(node.id)
+
+    def counter_of(self, node: ast.Call) -> None:
+        """``counter(NAME, SEAT)``: a per-seat counter of another seat."""
+        if len(node.args) != 2:
+            raise self.fail("counter() takes 2 argument(s): counter(NAME, SEAT)")
+        counter = node.args[0]
+        if not isinstance(counter, ast.Name) or counter.id not in self.names.counters:
+            raise self.fail(f"{ast.unparse(counter)!r} is not a counter (counters: {', '.join(sorted(self.names.counters))})")
+        if not self.names.counters[counter.id]:
+            raise self.fail(f"counter {counter.id!r} is shared; only a per-seat counter has a seat")
+        self.reads.counters.add(counter.id)
+        self.seat_argument(node.args[1])
+
     def call(self, node: ast.Call, *, attribute: bool) -> None:
+        if isinstance(node.func, ast.Name) and node.func.id == "counter" and not node.keywords and not attribute:
+            self.counter_of(node)
+            return
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
-            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)})")
+            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)}, counter)")
         name = node.func.id
-        if len(node.args) != FUNCTIONS[name]:
-            raise self.fail(f"{name}() takes {FUNCTIONS[name]} argument(s)")
+        if len(node.args) == FUNCTIONS[name] + 1:
+            # One more, last argument: the seat whose per-seat zone is read.
+            zone_node = node.args[0]
+            if isinstance(zone_node, ast.Name) and zone_node.id in self.names.zones and not self.names.zones[zone_node.id]:
+                raise self.fail(f"zone {zone_node.id!r} is shared; only a per-seat zone has a seat")
+            self.seat_argument(node.args[-1])
+        elif len(node.args) != FUNCTIONS[name]:
+            raise self.fail(f"{name}() takes {FUNCTIONS[name]} argument(s), or {FUNCTIONS[name] + 1} with a seat last")
         if name == "top" and not attribute:
             raise self.fail("top(ZONE) needs a field after it, e.g. top(discard).rank")
         self.zone(node.args[0])

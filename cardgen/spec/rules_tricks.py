@@ -26,6 +26,7 @@ from cardgen.spec.rules_data import (
     SetAsideStep,
     ShuffleStep,
     SkipEffect,
+    StealEffect,
     Tricks,
 )
 from cardgen.spec.rules_expr import ExpressionError, Names, parse_expression
@@ -135,6 +136,8 @@ def trick_problems(spec: Spec, rules: RulesData, tricks: Tricks, names: Names) -
                 name = effect if isinstance(effect, str) else "skip"
                 yield path + (k,), f"`{name}` changes the turn order, and in a trick every seat plays once, in turn, the winner leading next", TRICK_CODE
             elif isinstance(effect, MoveEffect) and tricks.zone in (effect.move.from_, effect.move.to):
+                yield path + (k,), f"only trick play moves cards into or out of the trick zone {tricks.zone!r}", TRICK_CODE
+            elif isinstance(effect, StealEffect) and tricks.zone == effect.steal.to:
                 yield path + (k,), f"only trick play moves cards into or out of the trick zone {tricks.zone!r}", TRICK_CODE
             elif isinstance(effect, ChooseEffect) and path == base + ("after",):
                 yield path + (k,), "a choice after a trick would be the winner's decision out of turn; set the variable with `set` instead", TRICK_CODE

@@ -16,7 +16,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from cardgen.spec.rules_expr import CARD_ATTRIBUTES, Names, parse_expression
+from cardgen.spec.rules_expr import CARD_ATTRIBUTES, FUNCTIONS, Names, parse_expression
 
 ExprFunction = Callable[[Any, int, int], Any]
 """A compiled expression: ``f(state, seat, card_design)``."""
@@ -86,10 +86,16 @@ class _Emitter:
         self.seat = "S" if seat is None else str(seat)
         """The seat the expression is about: the argument ``S``, or a fixed seat folded in."""
 
-    def zone(self, node: ast.expr) -> str:
+    def zone(self, node: ast.expr, seat: ast.expr | None = None) -> str:
+        """The zone ``node`` names: the seat in question's, or ``seat``'s (a seat argument) for a per-seat zone."""
         assert isinstance(node, ast.Name)
         index = self.t.zone_index[node.id]
-        return f"s.z[{index} + {self.seat}]" if self.t.names.zones[node.id] else f"s.z[{index}]"
+        whose = self.seat if seat is None else self.emit(seat)
+        return f"s.z[{index} + {whose}]" if self.t.names.zones[node.id] else f"s.z[{index}]"
+
+    def seat_of(self, node: ast.Call, arguments: int) -> ast.expr | None:
+        """The seat argument of a zone function with ``arguments`` arguments of its own (None: the seat in question)."""
+        return node.args[arguments] if len(node.args) > arguments else None
 
     def field_table(self, name: str) -> str:
         return f"F_{name}"
@@ -136,6 +142,8 @@ class _Emitter:
             return self.seat
         if name == "turn":
             return "s.turn"
+        if name == "target":
+            return "s.tg"
         if name in self.t.counter_index:
             index = self.t.counter_index[name]
             return f"s.c[{index} + {self.seat}]" if self.t.names.counters[name] else f"s.c[{index}]"
@@ -150,12 +158,16 @@ class _Emitter:
         if isinstance(base, ast.Name) and base.id == "card":
             return f"{self.field_table(node.attr)}[c]"
         assert isinstance(base, ast.Call)
-        zone = self.zone(base.args[0])
+        zone = self.zone(base.args[0], self.seat_of(base, 1))
         return f"{self.field_table(node.attr)}[({zone}[-1] if {zone} else _none)]"
 
     def call(self, node: ast.Call) -> str:
         assert isinstance(node.func, ast.Name)
-        zone = self.zone(node.args[0])
+        if node.func.id == "counter":
+            counter = node.args[0]
+            assert isinstance(counter, ast.Name)
+            return f"s.c[{self.t.counter_index[counter.id]} + {self.emit(node.args[1])}]"
+        zone = self.zone(node.args[0], self.seat_of(node, FUNCTIONS[node.func.id]))
         if node.func.id == "count":
             return f"len({zone})"
         if node.func.id == "holds":
@@ -172,9 +184,11 @@ class _Emitter:
         return f"sum(({table}[d] or 0) for d in {zone})"
 
 
-def compile_expression(source: int | str, tables: Tables, *, card: bool = False) -> ExprFunction:
-    """The function computing ``source`` (already checked by the validator; checked again here)."""
-    tree, _ = parse_expression(source, tables.names, card=card)
+def compile_expression(source: int | str, tables: Tables, *, card: bool = False, target: bool = False) -> ExprFunction:
+    """The function computing ``source`` (already checked by the validator; checked again here).
+
+    ``target``: whether ``target`` is bound; it reads the state's ``tg``, the seat the option aims at."""
+    tree, _ = parse_expression(source, tables.names, card=card, target=target)
     code = _Emitter(tables).emit(tree)
     return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 

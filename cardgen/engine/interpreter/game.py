@@ -7,13 +7,15 @@ a position made of plain lists, so a playout costs list operations and a few
 compiled lambdas per action.
 
 Actions are numbered ``option * W + parameter``: the option's index among every
-option of every step (choices of a variable come after them) times the width
-``W``, plus the card design chosen, or the value chosen, or 0.
+option of every step (choices of a variable come after them, then chance steps)
+times the width ``W``, plus the card design chosen (and the seat aimed at times
+designs + 1, for an option with a ``target``), or the value chosen, or a roll's
+total or the design a steal takes (see :mod:`cardgen.engine.interpreter.chance`).
 
 Order within an option: the chosen card moves, the option's ``do`` effects
 happen, then the card's own effect; then the turn goes where ``then`` says. A
-``choose`` effect stops there and waits for the seat's decision, after which the
-turn goes on as ``then`` says.
+``choose`` effect stops there and waits for the seat's decision (a ``roll`` or
+``steal`` for chance's outcome, first), after which the turn goes on as ``then`` says.
 """
 
 from __future__ import annotations
@@ -22,30 +24,25 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State, Termination
+from cardgen.engine.core import CHANCE, TERMINAL, Action, Game, GameInfo, Seat, State, Termination
+from cardgen.engine.interpreter.chance import ChanceStep, card_outcomes
+from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.engine.interpreter.scoring import all_or_nothing
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import decks_in_play, names_of
 from cardgen.spec.rules_data import (
-    AddEffect,
     AllOrNothingScore,
-    ChooseEffect,
     DealStep,
     Effect,
     FirstSeatWhere,
-    MoveEffect,
     MoveSpec,
     MoveStep,
-    RulesData,
     SetAsideStep,
-    SetEffect,
     SetStep,
     ShuffleStep,
-    SkipEffect,
     SumScore,
-    TransferEffect,
     Who,
 )
 
@@ -53,7 +50,6 @@ END, AGAIN = -1, -2
 DEFAULT_LENGTH_BOUND = 10_000
 """Actions a game without a turn limit may take before the checks call it endless (CG504)."""
 
-EffectFunction = Callable[["DataState", int, int], None]
 
 
 @dataclass(frozen=True)
@@ -76,6 +72,8 @@ class _Option:
     chooses_card: bool
     trick: bool = False
     """Whether the card chosen is played to the trick (its zone is ``tricks.zone``)."""
+    target: ExprFunction | None = None
+    """An option aimed at a seat: which seats (``target`` bound to each in turn) it may aim at."""
 
 
 class DataGame(Game):
@@ -112,6 +110,9 @@ class DataGame(Game):
                 self.card_names.append(card.name.get(locale, card.id))
                 self.copies.append(card.copies)
         self.n_designs = len(designs)
+        self.chances: list[ChanceStep] = []
+        """Every roll and steal of the rules data, compiled, in the order they are met."""
+        self.dice = {die.id: die for die in spec.dice}
         names = names_of(spec, rules)
         zone_index: dict[str, int] = {}
         slot = 0
@@ -149,7 +150,7 @@ class DataGame(Game):
         self.variable_values: list[list[Any]] = []
         for variable in rules.variables.values():
             seen: list[Any] = []
-            for value in t.field_values[variable.values][:-1]:
+            for value in t.field_values[variable.values][:-1] if variable.values is not None else ():
                 if value is not None and value not in seen:
                     seen.append(value)
             self.variable_values.append(seen)
@@ -163,8 +164,8 @@ class DataGame(Game):
                 self.counter_bounds[counter_index[name] + k] = (counter.min, counter.max)
                 if counter.reset == "turn":
                     self.turn_resets.append((counter_index[name] + k, start))
-        # Card effects, by design.
-        compiled_effects = {effect_id: tuple(self._effect(e, card=True) for e in effects) for effect_id, effects in rules.effects.items()}
+        # Card effects, by design (`target` is bound: the validator lets them read it only when every option choosing cards aims at a seat).
+        compiled_effects = {effect_id: tuple(self._effect(e, card=True, target=True) for e in effects) for effect_id, effects in rules.effects.items()}
         self.effect_ids = list(rules.effects)
         self.design_effect: list[tuple[EffectFunction, ...] | None] = [
             compiled_effects.get(d["effect"]) if d["effect"] is not None else None for d in designs
@@ -191,18 +192,17 @@ class DataGame(Game):
                     card_effects=bool(choice and choice.effects),
                     when=compile_expression(option.when, t) if option.when else None,
                     otherwise=option.otherwise,
-                    do=tuple(self._effect(e, card=choice is not None) for e in option.do),
+                    do=tuple(self._effect(e, card=choice is not None, target=option.target is not None) for e in option.do),
                     then=then,
                     passes=option.passes,
                     chooses_card=choice is not None,
                     trick=bool(choice is not None and rules.tricks is not None and choice.to == rules.tricks.zone),
+                    target=compile_expression(option.target.where, t, target=True) if option.target is not None else None,
                 )
                 compiled.append(compiled_option)
                 options.append(compiled_option)
             self.steps.append(compiled)
         self.options = options
-        self.width = max([self.n_designs + 1] + [len(v) for v in self.variable_values])
-        self.choice_base = len(options)
         end = rules.end
         self.end_any_seat = compile_any_seat(end.any_seat, t) if end.any_seat else None
         self.end_table = compile_expression(end.table, t) if end.table else None
@@ -210,8 +210,15 @@ class DataGame(Game):
         self.turn_limit = constant_value(end.turn_limit, t) if end.turn_limit is not None else None
         self.scorers = [self._scorer(item) for item in rules.scoring]
         self.trick_rules = (
-            TrickRules(rules.tricks, t, P, [self._effect(e, card=False) for e in rules.tricks.after]) if rules.tricks is not None else None
+            TrickRules(rules.tricks, t, P, [self._effect(e, card=False, target=False) for e in rules.tricks.after]) if rules.tricks is not None else None
         )
+        self.card_width = self.n_designs + 1
+        """The span of card designs in an action's parameter; an option aimed at seat k adds k times it."""
+        seats = P if any(o.target is not None for o in options) else 1
+        totals = [chance.totals[-1][0] + 1 for chance in self.chances if chance.totals]
+        self.width = max([seats * self.card_width] + [len(v) for v in self.variable_values] + totals)
+        self.choice_base = len(options)
+        self.chance_base = self.choice_base + len(self.variable_values)
         self.first_where = compile_expression(rules.first_player.where, t) if isinstance(rules.first_player, FirstSeatWhere) else None
         self.setup_rules = rules
         self.setup_steps = [self._setup_step(step) for step in rules.setup]
@@ -236,86 +243,13 @@ class DataGame(Game):
     # -- compiling effects and scoring ------------------------------------------------------------
 
     def _who(self, who: Who) -> Callable[["DataState", int], Sequence[int]]:
-        P = self.num_players
-        if who == "me":
-            return lambda s, seat: (seat,)
-        if who == "next":
-            return lambda s, seat: ((seat + s.direction) % P,)
-        if who == "previous":
-            return lambda s, seat: ((seat - s.direction) % P,)
-        if who == "each":
-            return lambda s, seat: [(seat + k * s.direction) % P for k in range(P)]
-        return lambda s, seat: [(seat + k * s.direction) % P for k in range(1, P)]
+        return who_seats(self.num_players, who)
 
-    def _move(self, move: MoveSpec, card: bool) -> EffectFunction:
-        t = self.tables
-        source, target = t.zone_index[move.from_], t.zone_index[move.to]
-        source_seat, target_seat = self.zone_per_seat[move.from_], self.zone_per_seat[move.to]
-        count = None if move.count == "all" else compile_expression(move.count, t, card=card)
-        seats = self._who(move.who)
+    def _move(self, move: MoveSpec, card: bool, aimed: bool = False) -> EffectFunction:
+        return compile_move(self, move, card, aimed)
 
-        def run(s: DataState, seat: int, c: int) -> None:
-            for who in seats(s, seat):
-                src = s.z[source + (who if source_seat else 0)]
-                dst = s.z[target + (who if target_seat else 0)]
-                n = len(src) if count is None else count(s, seat, c)
-                for _ in range(min(n, len(src))):
-                    dst.append(src.pop())
-
-        return run
-
-    def _effect(self, effect: Effect, *, card: bool) -> EffectFunction:
-        t = self.tables
-        if effect == "reverse":
-            def reverse(s: DataState, seat: int, c: int) -> None:
-                s.direction = -s.direction
-            return reverse
-        if effect == "extra_turn":
-            def extra(s: DataState, seat: int, c: int) -> None:
-                s.extra = True
-            return extra
-        if isinstance(effect, MoveEffect):
-            return self._move(effect.move, card)
-        if isinstance(effect, AddEffect):
-            index, per_seat = t.counter_index[effect.add.counter], t.names.counters[effect.add.counter]
-            amount = compile_expression(effect.add.amount, t, card=card)
-            seats = self._who(effect.add.who)
-
-            def add(s: DataState, seat: int, c: int) -> None:
-                value = amount(s, seat, c)
-                for who in seats(s, seat):
-                    s.c[index + (who if per_seat else 0)] += value
-            return add
-        if isinstance(effect, TransferEffect):
-            source, target = t.counter_index[effect.transfer.from_], t.counter_index[effect.transfer.to]
-            source_seat, target_seat = t.names.counters[effect.transfer.from_], t.names.counters[effect.transfer.to]
-            seats = self._who(effect.transfer.who)
-
-            def transfer(s: DataState, seat: int, c: int) -> None:
-                for who in seats(s, seat):
-                    i, j = source + (who if source_seat else 0), target + (who if target_seat else 0)
-                    s.c[j] += s.c[i]
-                    s.c[i] = 0
-            return transfer
-        if isinstance(effect, SetEffect):
-            var = t.variable_index[effect.set.var]
-            value = compile_expression(effect.set.value, t, card=card)
-
-            def set_variable(s: DataState, seat: int, c: int) -> None:
-                s.v[var] = value(s, seat, c)
-            return set_variable
-        if isinstance(effect, ChooseEffect):
-            var = t.variable_index[effect.choose]
-
-            def choose(s: DataState, seat: int, c: int) -> None:
-                s.pending = var
-            return choose
-        assert isinstance(effect, SkipEffect)
-        skip = effect.skip
-
-        def skip_seats(s: DataState, seat: int, c: int) -> None:
-            s.skips += skip
-        return skip_seats
+    def _effect(self, effect: Effect, *, card: bool, target: bool) -> EffectFunction:
+        return compile_effect(self, effect, card=card, target=target)
 
     def _scorer(self, item: Any) -> Callable[["DataState", int], int]:
         t = self.tables
@@ -405,7 +339,7 @@ class DataState(State):
     """A position of a data game: zones, counters and variables as plain lists."""
 
     __slots__ = ("g", "z", "c", "v", "seat", "step", "direction", "skips", "extra", "passes", "turn", "over", "pending", "pending_then", "option_uses", "effect_uses",
-                 "trick_seats", "lead_next", "tricks_taken")
+                 "trick_seats", "lead_next", "tricks_taken", "tg", "chance", "chance_from", "chance_to")
 
     def __init__(self, game: DataGame) -> None:
         self.g = game
@@ -429,6 +363,12 @@ class DataState(State):
         self.lead_next = -1
         """The seat that won the trick just completed and leads next (-1: the turn passes as usual)."""
         self.tricks_taken = 0
+        self.tg = -1
+        """The seat the option being played aims at (-1 outside one)."""
+        self.chance = -1
+        """The chance step (a roll or a steal) the state waits for, by its index in the Game's (-1: none)."""
+        self.chance_from = self.chance_to = -1
+        """A steal waiting for chance: the zone slot a card is taken from and the one it goes to."""
 
     def start_turn(self) -> None:
         """Begin the turn of ``self.seat``: turn counters back to their start."""
@@ -451,7 +391,18 @@ class DataState(State):
             self.over = Termination.NO_LEGAL_MOVES
 
     def current_player(self) -> Seat:
-        return TERMINAL if self.over is not None else self.seat
+        return TERMINAL if self.over is not None else CHANCE if self.chance >= 0 else self.seat
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """A roll's totals or a steal's cards, each with its exact probability (none when no chance step waits)."""
+        if self.chance < 0 or self.over is not None:
+            return []
+        g = self.g
+        step = g.chances[self.chance]
+        base = (g.chance_base + self.chance) * g.width
+        if step.kind == "roll":
+            return step.outcomes(base)
+        return card_outcomes(self.z[self.chance_from], base)
 
     def is_terminal(self) -> bool:
         return self.over is not None
@@ -464,20 +415,31 @@ class DataState(State):
         if option.when is not None and not option.when(self, seat, 0):
             return []
         base = option.index * g.width
+        bases = [base]
+        if option.target is not None:
+            aimed = option.target
+            bases = []
+            for target in range(g.num_players):
+                self.tg = target
+                if aimed(self, seat, 0):
+                    bases.append(base + target * g.card_width)
+            self.tg = -1
         if not option.chooses_card:
-            return [base]
+            return bases
         zone = self.z[option.card_from + (seat if option.card_from_seat else 0)]
         where = option.where
         cards = [d for d in sorted(set(zone)) if where is None or where(self, seat, d)]
         if option.trick:
             assert g.trick_rules is not None
             cards = g.trick_rules.playable(self, seat, cards)
-        return [base + d for d in cards]
+        return [first + d for first in bases for d in cards]
 
     def legal_actions(self) -> list[Action]:
         if self.over is not None:
             return []
         g = self.g
+        if self.chance >= 0:
+            return [action for action, _ in self.chance_outcomes()]
         if self.pending >= 0:
             base = (g.choice_base + self.pending) * g.width
             return [base + k for k in range(len(g.variable_values[self.pending]))]
@@ -498,6 +460,9 @@ class DataState(State):
         g = self.g
         index, parameter = divmod(action, g.width)
         seat = self.seat
+        if index >= g.chance_base:
+            self._resolve_chance(index - g.chance_base, parameter)
+            return
         if index >= g.choice_base:
             var = index - g.choice_base
             self.v[var] = g.variable_values[var][parameter]
@@ -507,6 +472,8 @@ class DataState(State):
         option = g.options[index]
         self.option_uses[index] += 1
         card = parameter
+        if option.target is not None:
+            self.tg, card = divmod(parameter, g.card_width)
         if option.chooses_card:
             source = self.z[option.card_from + (seat if option.card_from_seat else 0)]
             source.remove(card)
@@ -523,11 +490,25 @@ class DataState(State):
             assert g.trick_rules is not None
             g.trick_rules.played(self, seat)
         self.passes = self.passes + 1 if option.passes else 0
-        if self.pending >= 0:
+        self.tg = -1
+        if self.pending >= 0 or self.chance >= 0:
             self.pending_then = option.then
             self._check_end()
             return
         self._then(option.then)
+
+    def _resolve_chance(self, step: int, outcome: int) -> None:
+        """The outcome of the chance step waited for: a total rolled into its variable, or the design of the card taken."""
+        chance = self.g.chances[step]
+        if chance.kind == "roll":
+            self.v[chance.var] = outcome
+        else:
+            self.z[self.chance_from].remove(outcome)
+            self.z[self.chance_to].append(outcome)
+            self.chance_from = self.chance_to = -1
+        self.chance = -1
+        if self.pending < 0:  # a choice made in the same option waits until chance has spoken
+            self._then(self.pending_then)
 
     def _then(self, then: int) -> None:
         self._check_end()
@@ -565,24 +546,35 @@ class DataState(State):
         other.effect_uses = list(self.effect_uses)
         other.trick_seats = list(self.trick_seats)
         other.lead_next, other.tricks_taken = self.lead_next, self.tricks_taken
+        other.tg, other.chance, other.chance_from, other.chance_to = self.tg, self.chance, self.chance_from, self.chance_to
         return other
 
     def action_to_string(self, action: Action) -> str:
         g = self.g
         index, parameter = divmod(action, g.width)
+        if index >= g.chance_base:
+            chance = g.chances[index - g.chance_base]
+            if chance.kind == "roll":
+                return f"P{self.seat + 1} rolls {chance.name}: {parameter}"
+            return f"P{self.seat + 1} takes at random from {chance.name}: {g.card_names[parameter]}"
         if index >= g.choice_base:
             var = index - g.choice_base
             return f"P{self.seat + 1} chooses {list(g.setup_rules.variables)[var]} {g.variable_values[var][parameter]}"
         option = g.options[index]
+        aim = ""
+        if option.target is not None:
+            target, parameter = divmod(parameter, g.card_width)
+            aim = f" at P{target + 1}"
         if option.chooses_card:
-            return f"P{self.seat + 1} {option.name}: {g.card_names[parameter]}"
-        return f"P{self.seat + 1} {option.name}"
+            return f"P{self.seat + 1} {option.name}{aim}: {g.card_names[parameter]}"
+        return f"P{self.seat + 1} {option.name}{aim}"
 
     def fingerprint(self) -> tuple[object, ...]:
         g = self.g
         zones = tuple(tuple(sorted(zone)) if g.unordered[i] else tuple(zone) for i, zone in enumerate(self.z))
         return (zones, tuple(self.c), tuple(self.v), self.seat, self.step, self.direction, self.skips, self.extra,
-                self.passes, self.turn, self.over, self.pending, self.pending_then, tuple(self.trick_seats), self.lead_next, self.tricks_taken)
+                self.passes, self.turn, self.over, self.pending, self.pending_then, tuple(self.trick_seats), self.lead_next, self.tricks_taken,
+                self.tg, self.chance, self.chance_from, self.chance_to)
 
     def usage(self) -> dict[str, int]:
         g = self.g
@@ -601,6 +593,8 @@ class DataState(State):
         for slot, (value, (low, high)) in enumerate(zip(self.c, g.counter_bounds)):
             if not low <= value <= high:
                 errors.append(f"counter slot {slot} holds {value}, outside [{low}, {high}]")
+        if self.chance >= 0 and g.chances[self.chance].kind == "steal" and not self.z[self.chance_from]:
+            errors.append(f"a card is to be taken at random from zone slot {self.chance_from}, which is empty")
         if g.trick_rules is not None:
             on_table = len(self.z[g.trick_rules.zone])
             if on_table != len(self.trick_seats) or len(set(self.trick_seats)) != on_table or on_table >= g.num_players:

@@ -1,0 +1,147 @@
+"""Effects of rules data compiled once per Game: each a small function ``f(state, seat, card)`` over flat lists.
+
+:func:`compile_effect` turns one effect of the models (:mod:`cardgen.spec.rules_data`)
+into a closure over the Game's zone and counter indices and compiled expressions, so
+carrying it out in a playout costs a few list operations. A roll or a steal registers
+a :class:`~cardgen.engine.interpreter.chance.ChanceStep` with the Game and, when it
+happens, marks the state as waiting for chance.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from cardgen.engine.interpreter.chance import ChanceStep, dice_totals
+from cardgen.engine.interpreter.compile import compile_expression
+from cardgen.spec.rules_data import (
+    AddEffect,
+    ChooseEffect,
+    Effect,
+    MoveEffect,
+    MoveSpec,
+    RollEffect,
+    SetEffect,
+    SkipEffect,
+    StealEffect,
+    TransferEffect,
+    Who,
+)
+
+if TYPE_CHECKING:
+    from cardgen.engine.interpreter.game import DataGame, DataState
+
+EffectFunction = Callable[["DataState", int, int], None]
+
+
+def who_seats(P: int, who: Who) -> Callable[["DataState", int], Sequence[int]]:
+    """Whose zones or counters an effect touches, as a function of the state and the seat to move."""
+    if who == "me":
+        return lambda s, seat: (seat,)
+    if who == "target":
+        return lambda s, seat: (s.tg,)
+    if who == "next":
+        return lambda s, seat: ((seat + s.direction) % P,)
+    if who == "previous":
+        return lambda s, seat: ((seat - s.direction) % P,)
+    if who == "each":
+        return lambda s, seat: [(seat + k * s.direction) % P for k in range(P)]
+    return lambda s, seat: [(seat + k * s.direction) % P for k in range(1, P)]
+
+
+def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = False) -> EffectFunction:
+    """Cards from the top of one zone to another (``aimed``: the option chose a seat, so ``target`` is bound)."""
+    t = game.tables
+    source, target = t.zone_index[move.from_], t.zone_index[move.to]
+    source_seat, target_seat = game.zone_per_seat[move.from_], game.zone_per_seat[move.to]
+    count = None if move.count == "all" else compile_expression(move.count, t, card=card, target=aimed)
+    seats = who_seats(game.num_players, move.who)
+
+    def run(s: DataState, seat: int, c: int) -> None:
+        for who in seats(s, seat):
+            src = s.z[source + (who if source_seat else 0)]
+            dst = s.z[target + (who if target_seat else 0)]
+            n = len(src) if count is None else count(s, seat, c)
+            for _ in range(min(n, len(src))):
+                dst.append(src.pop())
+
+    return run
+
+
+def compile_effect(game: "DataGame", effect: Effect, *, card: bool, target: bool) -> EffectFunction:
+    """One effect as a function ``f(state, seat, card)`` (``card``/``target``: whether those names are bound)."""
+    t = game.tables
+    if isinstance(effect, (RollEffect, StealEffect)):
+        return compile_chance(game, effect)
+    if effect == "reverse":
+        def reverse(s: DataState, seat: int, c: int) -> None:
+            s.direction = -s.direction
+        return reverse
+    if effect == "extra_turn":
+        def extra(s: DataState, seat: int, c: int) -> None:
+            s.extra = True
+        return extra
+    if isinstance(effect, MoveEffect):
+        return compile_move(game, effect.move, card, target)
+    if isinstance(effect, AddEffect):
+        index, per_seat = t.counter_index[effect.add.counter], t.names.counters[effect.add.counter]
+        amount = compile_expression(effect.add.amount, t, card=card, target=target)
+        seats = who_seats(game.num_players, effect.add.who)
+
+        def add(s: DataState, seat: int, c: int) -> None:
+            value = amount(s, seat, c)
+            for who in seats(s, seat):
+                s.c[index + (who if per_seat else 0)] += value
+        return add
+    if isinstance(effect, TransferEffect):
+        source, receiver = t.counter_index[effect.transfer.from_], t.counter_index[effect.transfer.to]
+        source_seat, receiver_seat = t.names.counters[effect.transfer.from_], t.names.counters[effect.transfer.to]
+        seats = who_seats(game.num_players, effect.transfer.who)
+
+        def transfer(s: DataState, seat: int, c: int) -> None:
+            for who in seats(s, seat):
+                i, j = source + (who if source_seat else 0), receiver + (who if receiver_seat else 0)
+                s.c[j] += s.c[i]
+                s.c[i] = 0
+        return transfer
+    if isinstance(effect, SetEffect):
+        var = t.variable_index[effect.set.var]
+        value = compile_expression(effect.set.value, t, card=card, target=target)
+
+        def set_variable(s: DataState, seat: int, c: int) -> None:
+            s.v[var] = value(s, seat, c)
+        return set_variable
+    if isinstance(effect, ChooseEffect):
+        var = t.variable_index[effect.choose]
+
+        def choose(s: DataState, seat: int, c: int) -> None:
+            s.pending = var
+        return choose
+    assert isinstance(effect, SkipEffect)
+    skip = effect.skip
+
+    def skip_seats(s: DataState, seat: int, c: int) -> None:
+        s.skips += skip
+    return skip_seats
+
+
+def compile_chance(game: "DataGame", effect: RollEffect | StealEffect) -> EffectFunction:
+    """A roll or a steal: the state waits for chance (its outcome is the next action)."""
+    t = game.tables
+    k = len(game.chances)
+    if isinstance(effect, RollEffect):
+        die = game.dice[effect.roll.dice]
+        game.chances.append(ChanceStep(k, "roll", die.id, t.variable_index[effect.roll.var], tuple(dice_totals(die.count, die.sides))))
+
+        def roll(s: DataState, seat: int, c: int) -> None:
+            s.chance = k
+        return roll
+    steal = effect.steal
+    game.chances.append(ChanceStep(k, "steal", steal.from_))
+    source, target, target_seat = t.zone_index[steal.from_], t.zone_index[steal.to], game.zone_per_seat[steal.to]
+    seats = who_seats(game.num_players, steal.who)
+
+    def take(s: DataState, seat: int, c: int) -> None:
+        slot = source + seats(s, seat)[0]
+        if s.z[slot]:
+            s.chance, s.chance_from, s.chance_to = k, slot, target + (seat if target_seat else 0)
+    return take

@@ -1,0 +1,115 @@
+"""Rules data's chance steps and chosen seats, checked against the spec: rolls, steals and targets.
+
+A ``roll`` names dice of the spec's ``dice`` list and a variable that holds a
+number (declared without ``values``); a ``steal`` takes from a per-seat zone; a
+seat chosen by an option (``target``) is known only in that option's
+``target.where`` and effects, and in the card effects when every option that
+chooses a card with its effects aims at a seat. Rolls and steals wait for chance,
+so, like ``choose``, each ends its effect list. :mod:`cardgen.spec.rules_check`
+calls these with the rest of its checks (CG175: a name or use the interpreter
+could not play).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+from cardgen.spec.models import Spec
+from cardgen.spec.rules_data import (
+    AddEffect,
+    ChooseEffect,
+    Effect,
+    MoveEffect,
+    RollEffect,
+    RulesData,
+    StealEffect,
+    TransferEffect,
+)
+from cardgen.spec.source import PathKey
+
+CODE = "CG175"
+
+
+def card_effects_aimed(rules: RulesData) -> bool:
+    """Whether every option choosing a card with its effects aims at a seat (so card effects may read ``target``)."""
+    choosers = [o for step in rules.turn for o in step.options if o.card is not None and o.card.effects]
+    return bool(choosers) and all(o.target is not None for o in choosers)
+
+
+def binds_target(rules: RulesData, path: PathKey) -> bool:
+    """Whether ``target`` is known in the expression or effect at ``path``."""
+    if len(path) >= 6 and path[:2] == ("rules", "turn") and path[3] == "options" and path[5] in ("target", "do"):
+        step, option = path[2], path[4]
+        assert isinstance(step, int) and isinstance(option, int)
+        return rules.turn[step].options[option].target is not None
+    if len(path) >= 2 and path[:2] == ("rules", "effects"):
+        return card_effects_aimed(rules)
+    return False
+
+
+def target_expressions(rules: RulesData) -> Iterator[tuple[PathKey, str, bool]]:
+    """(path, expression, whether `card` is bound) of every option's ``target.where``."""
+    for i, step in enumerate(rules.turn):
+        for j, option in enumerate(step.options):
+            if option.target is not None:
+                yield ("rules", "turn", i, "options", j, "target", "where"), option.target.where, False
+
+
+def steal_zone_uses(effects: Iterator[tuple[PathKey, Effect, int, int]]) -> Iterator[tuple[PathKey, str]]:
+    """(path, zone) of every zone a steal names."""
+    for path, effect, _, _ in effects:
+        if isinstance(effect, StealEffect):
+            yield path + ("steal", "from"), effect.steal.from_
+            yield path + ("steal", "to"), effect.steal.to
+
+
+def dice_rolled(rules: RulesData, effects: Sequence[tuple[PathKey, Effect, int, int]]) -> list[str]:
+    """The dice ids the rules roll, in the order met."""
+    rolled: list[str] = []
+    for _, effect, _, _ in effects:
+        if isinstance(effect, RollEffect) and effect.roll.dice not in rolled:
+            rolled.append(effect.roll.dice)
+    return rolled
+
+
+def _who(effect: Effect) -> tuple[str, str | None]:
+    """The effect's key and its ``who`` (None: an effect without one)."""
+    if isinstance(effect, MoveEffect):
+        return "move", effect.move.who
+    if isinstance(effect, AddEffect):
+        return "add", effect.add.who
+    if isinstance(effect, TransferEffect):
+        return "transfer", effect.transfer.who
+    if isinstance(effect, StealEffect):
+        return "steal", effect.steal.who
+    return "", None
+
+
+def chance_problems(spec: Spec, rules: RulesData, effects: Sequence[tuple[PathKey, Effect, int, int]]) -> Iterator[tuple[PathKey, str, str]]:
+    """(path, problem, code) of every roll, steal and ``who: target`` the interpreter could not play as written."""
+    dice = {die.id for die in spec.dice}
+    for path, effect, index, length in effects:
+        key, who = _who(effect)
+        if who == "target" and not binds_target(rules, path):
+            yield path + (key, "who"), "`who: target` names the seat an option aims at, and no `target` is chosen here (give the option a `target`)", CODE
+        if isinstance(effect, RollEffect):
+            roll = effect.roll
+            if roll.dice not in dice:
+                yield path + ("roll", "dice"), f"no dice {roll.dice!r} in the spec's `dice` (dice: {', '.join(sorted(dice)) or 'none'})", CODE
+            variable = rules.variables.get(roll.var)
+            if variable is None:
+                yield path + ("roll", "var"), f"no variable {roll.var!r}", CODE
+            elif variable.values is not None:
+                yield path + ("roll", "var"), f"variable {roll.var!r} takes the values of card field {variable.values!r}; a roll's variable holds a total (declare it without `values`)", CODE
+        if isinstance(effect, StealEffect):
+            zone = rules.zones.get(effect.steal.from_)
+            if zone is not None and not zone.per_seat:
+                yield path + ("steal", "from"), f"zone {effect.steal.from_!r} is shared; a card is taken at random from a seat's own zone", CODE
+        if isinstance(effect, (RollEffect, StealEffect)) and index != length - 1:
+            kind = "roll" if isinstance(effect, RollEffect) else "steal"
+            yield path, f"a {kind} must be the last effect of its list (what follows it waits for chance)", CODE
+    for name, variable in rules.variables.items():
+        if variable.values is None:
+            for path, effect, _, _ in effects:
+                if isinstance(effect, ChooseEffect) and effect.choose == name:
+                    yield path, f"variable {name!r} has no `values`, so there is nothing to choose from (give it `values: FIELD`)", CODE
