@@ -31,7 +31,7 @@ from cardgen.findings import InputError  # noqa: E402
 from cardgen.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES  # noqa: E402
 from cardgen.spec.load import load_spec  # noqa: E402
 from cardgen.spec.yaml_load import _parse_yaml, load_yaml  # noqa: E402
-from cardgen.validate.runner import validate_folder  # noqa: E402
+from cardgen.catalogue import validate_folder  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures"
 MINIMAL = FIXTURES / "valid" / "minimal"

@@ -78,7 +78,7 @@ def load_spec(game: GameRef) -> LoadedSpec:
 
 def validate_spec(game: GameRef, kinds: Iterable[CheckKind] = EVERY_KIND, skip: Iterable[str] = ()) -> ValidationResult:
     """Load a spec and run every registered check of ``kinds`` over it (``skip`` names checks to leave out)."""
-    from cardgen.validate.runner import validate_folder
+    from cardgen.catalogue import validate_folder
 
     return validate_folder(find_spec(game), list(kinds), skip=skip)
 

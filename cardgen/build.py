@@ -31,7 +31,7 @@ from cardgen.publish import build_lock as build_lock
 from cardgen.spec.parse_cache import parse_cache_scope
 from cardgen.render import produce as render_produce
 from cardgen.rulebook import produce as rulebook_produce
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 PRODUCER_MODULES = (render_produce, rulebook_produce, gallery)
 """The modules whose import registers the artefact producers, imported here by name."""

@@ -21,7 +21,7 @@ LAYERS: dict[str, int] = {
     "render": 4,
     "games": 5,
     "rulebook": 6,
-    "export": 7, "report": 7, "scaffold": 7,
+    "export": 7, "report": 7, "scaffold": 7, "catalogue": 7,
     "sweep": 8,
     "build": 9,
     "api": 10, "__init__": 10,
@@ -32,9 +32,6 @@ LAYERS: dict[str, int] = {
 UPWARD: dict[tuple[str, str], str] = {
     ("validate", "engine"): "the contract and rules-module checks ask the rules registry what a rules module reads",
     ("validate", "games"): "the rules-module check reports a game package that failed to import",
-    ("validate", "render"): "check discovery: the face checks register themselves when validate imports them by name",
-    ("validate", "rulebook"): "check discovery: the catalog and rulebook checks, imported by name",
-    ("validate", "export"): "code discovery: the print-shop exports' finding codes, for docs/findings.md",
     ("engine", "games"): "game discovery: the rules registry imports every game package (plugins)",
     ("render", "games"): "widget discovery: the widget registry imports each game package's widgets (plugins)",
 }

@@ -27,7 +27,7 @@ def validate(
 ) -> None:
     """Check specs and list every finding with its file, line, code and a fix hint."""
     if list_codes:
-        from cardgen.validate.codes import findings_reference_markdown
+        from cardgen.catalogue import findings_reference_markdown
 
         typer.echo(findings_reference_markdown())
         raise typer.Exit(EXIT_CLEAN)

@@ -3,7 +3,7 @@
 A variant is made the way a designer would make it: the number's scalar is
 rewritten in ``game.yaml`` (every other byte, comments included, stays as it
 was), the folder is written out and then loaded and validated by the same
-functions as a hand-edited spec (:func:`cardgen.validate.runner.validate_folder`
+functions as a hand-edited spec (:func:`cardgen.catalogue.validate_folder`
 with the static checks, as ``cardgen check`` does). A variant the validator
 refuses is reported, never played.
 

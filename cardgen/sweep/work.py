@@ -148,7 +148,7 @@ def _check_folder(folder: Path, job: VariantJob, record: Record) -> Record:
     from cardgen.engine.balance import compute_metrics
     from cardgen.engine.checks import run_checks
     from cardgen.engine.parallel import Runner, Task
-    from cardgen.validate.runner import validate_folder
+    from cardgen.catalogue import validate_folder
 
     source, settings = job.source, job.settings
     result = validate_folder(folder, ["static"])

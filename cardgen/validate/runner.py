@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable
@@ -11,38 +10,6 @@ from cardgen.findings import Finding, InputError, Severity
 from cardgen.spec.load import LoadedSpec, load_spec
 from cardgen.spec.parse_cache import ResultCache
 from cardgen.validate.registry import CheckKind, registered_checks
-
-CHECK_MODULES = (
-    "cardgen.validate.static",
-    "cardgen.validate.contract",
-    "cardgen.validate.rules_data",
-    "cardgen.validate.prose",
-    "cardgen.validate.budgets",
-    "cardgen.render.checks",
-    "cardgen.rulebook.checks",
-    "cardgen.engine.quick",
-)
-"""Modules that register checks when imported; those not written yet are skipped."""
-MODULE_KINDS: dict[str, CheckKind] = {"cardgen.engine.quick": "sim"}
-"""Check modules that register checks of one kind only: imported only when that kind is run.
-
-The quick simulation pulls in the engine's checking, balance and worker-pool
-code; a build (which runs no simulation) does not need to import it.
-"""
-
-
-def load_check_modules(kinds: Iterable[CheckKind] | None = None) -> None:
-    """Import the modules that register validation checks (of ``kinds``; default: every module)."""
-    wanted = None if kinds is None else set(kinds)
-    for name in CHECK_MODULES:
-        if wanted is not None and name in MODULE_KINDS and MODULE_KINDS[name] not in wanted:
-            continue
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as error:
-            if error.name != name:
-                raise
-
 
 @dataclass
 class ValidationResult:
@@ -58,13 +25,16 @@ class ValidationResult:
         return any(f.severity is Severity.ERROR for f in self.findings)
 
 
-def validate_folder(
+def check_folder(
     folder: Path,
     kinds: Iterable[CheckKind] = ("static", "render", "i18n", "sim"),
     skip: Iterable[str] = (),
     cache: ResultCache | None = None,
 ) -> ValidationResult:
-    """Load and check one spec folder. Raises InputError only when a file cannot be read at all.
+    """Load one spec folder and run the checks registered so far. Raises InputError only when a file cannot be read at all.
+
+    The checks of the layers above (faces, rulebooks, the quick simulation) register themselves when
+    their modules are imported; :func:`cardgen.catalogue.validate_folder` imports them and calls this.
 
     ``skip`` names checks not to run: the build skips a check whose work one of
     its producers does anyway and reports the same way (see
@@ -74,7 +44,6 @@ def validate_folder(
     (``cardgen validate``) everything is computed afresh.
     """
     wanted = list(kinds)
-    load_check_modules(["static", *wanted])
     skipped = set(skip)
     loaded = load_spec(folder, cache=cache)
     result = ValidationResult(folder, loaded, list(loaded.findings))

@@ -53,7 +53,7 @@ def test_a_game_installed_outside_cardgen_registers_through_its_entry_point(tmp_
 
     from cardgen.engine.core import make_game, registered_rules
     from cardgen.spec.load import load_spec
-    from cardgen.validate.runner import validate_folder
+    from cardgen.catalogue import validate_folder
 
     site = tmp_path / "site"
     site.mkdir()

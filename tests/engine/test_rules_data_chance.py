@@ -35,7 +35,7 @@ from cardgen.rulebook.rules_summary import rules_summary
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_expr import ExpressionError, Names, parse_expression
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "dice-steal"
 

@@ -23,7 +23,7 @@ from cardgen.engine.interpreter import DataGame, DataState
 from cardgen.findings import Severity
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 HEARTS = Path(__file__).resolve().parents[2] / "specs" / "hearts"
 PENALTY = 26

@@ -13,7 +13,7 @@ from cardgen.engine.interpreter import DataGame, DataState
 from cardgen.engine.playout import play_game
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 SPEC = Path(__file__).resolve().parents[2] / "specs" / "no-thanks"
 

@@ -3,7 +3,7 @@
 Every mutant is a copy of ``specs/<id>`` in the test's ``tmp_path``; the YAML is
 edited with ruamel's round-trip loader (comments, the schema line and folded
 text survive), the CSV sheets with the csv module. The static layer is run
-through :func:`cardgen.validate.runner.validate_folder` and the engine through
+through :func:`cardgen.catalogue.validate_folder` and the engine through
 :func:`cardgen.engine.checks.run_checks` with few playouts, one process, no
 skill ladder and a fixed seed, so every result is deterministic and fast.
 """
@@ -21,7 +21,8 @@ from ruamel.yaml import YAML
 from cardgen.engine.checks import CheckReport, run_checks
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
-from cardgen.validate.runner import ValidationResult, validate_folder
+from cardgen.catalogue import validate_folder
+from cardgen.validate.runner import ValidationResult
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 SHIPPED = tuple(sorted(p.parent.name for p in SPECS.glob("*/game.yaml")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 from .helpers import card, copy_spec, edit_yaml, engine, errors, line_of, rendered, static
 

@@ -47,7 +47,7 @@ def test_an_ill_typed_card_value_is_a_finding_and_never_breaks_a_cross_check(spe
     values, wait for the fix instead of failing (the fuzzer found Keramikos' dig-site levels doing so)."""
     import csv
 
-    from cardgen.validate.runner import validate_folder
+    from cardgen.catalogue import validate_folder
 
     from .helpers import edit_csv_row
 

@@ -10,7 +10,7 @@ import pytest
 from cardgen.engine.checks import place_of_key
 from cardgen.engine.core import make_game
 from cardgen.spec.load import load_spec
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 from .helpers import SPECS, copy_spec, edit_csv_row, edit_yaml, engine, errors, line_of, rendered, static
 

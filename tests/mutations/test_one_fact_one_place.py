@@ -29,7 +29,7 @@ from cardgen.engine.playout import play_game
 from cardgen.findings import Severity
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 from .helpers import SHIPPED, SPECS, copy_spec
 

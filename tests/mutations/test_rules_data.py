@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import pytest
 
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 from .helpers import copy_spec, edit_yaml, errors, line_of, rendered, static
 

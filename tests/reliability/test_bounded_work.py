@@ -31,7 +31,7 @@ import pytest
 from cardgen import limits
 from cardgen.findings import InputError
 from cardgen.spec.load import load_spec
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 from .conftest import MINIMAL, ROOT, copy_spec, one_line
 

@@ -25,7 +25,7 @@ import cardgen.spec.yaml_load as yaml_load
 from cardgen.artefacts import BuildOptions
 from cardgen.build import GameBuild, build_game
 from cardgen.cache import CACHE_DIR, seal_artefact, unseal_artefact
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 from .conftest import MINIMAL, copy_spec
 

@@ -30,7 +30,7 @@ import pytest
 from cardgen.findings import Finding, InputError
 from cardgen.rulebook.build import RulebookError, make_rulebook
 from cardgen.spec.load import load_spec
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 from .conftest import HOSTILE, MINIMAL, ROOT, copy_spec, one_line
 from .test_build_safety import run_cli

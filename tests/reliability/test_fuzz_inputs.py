@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from cardgen.engine.core import Game
 from cardgen.findings import InputError
 from cardgen.spec.load import load_spec
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 from .conftest import MINIMAL, ROOT, fuzz_examples, one_line
 

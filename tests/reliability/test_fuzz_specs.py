@@ -46,7 +46,8 @@ from cardgen.cli.app import app
 from cardgen.findings import InputError
 from cardgen.spec.source import SourceMap
 from cardgen.spec.yaml_load import convert_plain, load_yaml
-from cardgen.validate.runner import ValidationResult, validate_folder
+from cardgen.catalogue import validate_folder
+from cardgen.validate.runner import ValidationResult
 
 from .conftest import fuzz_examples, fuzz_sources, one_line
 

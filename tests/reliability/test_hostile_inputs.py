@@ -20,7 +20,7 @@ from cardgen.findings import InputError, Severity
 from cardgen.spec.load import confined_path, load_spec
 from cardgen.limits import MAX_FILE_BYTES
 from cardgen.spec.yaml_load import check_flow_depth, load_yaml
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 from .conftest import HOSTILE, MINIMAL, copy_spec, one_line
 from .test_build_safety import run_cli

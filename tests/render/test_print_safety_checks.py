@@ -15,7 +15,7 @@ from cardgen.findings import Finding, Severity
 from cardgen.render.extent import Bounds, ink_box, text_ink, text_sizes
 from cardgen.render.fonts import ascent, descent, string_width
 from cardgen.render.scene import Box, Circle, Group, Line, Rect, Text, Transform
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["ceramus", "keramikos", "mausoleum-guardians", "ceratopsians"]

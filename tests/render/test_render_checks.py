@@ -11,7 +11,7 @@ from cardgen.findings import Severity
 from cardgen.render.checks import palette_findings, render_checks
 from cardgen.render.colour import delta_e2000, simulate, to_lab
 from cardgen.spec.load import load_spec
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

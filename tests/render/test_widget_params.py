@@ -22,7 +22,7 @@ from cardgen.render.widget_params import param_problems
 from cardgen.render.widgets import widget_names, widget_params
 from cardgen.spec.load import load_spec, size_of
 from cardgen.spec.yaml_load import load_yaml
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ["ceramus", "keramikos", "mausoleum-guardians", "ceratopsians"]

@@ -15,7 +15,7 @@ import pytest
 from cardgen.rulebook.build import Rulebook, prepare_rulebook, rulebook_pdf
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import Spec
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

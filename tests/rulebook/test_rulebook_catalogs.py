@@ -12,7 +12,7 @@ from babel.messages.catalog import Catalog
 from cardgen.rulebook.checks import catalog_findings, check_all_catalogs, placeholders, pot_findings, spec_catalog_findings
 from cardgen.rulebook.i18n import compile_locale, extract_catalog, po_path, read_catalog, translations, update_locale, write_pot
 from cardgen.spec.load import load_spec
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 from external_tools import need
 

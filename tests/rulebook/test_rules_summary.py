@@ -17,7 +17,7 @@ from cardgen.rulebook.rules_words import ExpressionText, Phrasebook, kind_of
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_data import Effect, RulesModel, Scoring, SetupStep
 from cardgen.validate.prose import numbers_in
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 from .conftest import ROOT, built, copy_spec, edit, load_clean, squash
 

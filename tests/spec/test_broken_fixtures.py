@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from cardgen.cli.app import app
 from cardgen.findings import InputError
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BROKEN = sorted(p for p in (FIXTURES / "broken").iterdir() if (p / "game.yaml").is_file())

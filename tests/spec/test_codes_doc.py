@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cardgen.validate.codes import all_codes, findings_reference_markdown
+from cardgen.catalogue import all_codes, findings_reference_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 

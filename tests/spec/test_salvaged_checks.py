@@ -16,7 +16,7 @@ import pytest
 
 from cardgen.findings import Severity
 from cardgen.spec.load import load_spec
-from cardgen.validate.runner import validate_folder
+from cardgen.catalogue import validate_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,8 +1,63 @@
-"""The catalogue of every finding code, gathered from the modules that declare them (docs/findings.md)."""
+"""The catalogue of cardgen's checks and finding codes, gathered from every layer that declares them.
+
+Checks and codes are declared where their work is (the validator's cross-checks,
+the face and rulebook checks, the quick simulation, the print-shop exports) and
+register themselves in :mod:`cardgen.validate.registry` when their module is
+imported. This module sits above all of them and imports them by name, so
+discovery points down: the validator itself never imports a layer above it.
+:func:`validate_folder` is validation with every check loaded; docs/findings.md
+is :func:`findings_reference_markdown`.
+"""
 
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
+from typing import Iterable
+
+from cardgen.spec.parse_cache import ResultCache
+from cardgen.validate.registry import CheckKind
+from cardgen.validate.runner import ValidationResult, check_folder
+
+CHECK_MODULES = (
+    "cardgen.validate.static",
+    "cardgen.validate.contract",
+    "cardgen.validate.rules_data",
+    "cardgen.validate.prose",
+    "cardgen.validate.budgets",
+    "cardgen.render.checks",
+    "cardgen.rulebook.checks",
+    "cardgen.engine.quick",
+)
+"""Modules that register checks when imported."""
+MODULE_KINDS: dict[str, CheckKind] = {"cardgen.engine.quick": "sim"}
+"""Check modules that register checks of one kind only: imported only when that kind is run.
+
+The quick simulation pulls in the engine's checking, balance and worker-pool
+code; a build (which runs no simulation) does not need to import it.
+"""
+
+
+def load_check_modules(kinds: Iterable[CheckKind] | None = None) -> None:
+    """Import the modules that register validation checks (of ``kinds``; default: every module)."""
+    wanted = None if kinds is None else set(kinds)
+    for name in CHECK_MODULES:
+        if wanted is not None and name in MODULE_KINDS and MODULE_KINDS[name] not in wanted:
+            continue
+        importlib.import_module(name)
+
+
+def validate_folder(
+    folder: Path,
+    kinds: Iterable[CheckKind] = ("static", "render", "i18n", "sim"),
+    skip: Iterable[str] = (),
+    cache: ResultCache | None = None,
+) -> ValidationResult:
+    """Load and check one spec folder with every check of ``kinds`` (see :func:`cardgen.validate.runner.check_folder`)."""
+    wanted = list(kinds)
+    load_check_modules(["static", *wanted])
+    return check_folder(folder, wanted, skip, cache)
+
 
 CODE_MODULES = (
     "cardgen.validate.static",
