@@ -221,6 +221,7 @@ SET_ASIDE_WHERE = N_("Set aside from %(source)s into %(target)s every card for w
 ROLL = N_("Roll the dice (%(dice)s): the total is %(variable)s.")
 STEAL = N_("Take a card at random from %(source)s into %(target)s.")
 START_EACH = N_("Each player starts with %(amount)s %(counter)s.")
+START_EACH_COUNTED = N_("Each player starts with %(amount)s.")
 START_SHARED = N_("%(counter)s starts at %(amount)s.")
 FIRST_PLAYER = N_("The players agree on who starts; play then goes around the table in turn.")
 FIRST_WHERE = N_(

@@ -83,6 +83,7 @@ from cardgen.rulebook.rules_phrases import (
     SOME_CARDS,
     STEAL,
     START_EACH,
+    START_EACH_COUNTED,
     START_SHARED,
     STEP_NAMED,
     STEP_TITLE,
@@ -158,6 +159,14 @@ class RulesSummary:
                 continue
             amount = ExpressionText(b).amount(counter.start)
             named = Named(b.local(counter.name, b._readable(counter_id)), counter.gender.get(b.locale), counter.per_seat)
+            if values is not None:  # a number known at each player count (the setup table's pieces): said with its counts
+                if counter.per_seat:
+                    amount = b.by_player_counts({players: f"{b.number(value)} {named.name}" for players, value in values.items()})
+                    out.append(b.say(START_EACH_COUNTED, amount=amount))
+                else:
+                    amount = b.by_player_counts({players: b.number(value) for players, value in values.items()})
+                    out.append(sentence(b.say(START_SHARED, amount=amount, counter=b.owned(named, "table"))))
+                continue
             if counter.per_seat:
                 out.append(b.say(START_EACH, amount=amount, counter=named.name))
             else:

@@ -27,6 +27,8 @@ register_codes(
         "changes the turn order, or the rank compared is not a whole number.",
         "CG179": "At some player count the setup deals the hands a trick game plays from unevenly (the deal asks for more cards "
         "than are left after the cards set aside), so the last trick cannot have a card from every seat.",
+        "CG181": "A zone, counter, variable or option of the rules data has no `name:`, so the rulebook's generated text shows its id "
+        "in every language (a step without a name is numbered, which reads well).",
         "CG180": "An option no position can offer: it chooses a card from a zone that no setup step, option or effect ever fills.",
     }
 )
@@ -38,6 +40,7 @@ _HINTS = {
     "CG178": "see docs/rules-data-tricks.md: one card per seat per trick, played from the seat's own hand",
     "CG179": "deal fewer cards at that player count, or set aside cards so the deck divides evenly",
     "CG180": "fill the zone somewhere (a deal, a move), or choose from the zone that holds the cards",
+    "CG181": "give it `name: {en: ..., pt_BR: ...}` (and a `gender` for Portuguese articles)",
 }
 
 
@@ -51,3 +54,23 @@ def rules_data(loaded: LoadedSpec) -> Iterator[Finding]:
     for path, problem, code in rules_problems(loaded.spec, rules):
         severity = Severity.WARNING if code in ("CG177", "CG180") else Severity.ERROR
         yield loaded.place_finding(code, severity, path, problem, _HINTS[code])
+
+
+@check("rules-data-names", "static")
+def rules_data_names(loaded: LoadedSpec) -> Iterator[Finding]:
+    """Every name the generated rulebook text prints is given in words, not left to the id."""
+    assert loaded.spec is not None
+    rules = loaded.spec.rules_data
+    if rules is None:
+        return
+    kinds = (("zones", "zone", rules.zones), ("counters", "counter", rules.counters), ("variables", "variable", rules.variables))
+    for key, what, named in kinds:
+        for name, item in named.items():
+            if item.name is None:
+                yield loaded.place_finding("CG181", Severity.WARNING, ("rules", key, name), f"{what} {name!r} has no name; the rulebook prints {name!r} in every language", _HINTS["CG181"])
+    for i, step in enumerate(rules.turn):
+        for j, option in enumerate(step.options):
+            if option.name is None:
+                path = ("rules", "turn", i, "options", j)
+                yield loaded.place_finding("CG181", Severity.WARNING, path, f"option {option.id!r} has no name; the rulebook prints {option.id!r} in every language", _HINTS["CG181"])
+

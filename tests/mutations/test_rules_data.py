@@ -88,3 +88,17 @@ def test_a_number_the_rules_data_never_reads_is_reported_as_unread(tmp_path: Pat
     findings = static(folder).findings
     unread = errors(findings, "CG172")
     assert unread and "hand_limit" in line_of(unread[0]), rendered(findings)
+
+
+def test_a_zone_or_option_without_a_name_is_reported_where_it_is(tmp_path: Path) -> None:
+    """The generated rulebook would print the id in every language (CG181, a warning)."""
+    folder = copy_spec(SPEC, tmp_path)
+
+    def drop_names(data: Any) -> None:
+        del data["rules"]["zones"]["stock"]["name"]
+        del _option(data, "draw")["name"]
+
+    edit_yaml(folder, drop_names)
+    found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG181"]
+    assert sorted(("stock" in f.message, "draw" in f.message) for f in found) == [(False, True), (True, False)]
+    assert any("stock:" in line_of(f) for f in found)

@@ -471,3 +471,18 @@ def test_a_set_aside_that_reads_the_position_reads_as_its_condition(tmp_path: Pa
     line = summary_of(result.loaded.spec, "en")["setup"][1]
     assert line.startswith("Set aside from the deck into the cards set aside every card for which (the cards set aside is empty and the card is Two of Diamonds)"), line
 
+
+
+def test_a_start_read_from_the_setup_table_is_said_with_each_player_count() -> None:
+    """Rather Not's chips come from the setup table's pieces: the sentence gives each count's chips, in both languages."""
+    from cardgen.spec.load import load_spec
+
+    loaded = load_spec(Path(__file__).resolve().parents[2] / "specs" / "no-thanks")
+    assert loaded.spec is not None
+    chips = {setup.players: setup.pieces["chips"] for setup in loaded.spec.setups}
+    for locale, word in (("en", "chips"), ("pt_BR", "fichas")):
+        summary = rules_summary(loaded.spec, locale, translations(locale))
+        assert summary is not None
+        line = next(text for text in summary["setup"] if word in text and str(chips[min(chips)]) in text)
+        for value in set(chips.values()):
+            assert f"{value} {word}" in line, line
