@@ -145,7 +145,13 @@ def test_ctrl_c_inside_the_publish_lets_it_finish_first(spec: Path, tmp_path: Pa
         real_replace(source, destination)
 
     monkeypatch.setattr(os, "replace", replace)
-    code, _stdout, stderr = run_cli(["build", str(spec), "--out", str(out)])
+    # Ctrl-C must reach Python as a person's terminal sends it: a process started in the background by a
+    # non-interactive shell inherits SIGINT ignored, and Python then keeps it ignored.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        code, _stdout, stderr = run_cli(["build", str(spec), "--out", str(out)])
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert code == 130 and INTERRUPTED in stderr
     assert set(contents(out / "minimal").values()) == {"new"}  # so the message is true
     assert leftovers(out) == [] and not list(out.glob(".cardgen-publish-*"))
