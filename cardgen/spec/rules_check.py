@@ -11,9 +11,9 @@ checks (CG170-CG174) apply to a data game exactly as to a rules module.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
-from cardgen.limits import MAX_PLAYERS
+from cardgen.limits import MAX_PLAYERS, MAX_RULES_COUNT, MAX_TURN_LIMIT, over
 from cardgen.spec.contract import DeckRule, NumberRule, RulesContract, SetupRule
 from cardgen.spec.models import FieldType, Spec
 from cardgen.spec.rules_data import (
@@ -35,7 +35,7 @@ from cardgen.spec.rules_data import (
     SumScore,
     TransferEffect,
 )
-from cardgen.spec.rules_expr import ExpressionError, Names, Reads, parse_expression
+from cardgen.spec.rules_expr import ANY, MIXED, NUMBER, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
 
@@ -51,10 +51,14 @@ def decks_in_play(rules: RulesData) -> list[str]:
 def names_of(spec: Spec, rules: RulesData) -> Names:
     """The names the expressions of ``rules`` may use."""
     fields: set[str] = set()
+    kinds: dict[str, str] = {}
     in_play = set(decks_in_play(rules))
     for deck in spec.decks:
         if deck.id in in_play:
             fields.update(deck.fields)
+            for name, definition in deck.fields.items():
+                kind = field_kind(definition.type)
+                kinds[name] = kind if kinds.get(name, kind) == kind else MIXED
     setup: set[str] = set()
     for entry in spec.setups:
         setup.update(f"deal.{deck}" for deck in entry.deal)
@@ -68,6 +72,8 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
         numbers=frozenset(spec.numbers),
         setup=frozenset(setup),
         card_ids=frozenset(card.id for deck in spec.decks if deck.id in in_play for card in deck.cards),
+        field_kinds=kinds,
+        variable_kinds={name: kinds.get(variable.values, ANY) for name, variable in rules.variables.items()},
     )
 
 
@@ -189,9 +195,19 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     names = names_of(spec, rules)
     for path, source, card in _expressions(rules):
         try:
-            parse_expression(source, names, card=card)
+            _, _, kind = check_expression(source, names, card=card)
         except ExpressionError as error:
             yield path, str(error), "CG175"
+            continue
+        problem = _kind_problem(rules, names, path, source, kind)
+        if problem:
+            yield path, problem, "CG175"
+    for name, kept in rules.counters.items():
+        here: PathKey = ("rules", "counters", name)
+        if kept.min > kept.max:
+            yield here + ("min",), f"counter {name!r} has min {kept.min} above its max {kept.max}", "CG175"
+        elif isinstance(kept.start, int) and not kept.min <= kept.start <= kept.max:
+            yield here + ("start",), f"counter {name!r} starts at {kept.start}, outside its range [{kept.min}, {kept.max}]", "CG175"
     for path, zone in _zone_uses(rules):
         if zone not in rules.zones:
             yield path, f"no zone {zone!r} (zones: {', '.join(sorted(rules.zones))})", "CG175"
@@ -235,6 +251,37 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     yield from _unreachable_choices(rules)
     if rules.tricks is not None:
         yield from trick_problems(spec, rules, rules.tricks, names)
+
+
+_COUNTS = frozenset({"count", "amount", "start", "turn_limit"})
+"""The last keys of the paths of expressions that give a whole number (a count, an amount, a start, a limit)."""
+
+
+def _kind_problem(rules: RulesData, names: Names, path: PathKey, source: int | str, kind: str) -> str | None:
+    """Why an expression's kind of value does not fit where it stands (a text as a count), or None."""
+    if path[-1] in _COUNTS and kind not in (NUMBER, ANY):
+        return f"{source!r} gives a text or a list where a whole number is needed"
+    if isinstance(source, int) and path[-1] == "count" and not -MAX_RULES_COUNT <= source <= MAX_RULES_COUNT:
+        return over(f"{path[-1]} is", source, MAX_RULES_COUNT, "(either sign)")
+    if isinstance(source, int) and path[-1] == "turn_limit" and not 1 <= source <= MAX_TURN_LIMIT:
+        return f"turn_limit is {source:,}; it must lie between 1 and {MAX_TURN_LIMIT:,}"
+    if path[-2:] == ("set", "value"):
+        var = _set_variable(rules, path)
+        wanted = names.variable_kinds.get(var, ANY) if var is not None else ANY
+        if ANY not in (wanted, kind) and kind != wanted:
+            return f"{source!r} gives {kind} values, and variable {var!r} takes {wanted} values (those of its field)"
+    return None
+
+
+def _set_variable(rules: RulesData, path: PathKey) -> str | None:
+    """The variable a ``set`` at ``path`` (its ``value``) sets."""
+    node: Any = rules
+    for key in path[1:-1]:
+        node = node[key] if isinstance(key, int) or isinstance(node, dict) else getattr(node, str(key), None)
+        if node is None:
+            return None
+    var = getattr(node, "var", None)
+    return var if isinstance(var, str) else None
 
 
 def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
