@@ -11,6 +11,7 @@ checks (CG170-CG174) apply to a data game exactly as to a rules module.
 
 from __future__ import annotations
 
+import keyword
 from typing import Any, Iterator, Sequence
 
 from cardgen.limits import MAX_PLAYERS, MAX_RULES_COUNT, MAX_TURN_LIMIT, over
@@ -35,7 +36,7 @@ from cardgen.spec.rules_data import (
     SumScore,
     TransferEffect,
 )
-from cardgen.spec.rules_expr import ANY, MIXED, NUMBER, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_expr import BUILTIN_NAMES, ANY, MIXED, NUMBER, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
 
@@ -202,6 +203,9 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
         problem = _kind_problem(rules, names, path, source, kind)
         if problem:
             yield path, problem, "CG175"
+    yield from _name_clashes(rules)
+    if rules.tricks is not None and rules.tricks.trump is not None:
+        yield from _trump_kind(rules.tricks.trump, rules.tricks.follow, names)
     for name, kept in rules.counters.items():
         here: PathKey = ("rules", "counters", name)
         if kept.min > kept.max:
@@ -230,6 +234,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
                 yield path, f"no variable {var!r}", "CG175"
             elif isinstance(effect, ChooseEffect) and index != length - 1:
                 yield path, "a choice must be the last effect of its list (what follows it waits for the decision)", "CG175"
+            elif isinstance(effect, ChooseEffect) and not _has_values(spec, rules, rules.variables[var].values):
+                yield path, f"variable {var!r} takes the values of {rules.variables[var].values!r}, which no card in play has, so the choice offers nothing", "CG175"
     for name, variable in rules.variables.items():
         if variable.values not in names.fields:
             yield ("rules", "variables", name, "values"), f"no card field {variable.values!r} in the decks in play", "CG175"
@@ -251,6 +257,34 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     yield from _unreachable_choices(rules)
     if rules.tricks is not None:
         yield from trick_problems(spec, rules, rules.tricks, names)
+
+
+RESERVED_NAMES = BUILTIN_NAMES | frozenset({"true", "false", "card", "numbers", "setup"})
+"""Words of the expression language a zone, counter or variable may not be named (it would hide them, or they it)."""
+
+
+def _name_clashes(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    """Zones, counters and variables named like a word of the expression language, a Python keyword, or each other."""
+    seen: dict[str, str] = {}
+    for kind, names in (("zones", rules.zones), ("counters", rules.counters), ("variables", rules.variables)):
+        for name in names:
+            here: PathKey = ("rules", kind, name)
+            if name in RESERVED_NAMES or keyword.iskeyword(name):
+                yield here, f"{name!r} is a word of the expression language; name the {kind[:-1]} otherwise", "CG175"
+            elif name in seen:
+                yield here, f"{name!r} names both a {seen[name]} and a {kind[:-1]}; an expression could not tell them apart", "CG175"
+            seen.setdefault(name, kind[:-1])
+
+
+def _trump_kind(trump: int | str, follow: str, names: Names) -> Iterator[tuple[PathKey, str, str]]:
+    """A trump that can never equal a value of the field followed (a number when the suits are texts)."""
+    try:
+        _, _, kind = check_expression(trump, names)
+    except ExpressionError:
+        return  # reported with the other expressions
+    wanted = names.field_kinds.get(follow, ANY)
+    if ANY not in (kind, wanted) and kind != wanted:
+        yield ("rules", "tricks", "trump"), f"the trump {trump!r} gives {kind} values, and {follow!r} holds {wanted} values, so no card is ever a trump", "CG175"
 
 
 _COUNTS = frozenset({"count", "amount", "start", "turn_limit"})
@@ -282,6 +316,12 @@ def _set_variable(rules: RulesData, path: PathKey) -> str | None:
             return None
     var = getattr(node, "var", None)
     return var if isinstance(var, str) else None
+
+
+def _has_values(spec: Spec, rules: RulesData, field: str) -> bool:
+    """Whether some card in play gives ``field`` a value (a variable of that field has something to choose)."""
+    in_play = set(decks_in_play(rules))
+    return any(card.data.get(field) is not None for deck in spec.decks if deck.id in in_play for card in deck.cards)
 
 
 def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
