@@ -118,12 +118,22 @@ def test_hostile_rules_data_is_a_finding_at_its_line(tmp_path: Path, name: str, 
     assert all(f.line for f in found), [f.render() for f in found]
 
 
+def _with_void(change: Edit) -> Edit:
+    """``change``, in a spec with a zone nothing ever fills (its top card has no value)."""
+
+    def both(data: Any) -> None:
+        data["rules"]["zones"]["void"] = {}
+        change(data)
+    return both
+
+
 PLAYABLE_CASES: list[tuple[str, Edit]] = [
     ("division by zero", _draw_when("1 // draws > 0")),
     ("modulo by zero", _draw_when("1 % (draws - draws) == 0")),
-    ("arithmetic on an empty zone's top", _draw_when("top(discard).rank - 1 >= 0")),
-    ("a negative of a missing value", _draw_when("-top(discard).rank < 0")),
-    ("a move count that may be missing", lambda d: _option(d, "draw")["do"][0]["move"].__setitem__("count", "top(discard).rank // 13")),
+    ("arithmetic on an empty zone's top", _with_void(_draw_when("top(void).rank - 1 >= 0"))),
+    ("a negative of a missing value", _with_void(_draw_when("-top(void).rank < 0"))),
+    ("a move count that is missing", _with_void(lambda d: _option(d, "draw")["do"][0]["move"].__setitem__("count", "top(void).rank // 13"))),
+    ("an amount that is missing", _with_void(lambda d: _option(d, "draw")["do"][1]["add"].__setitem__("amount", "top(void).rank * 2 + 1"))),
     ("a deal asking for far more cards than the deck", _set("rules", "setup", 1, "deal", "count", value="setup.deal.standard * 1000000")),
 ]
 
