@@ -11,6 +11,7 @@ checks (CG170-CG174) apply to a data game exactly as to a rules module.
 
 from __future__ import annotations
 
+import ast
 import keyword
 from typing import Any, Iterator, Sequence
 
@@ -196,11 +197,11 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     names = names_of(spec, rules)
     for path, source, card in _expressions(rules):
         try:
-            _, _, kind = check_expression(source, names, card=card)
+            tree, reads, kind = check_expression(source, names, card=card)
         except ExpressionError as error:
             yield path, str(error), "CG175"
             continue
-        problem = _kind_problem(rules, names, path, source, kind)
+        problem = _constant_problem(path, source, tree, reads) or _kind_problem(rules, names, path, source, kind)
         if problem:
             yield path, problem, "CG175"
     yield from _name_clashes(rules)
@@ -289,6 +290,20 @@ def _trump_kind(trump: int | str, follow: str, names: Names) -> Iterator[tuple[P
 
 _COUNTS = frozenset({"count", "amount", "start", "turn_limit"})
 """The last keys of the paths of expressions that give a whole number (a count, an amount, a start, a limit)."""
+
+
+def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: Reads) -> str | None:
+    """Why an expression worked out once, before play (a counter's start, a deal's count, the turn limit), reads
+    something only a position has (a zone, a counter, a variable, the turn), or None."""
+    fixed = path[-2:] == ("deal", "count") or path[-1] == "turn_limit" or (path[1] == "counters" and path[-1] == "start")
+    if not fixed:
+        return None
+    position = sorted(reads.zones | reads.counters | reads.variables)
+    if any(isinstance(node, ast.Name) and node.id == "turn" for node in ast.walk(tree)):
+        position.append("turn")
+    if position:
+        return f"{source!r} is worked out once, before play, so it may read numbers, setup entries and `players`, not {', '.join(position)}"
+    return None
 
 
 def _kind_problem(rules: RulesData, names: Names, path: PathKey, source: int | str, kind: str) -> str | None:

@@ -96,6 +96,10 @@ STATIC_CASES: list[tuple[str, str, Edit, str]] = [
     ("a turn limit of a billion", "crazy-eights", _set("rules", "end", "turn_limit", value=10**9), "turn_limit"),
     ("a counter's min above its max", "crazy-eights", lambda d: d["rules"]["counters"]["draws"].__setitem__("min", 100), "above its max"),
     ("a counter starting outside its range", "crazy-eights", lambda d: d["rules"]["counters"]["draws"].__setitem__("start", 10**9), "outside its range"),
+    # worked out before play from a position that does not exist yet (AttributeError at make_game, found by the fuzz test)
+    ("a counter starting at a zone's count", "crazy-eights", lambda d: d["rules"]["counters"]["draws"].__setitem__("start", "count(stock) // 60"), "before play"),
+    ("a deal counting a counter", "crazy-eights", _set("rules", "setup", 1, "deal", "count", value="setup.deal.standard + draws"), "before play"),
+    ("a turn limit read from the turn", "crazy-eights", _set("rules", "end", "turn_limit", value="turn + 100"), "before play"),
     # names that hide the language's words or each other (a counter `players` silently replaced the player count)
     ("a counter named players", "hearts", _add_named("counters", "players", {"per_seat": False}), "word of the expression language"),
     ("a counter named card", "hearts", _add_named("counters", "card", {"per_seat": False}), "word of the expression language"),
