@@ -29,6 +29,18 @@ MAX_SCALAR_CHARS = 64 * 1024
 MAX_DOCUMENT_CHARS = 4_000_000
 """Characters one YAML document may hold after aliases are expanded (keys and values)."""
 
+# --------------------------------------------------------------------------- rules data
+MAX_EXPRESSION_DEPTH = 32
+"""The deepest nesting of one rules-data expression (operators, calls and fields counted): far beyond any
+condition a designer writes, and well inside what Python's parser and compiler take once it is compiled."""
+MAX_TURN_LIMIT = 10_000
+"""The largest ``end.turn_limit`` rules data may give at any player count."""
+MAX_RULES_COUNT = 100_000
+"""The largest count or counter value rules data may give as a constant: cards dealt or moved, a counter's
+start, least and greatest value."""
+MAX_GAME_ACTIONS = 200_000
+"""The most actions a playout of a rules-data game may take before the checks call it endless (CG504)."""
+
 # --------------------------------------------------------------------------- card sheets (CSV, XLSX, ODS)
 MAX_SHEET_ROWS = 20_000
 """Card rows below the header of one card sheet."""

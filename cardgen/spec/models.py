@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
 
 from cardgen.links import link_problem
 from cardgen.spec.local_text import GENDER_DESCRIPTION, LOCAL_TEXT, Gender, LocalText
@@ -420,6 +420,12 @@ class BalanceThresholds(SpecModel):
     max_playouts: int = Field(default=20_000, ge=1, le=MAX_PLAYOUTS, description="Upper limit on playouts per player count.")
 
 
+def _rules_kind(value: object) -> str:
+    """Which reading of ``rules`` applies: a mapping is rules data, anything else a module id (so a mistake in
+    rules data is reported against the rules data alone, not also as "not a string")."""
+    return "rules-data" if isinstance(value, (dict, RulesData)) else "rules-module"
+
+
 class Spec(SpecModel):
     """A whole game: metadata, components, setup, the numbers the rules read, and its prose."""
 
@@ -434,7 +440,7 @@ class Spec(SpecModel):
     players: Range = Field(description="Supported player counts.")
     play_time_minutes: Range = Field(description="Typical play time.")
     min_age: int = Field(ge=0, le=99, description="The youngest age the game suits.")
-    rules: Identifier | RulesData | None = Field(
+    rules: Annotated[Union[Annotated[Identifier, Tag("rules-module")], Annotated[RulesData, Tag("rules-data")]], Discriminator(_rules_kind)] | None = Field(
         default=None,
         description="How the game is played, for simulation: the id of a registered rules module (Python, for named mechanics), "
         "or the rules as data (zones, setup, turn, effects, end, scoring) played by the generic interpreter; none: no simulation.",

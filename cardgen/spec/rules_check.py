@@ -11,9 +11,11 @@ checks (CG170-CG174) apply to a data game exactly as to a rules module.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+import ast
+import keyword
+from typing import Any, Iterator, Sequence
 
-from cardgen.limits import MAX_PLAYERS
+from cardgen.limits import MAX_PLAYERS, MAX_RULES_COUNT, MAX_TURN_LIMIT, over
 from cardgen.spec.contract import DeckRule, DiceRule, NumberRule, RulesContract, SetupRule
 from cardgen.spec.models import FieldType, Spec
 from cardgen.spec.rules_data import (
@@ -37,7 +39,7 @@ from cardgen.spec.rules_data import (
     TransferEffect,
 )
 from cardgen.spec.rules_chance import binds_target, chance_problems, dice_rolled, steal_zone_uses, target_expressions
-from cardgen.spec.rules_expr import ExpressionError, Names, Reads, parse_expression
+from cardgen.spec.rules_expr import BUILTIN_NAMES, ANY, MIXED, NUMBER, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
 
@@ -53,10 +55,14 @@ def decks_in_play(rules: RulesData) -> list[str]:
 def names_of(spec: Spec, rules: RulesData) -> Names:
     """The names the expressions of ``rules`` may use."""
     fields: set[str] = set()
+    kinds: dict[str, str] = {}
     in_play = set(decks_in_play(rules))
     for deck in spec.decks:
         if deck.id in in_play:
             fields.update(deck.fields)
+            for name, definition in deck.fields.items():
+                kind = field_kind(definition.type)
+                kinds[name] = kind if kinds.get(name, kind) == kind else MIXED
     setup: set[str] = set()
     for entry in spec.setups:
         setup.update(f"deal.{deck}" for deck in entry.deal)
@@ -70,6 +76,10 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
         numbers=frozenset(spec.numbers),
         setup=frozenset(setup),
         card_ids=frozenset(card.id for deck in spec.decks if deck.id in in_play for card in deck.cards),
+        field_kinds=kinds,
+        variable_kinds={  # a variable without `values` holds a number a roll or a `set` gives it
+            name: kinds.get(variable.values, ANY) if variable.values is not None else NUMBER for name, variable in rules.variables.items()
+        },
     )
 
 
@@ -191,14 +201,27 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     names = names_of(spec, rules)
     for path, source, card in _expressions(rules):
         try:
-            parse_expression(source, names, card=card, target=binds_target(rules, path))
+            tree, reads, kind = check_expression(source, names, card=card, target=binds_target(rules, path))
         except ExpressionError as error:
             yield path, str(error), "CG175"
+            continue
+        problem = _constant_problem(path, source, tree, reads) or _kind_problem(rules, names, path, source, kind)
+        if problem:
+            yield path, problem, "CG175"
     for path, source, card in target_expressions(rules):
         try:
             parse_expression(source, names, card=card, target=True)
         except ExpressionError as error:
             yield path, str(error), "CG175"
+    yield from _name_clashes(rules)
+    if rules.tricks is not None and rules.tricks.trump is not None:
+        yield from _trump_kind(rules.tricks.trump, rules.tricks.follow, names)
+    for name, kept in rules.counters.items():
+        here: PathKey = ("rules", "counters", name)
+        if kept.min > kept.max:
+            yield here + ("min",), f"counter {name!r} has min {kept.min} above its max {kept.max}", "CG175"
+        elif isinstance(kept.start, int) and not kept.min <= kept.start <= kept.max:
+            yield here + ("start",), f"counter {name!r} starts at {kept.start}, outside its range [{kept.min}, {kept.max}]", "CG175"
     for path, zone in [*_zone_uses(rules), *steal_zone_uses(_all_effects(rules))]:
         if zone not in rules.zones:
             yield path, f"no zone {zone!r} (zones: {', '.join(sorted(rules.zones))})", "CG175"
@@ -221,6 +244,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
                 yield path, f"no variable {var!r}", "CG175"
             elif isinstance(effect, ChooseEffect) and index != length - 1:
                 yield path, "a choice must be the last effect of its list (what follows it waits for the decision)", "CG175"
+            elif isinstance(effect, ChooseEffect) and rules.variables[var].values is not None and not _has_values(spec, rules, rules.variables[var].values or ""):
+                yield path, f"variable {var!r} takes the values of {rules.variables[var].values!r}, which no card in play has, so the choice offers nothing", "CG175"
     for name, variable in rules.variables.items():
         if variable.values is not None and variable.values not in names.fields:
             yield ("rules", "variables", name, "values"), f"no card field {variable.values!r} in the decks in play", "CG175"
@@ -243,6 +268,85 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     yield from _unreachable_choices(rules)
     if rules.tricks is not None:
         yield from trick_problems(spec, rules, rules.tricks, names)
+
+
+RESERVED_NAMES = BUILTIN_NAMES | frozenset({"true", "false", "card", "numbers", "setup"})
+"""Words of the expression language a zone, counter or variable may not be named (it would hide them, or they it)."""
+
+
+def _name_clashes(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    """Zones, counters and variables named like a word of the expression language, a Python keyword, or each other."""
+    seen: dict[str, str] = {}
+    for kind, names in (("zones", rules.zones), ("counters", rules.counters), ("variables", rules.variables)):
+        for name in names:
+            here: PathKey = ("rules", kind, name)
+            if name in RESERVED_NAMES or keyword.iskeyword(name):
+                yield here, f"{name!r} is a word of the expression language; name the {kind[:-1]} otherwise", "CG175"
+            elif name in seen:
+                yield here, f"{name!r} names both a {seen[name]} and a {kind[:-1]}; an expression could not tell them apart", "CG175"
+            seen.setdefault(name, kind[:-1])
+
+
+def _trump_kind(trump: int | str, follow: str, names: Names) -> Iterator[tuple[PathKey, str, str]]:
+    """A trump that can never equal a value of the field followed (a number when the suits are texts)."""
+    try:
+        _, _, kind = check_expression(trump, names)
+    except ExpressionError:
+        return  # reported with the other expressions
+    wanted = names.field_kinds.get(follow, ANY)
+    if ANY not in (kind, wanted) and kind != wanted:
+        yield ("rules", "tricks", "trump"), f"the trump {trump!r} gives {kind} values, and {follow!r} holds {wanted} values, so no card is ever a trump", "CG175"
+
+
+_COUNTS = frozenset({"count", "amount", "start", "turn_limit"})
+"""The last keys of the paths of expressions that give a whole number (a count, an amount, a start, a limit)."""
+
+
+def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: Reads) -> str | None:
+    """Why an expression worked out once, before play (a counter's start, a deal's count, the turn limit), reads
+    something only a position has (a zone, a counter, a variable, the turn), or None."""
+    fixed = path[-2:] == ("deal", "count") or path[-1] == "turn_limit" or (path[1] == "counters" and path[-1] == "start")
+    if not fixed:
+        return None
+    position = sorted(reads.zones | reads.counters | reads.variables)
+    if any(isinstance(node, ast.Name) and node.id == "turn" for node in ast.walk(tree)):
+        position.append("turn")
+    if position:
+        return f"{source!r} is worked out once, before play, so it may read numbers, setup entries and `players`, not {', '.join(position)}"
+    return None
+
+
+def _kind_problem(rules: RulesData, names: Names, path: PathKey, source: int | str, kind: str) -> str | None:
+    """Why an expression's kind of value does not fit where it stands (a text as a count), or None."""
+    if path[-1] in _COUNTS and kind not in (NUMBER, ANY):
+        return f"{source!r} gives a text or a list where a whole number is needed"
+    if isinstance(source, int) and path[-1] == "count" and not -MAX_RULES_COUNT <= source <= MAX_RULES_COUNT:
+        return over(f"{path[-1]} is", source, MAX_RULES_COUNT, "(either sign)")
+    if isinstance(source, int) and path[-1] == "turn_limit" and not 1 <= source <= MAX_TURN_LIMIT:
+        return f"turn_limit is {source:,}; it must lie between 1 and {MAX_TURN_LIMIT:,}"
+    if path[-2:] == ("set", "value"):
+        var = _set_variable(rules, path)
+        wanted = names.variable_kinds.get(var, ANY) if var is not None else ANY
+        if ANY not in (wanted, kind) and kind != wanted:
+            return f"{source!r} gives {kind} values, and variable {var!r} takes {wanted} values (those of its field)"
+    return None
+
+
+def _set_variable(rules: RulesData, path: PathKey) -> str | None:
+    """The variable a ``set`` at ``path`` (its ``value``) sets."""
+    node: Any = rules
+    for key in path[1:-1]:
+        node = node[key] if isinstance(key, int) or isinstance(node, dict) else getattr(node, str(key), None)
+        if node is None:
+            return None
+    var = getattr(node, "var", None)
+    return var if isinstance(var, str) else None
+
+
+def _has_values(spec: Spec, rules: RulesData, field: str) -> bool:
+    """Whether some card in play gives ``field`` a value (a variable of that field has something to choose)."""
+    in_play = set(decks_in_play(rules))
+    return any(card.data.get(field) is not None for deck in spec.decks if deck.id in in_play for card in deck.cards)
 
 
 def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:

@@ -21,6 +21,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cardgen.limits import MAX_RULES_COUNT
 from cardgen.spec.local_text import GENDER_DESCRIPTION, Gender, LocalText
 
 RulesIdentifier = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40, description="A name in the rules: lower-case letters, digits and '_'.")]
@@ -55,8 +56,10 @@ class Counter(RulesModel):
     per_seat: bool = Field(default=True, description="Whether every seat has its own.")
     start: Expr = Field(default=0, description="The value at setup.")
     reset: Literal["never", "turn"] = Field(default="never", description="`turn`: back to `start` at the start of every turn (a count of draws this turn).")
-    min: int = Field(default=0, description="The smallest value the counter may hold; an effect taking it lower is not allowed.")
-    max: int = Field(default=1000, description="The largest value the counter may hold (bounds the scores).")
+    min: int = Field(
+        default=0, ge=-MAX_RULES_COUNT, le=MAX_RULES_COUNT, description="The smallest value the counter may hold; an effect taking it lower is not allowed."
+    )
+    max: int = Field(default=1000, ge=-MAX_RULES_COUNT, le=MAX_RULES_COUNT, description="The largest value the counter may hold (bounds the scores).")
     name: LocalText | None = Field(
         default=None, description="What the counter counts, as a plural noun in every locale ('draws', 'chips'), for the generated rulebook text (defaults to the id)."
     )

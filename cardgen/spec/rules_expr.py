@@ -39,6 +39,8 @@ import ast
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from cardgen.limits import MAX_EXPRESSION_DEPTH, over
+
 BUILTIN_NAMES = frozenset({"players", "seat", "turn"})
 CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
 SETUP_PARTS = ("deal", "display", "pieces")
@@ -46,12 +48,25 @@ SETUP_PARTS = ("deal", "display", "pieces")
 FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2, "distinct": 2, "has": 3}
 """Each function of the rules and how many arguments it takes."""
 FIELD_FUNCTIONS = frozenset({"total", "distinct", "has"})
+"""The functions whose second argument names a card field."""
 SEAT_NAMES = frozenset({"target", "seat"})
 """What a seat argument (``count(hand, target)``, ``counter(chips, target)``) may be."""
-"""The functions whose second argument names a card field."""
 _BOOL_OPS = (ast.And, ast.Or)
 _COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
 _BIN_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+_ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+NUMBER, TEXT, OTHER, MIXED, ANY = "number", "text", "other", "mixed", "any"
+"""The kinds of value an expression gives: a whole number (or true/false), a text, something else (a list, a
+localised text), a mix of kinds (``a or b`` of two kinds), or not known. Arithmetic takes numbers, and ordering
+(``<``) compares numbers with numbers or texts with texts, so no expression that checks can fail in play."""
+_FIELD_KINDS = {"int": NUMBER, "bool": NUMBER, "text": TEXT, "palette": TEXT, "id": TEXT}
+"""The kind of each card field type (every other type is a list or a localised text: :data:`OTHER`)."""
+
+
+def field_kind(field_type: str) -> str:
+    """The kind of value a card field of ``field_type`` holds."""
+    return _FIELD_KINDS.get(field_type, OTHER)
 
 
 class ExpressionError(ValueError):
@@ -74,6 +89,10 @@ class Names:
     """Setup entries as ``deal.DECK`` / ``display.DECK`` / ``pieces.COMPONENT``."""
     card_ids: frozenset[str] = frozenset()
     """The ids of the cards in play, for ``holds(ZONE, 'CARD-ID')``."""
+    field_kinds: Mapping[str, str] = field(default_factory=dict)
+    """Card field -> the kind of its values (:data:`NUMBER`, :data:`TEXT`...); a field not named here is :data:`ANY`."""
+    variable_kinds: Mapping[str, str] = field(default_factory=dict)
+    """Variable -> the kind of its values (that of its ``values`` field)."""
 
 
 @dataclass
@@ -98,10 +117,16 @@ def parse_expression(source: int | str, names: Names, *, card: bool = False, tar
 
     Raises :class:`ExpressionError` with a one-line reason.
     """
+    tree, reads, _ = check_expression(source, names, card=card, target=target)
+    return tree, reads
+
+
+def check_expression(source: int | str, names: Names, *, card: bool = False, target: bool = False) -> tuple[ast.expr, Reads, str]:
+    """As :func:`parse_expression`, with the kind of value the expression gives (:data:`NUMBER`, :data:`TEXT`...)."""
     if isinstance(source, bool) or not isinstance(source, (int, str)):
         raise ExpressionError(f"expected a number or an expression, got {type(source).__name__}")
     if isinstance(source, int):
-        return ast.Constant(source), Reads()
+        return ast.Constant(source), Reads(), NUMBER
     text = source.strip()
     if not text:
         raise ExpressionError("the expression is empty")
@@ -111,11 +136,24 @@ def parse_expression(source: int | str, names: Names, *, card: bool = False, tar
         tree = ast.parse(text, mode="eval")
     except SyntaxError as error:
         raise ExpressionError(f"{source!r} is not an expression: {error.msg}") from None
+    except (RecursionError, MemoryError):
+        raise ExpressionError(f"{source!r} nests too deeply to read") from None
     reads = Reads()
     checker = _Checker(names, card, reads, source)
     checker.target = target
-    checker.visit_node(tree.body)
-    return tree.body, reads
+    kind = checker.visit_node(tree.body)
+    return tree.body, reads, kind
+
+
+def _join(kinds: list[str]) -> str:
+    """The kind of ``a or b``: the one kind of its parts, or :data:`MIXED`."""
+    known = {kind for kind in kinds if kind != ANY}
+    if not known:
+        return ANY
+    return known.pop() if len(known) == 1 and ANY not in kinds else (MIXED if len(known) > 1 else ANY)
+
+
+_KIND_WORDS = {NUMBER: "a number", TEXT: "a text", OTHER: "a list or a localised text", MIXED: "a number or a text", ANY: "unknown"}
 
 
 class _Checker:
@@ -139,74 +177,104 @@ class _Checker:
         if name not in CARD_ATTRIBUTES:
             self.reads.fields.add(name)
 
-    def visit_node(self, node: ast.expr) -> None:
+    def visit_node(self, node: ast.expr, depth: int = 1) -> str:
+        """Check ``node`` and return the kind of value it gives."""
+        if depth > MAX_EXPRESSION_DEPTH:
+            raise self.fail(over("the expression nests", depth, MAX_EXPRESSION_DEPTH, "levels"))
+        inner = depth + 1
         if isinstance(node, ast.BoolOp) and isinstance(node.op, _BOOL_OPS):
-            for value in node.values:
-                self.visit_node(value)
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
-            self.visit_node(node.operand)
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, _BIN_OPS):
-            self.visit_node(node.left)
-            self.visit_node(node.right)
-        elif isinstance(node, ast.Compare) and all(isinstance(op, _COMPARE_OPS) for op in node.ops):
-            self.visit_node(node.left)
+            return _join([self.visit_node(value, inner) for value in node.values])
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
+            kind = self.visit_node(node.operand, inner)
+            if isinstance(node.op, ast.USub):
+                self.number(kind, node.operand, "`-`")
+            return NUMBER
+        if isinstance(node, ast.BinOp) and isinstance(node.op, _BIN_OPS):
+            for side in (node.left, node.right):
+                self.number(self.visit_node(side, inner), side, "arithmetic")
+            return NUMBER
+        if isinstance(node, ast.Compare) and all(isinstance(op, _COMPARE_OPS) for op in node.ops):
+            left, left_kind = node.left, self.visit_node(node.left, inner)
             for op, right in zip(node.ops, node.comparators):
                 if isinstance(op, (ast.In, ast.NotIn)):
                     if not isinstance(right, (ast.List, ast.Tuple)) or not all(isinstance(e, ast.Constant) for e in right.elts):
                         raise self.fail("`in` takes a list of constants, e.g. [1, 13]")
-                else:
-                    self.visit_node(right)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, (int, str)):
-            pass
-        elif isinstance(node, ast.Name):
-            self.name(node.id)
-        elif isinstance(node, ast.Attribute):
-            self.attribute(node)
-        elif isinstance(node, ast.Call):
-            self.call(node, attribute=False)
-        else:
-            raise self.fail(f"{ast.unparse(node)!r} is not allowed here")
+                    left, left_kind = right, OTHER
+                    continue
+                right_kind = self.visit_node(right, inner)
+                if isinstance(op, _ORDERING):
+                    self.ordered(left, left_kind, right, right_kind)
+                left, left_kind = right, right_kind
+            return NUMBER
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, str)):
+            return TEXT if isinstance(node.value, str) else NUMBER
+        if isinstance(node, ast.Name):
+            return self.name(node.id)
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node, depth)
+        if isinstance(node, ast.Call):
+            return self.call(node, attribute=False, depth=depth)
+        raise self.fail(f"{ast.unparse(node)!r} is not allowed here")
 
-    def name(self, name: str) -> None:
+    def number(self, kind: str, node: ast.expr, what: str) -> None:
+        if kind not in (NUMBER, ANY):
+            raise self.fail(f"{what} takes whole numbers, and {ast.unparse(node)!r} is {_KIND_WORDS[kind]}")
+
+    def ordered(self, left: ast.expr, left_kind: str, right: ast.expr, right_kind: str) -> None:
+        for node, kind in ((left, left_kind), (right, right_kind)):
+            if kind in (OTHER, MIXED):
+                raise self.fail(f"{ast.unparse(node)!r} is {_KIND_WORDS[kind]}, which has no order (compare it with == or !=)")
+        if ANY not in (left_kind, right_kind) and left_kind != right_kind:
+            raise self.fail(f"{ast.unparse(left)!r} is {_KIND_WORDS[left_kind]} and {ast.unparse(right)!r} is {_KIND_WORDS[right_kind]}: they have no order between them")
+
+    def field_kind(self, name: str) -> str:
+        return TEXT if name in CARD_ATTRIBUTES else self.names.field_kinds.get(name, ANY)
+
+    def name(self, name: str) -> str:
         if name in self.names.counters:
             self.reads.counters.add(name)
-        elif name in self.names.variables:
+            return NUMBER
+        if name in self.names.variables:
             self.reads.variables.add(name)
-        elif name in BUILTIN_NAMES or name in ("true", "false", "True", "False"):
-            pass
-        elif name == "target":
+            return self.names.variable_kinds.get(name, ANY)
+        if name in BUILTIN_NAMES or name in ("true", "false", "True", "False"):
+            return NUMBER
+        if name == "target":
             if not self.target:
                 raise self.fail("`target` is only known in an option with a `target` (its `where` and its effects)")
-        elif name == "card" or name == "numbers" or name == "setup":
+            return NUMBER
+        if name == "card" or name == "numbers" or name == "setup":
             raise self.fail(f"`{name}` needs a field after it, e.g. {name}.NAME")
-        elif name in self.names.zones:
+        if name in self.names.zones:
             raise self.fail(f"{name!r} is a zone; use count({name}) or top({name}).FIELD")
-        else:
-            known = sorted(set(self.names.counters) | self.names.variables | BUILTIN_NAMES)
-            raise self.fail(f"unknown name {name!r} (counters, variables and built-ins: {', '.join(known)})")
+        known = sorted(set(self.names.counters) | self.names.variables | BUILTIN_NAMES)
+        raise self.fail(f"unknown name {name!r} (counters, variables and built-ins: {', '.join(known)})")
 
-    def attribute(self, node: ast.Attribute) -> None:
+    def attribute(self, node: ast.Attribute, depth: int) -> str:
         base = node.value
         if isinstance(base, ast.Name) and base.id == "numbers":
             if node.attr not in self.names.numbers:
                 raise self.fail(f"the spec has no number {node.attr!r} under `numbers`")
             self.reads.numbers.add(node.attr)
-        elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
+            return NUMBER
+        if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
             entry = f"{base.attr}.{node.attr}"
             if base.attr not in SETUP_PARTS:
                 raise self.fail(f"setup.{base.attr} is not a setup entry (setup.deal.DECK, setup.display.DECK or setup.pieces.COMPONENT)")
             if entry not in self.names.setup:
                 raise self.fail(f"no setup gives {entry!r}")
             self.reads.setup.add(entry)
-        elif isinstance(base, ast.Name) and base.id == "card":
+            return NUMBER
+        if isinstance(base, ast.Name) and base.id == "card":
             if not self.card:
                 raise self.fail("`card` is only known in a card choice's `where`")
             self.field_name(node.attr)
-        elif isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top":
-            self.call(base, attribute=True)
+            return self.field_kind(node.attr)
+        if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top":
+            self.call(base, attribute=True, depth=depth)
             self.field_name(node.attr)
-        else:
-            raise self.fail(f"{ast.unparse(node)!r} is not a name of the game")
+            return self.field_kind(node.attr)
+        raise self.fail(f"{ast.unparse(node)!r} is not a name of the game")
 
     def seat_argument(self, node: ast.expr) -> None:
         """A seat argument: ``target`` (where it is bound) or ``seat``."""
@@ -226,10 +294,10 @@ class _Checker:
         self.reads.counters.add(counter.id)
         self.seat_argument(node.args[1])
 
-    def call(self, node: ast.Call, *, attribute: bool) -> None:
+    def call(self, node: ast.Call, *, attribute: bool, depth: int) -> str:
         if isinstance(node.func, ast.Name) and node.func.id == "counter" and not node.keywords and not attribute:
             self.counter_of(node)
-            return
+            return NUMBER
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
             raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)}, counter)")
         name = node.func.id
@@ -249,11 +317,14 @@ class _Checker:
             if not isinstance(field_node, ast.Name):
                 raise self.fail(f"{name}(ZONE, FIELD{', VALUE' if name == 'has' else ''}) names a card field")
             self.field_name(field_node.id)
+            if name == "total":
+                self.number(self.field_kind(field_node.id), field_node, "total()")
         if name == "has":
-            self.visit_node(node.args[2])
+            self.visit_node(node.args[2], depth + 1)
         if name == "holds":
             card_node = node.args[1]
             if not isinstance(card_node, ast.Constant) or not isinstance(card_node.value, str):
                 raise self.fail("holds(ZONE, 'CARD-ID') names a card by its id, in quotes")
             if card_node.value not in self.names.card_ids:
                 raise self.fail(f"no card {card_node.value!r} in the decks in play")
+        return NUMBER

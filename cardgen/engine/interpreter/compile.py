@@ -45,6 +45,35 @@ def _ge(a: Any, b: Any) -> bool:
     return a is not None and b is not None and a >= b
 
 
+def _add(a: Any, b: Any) -> Any:
+    return None if a is None or b is None else a + b
+
+
+def _sub(a: Any, b: Any) -> Any:
+    return None if a is None or b is None else a - b
+
+
+def _mul(a: Any, b: Any) -> Any:
+    return None if a is None or b is None else a * b
+
+
+def _floordiv(a: Any, b: Any) -> Any:
+    return None if a is None or not b else a // b
+
+
+def _mod(a: Any, b: Any) -> Any:
+    return None if a is None or not b else a % b
+
+
+def _neg(a: Any) -> Any:
+    return None if a is None else -a
+
+
+_ARITHMETIC = {ast.Add: "_add", ast.Sub: "_sub", ast.Mult: "_mul", ast.FloorDiv: "_floordiv", ast.Mod: "_mod"}
+"""Arithmetic on values that may be missing (an empty zone's top card, a variable not yet set) or divided by
+zero gives no value (``None``), as the checker allows only numbers into it: so no expression raises in play."""
+
+
 def _distinct(values: list[Any], zone: list[int]) -> int:
     """How many different values (``None`` aside) the designs in ``zone`` have in a field table."""
     return len({values[d] for d in zone} - {None})
@@ -75,7 +104,8 @@ class Tables:
 
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
-        self.namespace.update({"_distinct": _distinct, "_has": _has})
+        self.namespace.update({"_distinct": _distinct, "_has": _has, "_neg": _neg})
+        self.namespace.update({"_add": _add, "_sub": _sub, "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod})
         for name, values in self.field_values.items():
             self.namespace[f"F_{name}"] = values
 
@@ -104,9 +134,11 @@ class _Emitter:
         if isinstance(node, ast.BoolOp):
             return "(" + f" {_OPS[type(node.op)]} ".join(self.emit(v) for v in node.values) + ")"
         if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.USub):
+                return f"_neg({self.emit(node.operand)})"
             return f"({_OPS[type(node.op)]}{self.emit(node.operand)})"
         if isinstance(node, ast.BinOp):
-            return f"({self.emit(node.left)} {_OPS[type(node.op)]} {self.emit(node.right)})"
+            return f"{_ARITHMETIC[type(node.op)]}({self.emit(node.left)}, {self.emit(node.right)})"
         if isinstance(node, ast.Compare):
             parts = []
             left = node.left

@@ -60,7 +60,7 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
         for who in seats(s, seat):
             src = s.z[source + (who if source_seat else 0)]
             dst = s.z[target + (who if target_seat else 0)]
-            n = len(src) if count is None else count(s, seat, c)
+            n = len(src) if count is None else count(s, seat, c) or 0  # no value (a missing field) moves none
             for _ in range(min(n, len(src))):
                 dst.append(src.pop())
 
@@ -88,7 +88,7 @@ def compile_effect(game: "DataGame", effect: Effect, *, card: bool, target: bool
         seats = who_seats(game.num_players, effect.add.who)
 
         def add(s: DataState, seat: int, c: int) -> None:
-            value = amount(s, seat, c)
+            value = amount(s, seat, c) or 0  # no value adds nothing
             for who in seats(s, seat):
                 s.c[index + (who if per_seat else 0)] += value
         return add

@@ -29,6 +29,7 @@ from cardgen.engine.interpreter.chance import ChanceStep, card_outcomes
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.engine.interpreter.scoring import all_or_nothing
+from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import decks_in_play, names_of
@@ -159,6 +160,8 @@ class DataGame(Game):
         self.turn_resets: list[tuple[int, int]] = []
         for name, counter in rules.counters.items():
             start = constant_value(counter.start, t)
+            if not counter.min <= start <= counter.max:
+                raise ValueError(f"rules.counters.{name}.start is {start:,} with {P} players, outside the counter's range [{counter.min}, {counter.max}]")
             for k in range(P if counter.per_seat else 1):
                 self.counter_start[counter_index[name] + k] = start
                 self.counter_bounds[counter_index[name] + k] = (counter.min, counter.max)
@@ -208,6 +211,8 @@ class DataGame(Game):
         self.end_table = compile_expression(end.table, t) if end.table else None
         self.all_pass = end.all_pass
         self.turn_limit = constant_value(end.turn_limit, t) if end.turn_limit is not None else None
+        if self.turn_limit is not None and not 1 <= self.turn_limit <= MAX_TURN_LIMIT:
+            raise ValueError(f"rules.end.turn_limit is {self.turn_limit:,} with {P} players; it must lie between 1 and {MAX_TURN_LIMIT:,}")
         self.scorers = [self._scorer(item) for item in rules.scoring]
         self.trick_rules = (
             TrickRules(rules.tricks, t, P, [self._effect(e, card=False, target=False) for e in rules.tricks.after]) if rules.tricks is not None else None
@@ -234,7 +239,7 @@ class DataGame(Game):
                 bound += max(abs(counter.min), abs(counter.max))
         self._info = GameInfo(
             num_players=P,
-            max_game_length=self.turn_limit * (total_cards + 16) if self.turn_limit else DEFAULT_LENGTH_BOUND,
+            max_game_length=min(self.turn_limit * (total_cards + 16), MAX_GAME_ACTIONS) if self.turn_limit else DEFAULT_LENGTH_BOUND,
             min_score=-bound,
             max_score=bound,
         )
@@ -291,6 +296,8 @@ class DataGame(Game):
             def deal(s: DataState, rng: random.Random) -> None:
                 pile = s.z[source]
                 for _ in range(count):
+                    if not pile:
+                        break
                     for seat in range(players):
                         if pile:
                             s.z[target + (seat if per_seat else 0)].append(pile.pop())

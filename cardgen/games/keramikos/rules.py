@@ -113,7 +113,7 @@ def _levels_have_sites(spec: Spec) -> Iterator[tuple[PathKey, str]]:
     decks = {d.id: (i, d) for i, d in enumerate(spec.decks)}
     if "dig-sites" not in decks or "excavation" not in decks:
         return
-    site_levels = {c.data.get("level") for c in decks["dig-sites"][1].cards}
+    site_levels = [c.data.get("level") for c in decks["dig-sites"][1].cards]  # a list: a mistyped level may be unhashable
     d_index, dig = decks["excavation"]
     for c_index, card in enumerate(dig.cards):
         level = card.data.get("level")
