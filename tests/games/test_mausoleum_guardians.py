@@ -125,12 +125,13 @@ def test_set_composition_comes_from_the_spec(spec: Spec, g2: MausoleumGame) -> N
 
 
 def test_removing_a_construction_type_is_a_validation_error(tmp_path: Path) -> None:
-    runner = pytest.importorskip("cardgen.validate.runner")
+    from cardgen.catalogue import validate_folder
+
     text = (SPEC_DIR / "game.yaml").read_text(encoding="utf-8")
     start = text.index("      - id: statues")
     end = text.index("      # --- characters")
     (tmp_path / "game.yaml").write_text(text[:start] + text[end:], encoding="utf-8")
-    result = runner.validate_folder(tmp_path, kinds=("static",))
+    result = validate_folder(tmp_path, kinds=("static",))
     assert "CG105" in {f.code for f in result.findings}
 
 
