@@ -45,9 +45,8 @@ def table(state: State) -> TableView:
     zones: list[Zone] = []
     for name, spec_zone in rules.zones.items():
         kind = _kind(spec_zone.per_seat, spec_zone.visibility, spec_zone.ordered)
-        index = game.tables.zone_index[name]
         for seat in range(game.num_players) if spec_zone.per_seat else (None,):
-            cards = state.z[index + (seat or 0)]
+            cards = state.z[game.slot(name, seat or 0)]
             if not cards and seat is None and kind != "pile":
                 continue  # an empty shared row says nothing; a seat's empty zone shows where its cards will go
             source = deck_of.get(cards[-1], default_deck) if cards else default_deck

@@ -42,7 +42,7 @@ def position(state: DataState) -> dict[str, object]:
     ids = game.card_ids
 
     def zone(name: str, seat: int = 0) -> list[int]:
-        return state.z[game.tables.zone_index[name] + (seat if game.zone_per_seat[name] else 0)]
+        return state.z[game.slot(name, seat)]
 
     return {
         "stock": [ids[d] for d in zone("stock")],

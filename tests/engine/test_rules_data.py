@@ -34,13 +34,11 @@ def games() -> dict[int, DataGame]:
 
 
 def design(game: DataGame, card_id: str) -> int:
-    return game.card_ids.index(card_id)
+    return game.design(card_id)
 
 
 def zone(state: DataState, name: str, seat: int = 0) -> list[int]:
-    game = state.g
-    index = game.tables.zone_index[name]
-    return state.z[index + (seat if game.zone_per_seat[name] else 0)]
+    return state.z[state.g.slot(name, seat)]
 
 
 def arrange(game: DataGame, hands: list[list[str]], top: str, stock: list[str]) -> DataState:

@@ -53,12 +53,6 @@ def _game(spec: Spec, players: int = 4) -> DataGame:
     return game
 
 
-def _slot(game: DataGame, zone: str, seat: int = 0) -> int:
-    return game.tables.zone_index[zone] + (seat if game.zone_per_seat[zone] else 0)
-
-
-def _d(game: DataGame, card_id: str) -> int:
-    return game.card_ids.index(card_id)
 
 
 def _position(game: DataGame, hands: dict[int, list[str]], vaults: dict[int, list[str]] | None = None) -> DataState:
@@ -70,9 +64,9 @@ def _position(game: DataGame, hands: dict[int, list[str]], vaults: dict[int, lis
     for where, cards_by_seat in (("hand", hands), ("vault", vaults or {})):
         for seat, cards in cards_by_seat.items():
             for card_id in cards:
-                pool.remove(_d(game, card_id))
-                s.z[_slot(game, where, seat)].append(_d(game, card_id))
-    s.z[_slot(game, "bag")].extend(pool)
+                pool.remove(game.design(card_id))
+                s.z[game.slot(where, seat)].append(game.design(card_id))
+    s.z[game.slot("bag")].extend(pool)
     return s
 
 
@@ -154,15 +148,15 @@ def test_a_bribe_is_one_choice_per_player_with_a_vault_times_each_gem_in_hand(sp
     game = _game(spec)
     s = _position(game, {0: ["gem-1", "gem-2", "gem-2"]}, {0: ["gem-3"], 1: ["gem-1"], 3: ["gem-2", "gem-3"]})
     _roll(game, s, 8)
-    expected = sorted((target, _d(game, card)) for target in (1, 3) for card in ("gem-1", "gem-2"))
+    expected = sorted((target, game.design(card)) for target in (1, 3) for card in ("gem-1", "gem-2"))
     assert sorted(_options(game, s)["bribe"]) == expected
     action = next(a for a in s.legal_actions() if "bribe" in s.action_to_string(a) and "at P4" in s.action_to_string(a))
-    before = list(s.z[_slot(game, "vault", 3)])
+    before = list(s.z[game.slot("vault", 3)])
     s.apply_action(action)
     # The gem went to the pit and the chosen player's top vault gem back to their hand.
-    assert len(s.z[_slot(game, "pit")]) == 1
-    assert s.z[_slot(game, "vault", 3)] == before[:-1]
-    assert s.z[_slot(game, "hand", 3)] == before[-1:]
+    assert len(s.z[game.slot("pit")]) == 1
+    assert s.z[game.slot("vault", 3)] == before[:-1]
+    assert s.z[game.slot("hand", 3)] == before[-1:]
     assert s.current_player() == 1 and not s.conservation_errors()
 
 
@@ -180,8 +174,8 @@ def test_a_theft_moves_one_card_drawn_at_random_from_the_chosen_hand(spec: Spec)
     take = next(a for a, _ in s.chance_outcomes() if game.card_ids[a % game.width] == "gem-3")
     assert "gem-3" not in s.action_to_string(take) and "Ruby" in s.action_to_string(take)
     s.apply_action(take)
-    assert sorted(game.card_ids[d] for d in s.z[_slot(game, "hand", 1)]) == ["gem-1", "gem-1"]
-    assert [game.card_ids[d] for d in s.z[_slot(game, "hand", 0)]] == ["gem-3"]
+    assert sorted(game.card_ids[d] for d in s.z[game.slot("hand", 1)]) == ["gem-1", "gem-1"]
+    assert [game.card_ids[d] for d in s.z[game.slot("hand", 0)]] == ["gem-3"]
     assert s.current_player() == 1 and not s.conservation_errors()
 
 

@@ -43,12 +43,6 @@ def _game(spec: Spec, players: int = 4) -> DataGame:
     return game
 
 
-def _zone(game: DataGame, name: str, seat: int = 0) -> int:
-    return game.tables.zone_index[name] + (seat if game.zone_per_seat[name] else 0)
-
-
-def _d(game: DataGame, card_id: str) -> int:
-    return game.card_ids.index(card_id)
 
 
 def _table(game: DataGame, hands: dict[int, list[str]], *, seat: int, tricks: int = 1, broken: int = 0) -> DataState:
@@ -58,9 +52,9 @@ def _table(game: DataGame, hands: dict[int, list[str]], *, seat: int, tricks: in
         zone.clear()
     held = set()
     for who, cards in hands.items():
-        s.z[_zone(game, "hand", who)].extend(_d(game, c) for c in cards)
+        s.z[game.slot("hand", who)].extend(game.design(c) for c in cards)
         held.update(cards)
-    s.z[_zone(game, "stock")].extend(d for d, card_id in enumerate(game.card_ids) if card_id not in held)
+    s.z[game.slot("stock")].extend(d for d, card_id in enumerate(game.card_ids) if card_id not in held)
     s.c[game.tables.counter_index["tricks"]] = tricks
     s.c[game.tables.counter_index["broken"]] = broken
     s.seat = seat
@@ -73,7 +67,7 @@ def _cards(game: DataGame, s: DataState) -> list[str]:
 
 
 def _play(game: DataGame, s: DataState, card_id: str) -> None:
-    action = next(a for a in s.legal_actions() if a % game.width == _d(game, card_id))
+    action = next(a for a in s.legal_actions() if a % game.width == game.design(card_id))
     s.apply_action(action)
 
 
@@ -102,8 +96,8 @@ def test_the_rulebook_example_trick(spec: Spec) -> None:
     _play(game, s, "q-spades")
     assert _cards(game, s) == ["a-clubs"]
     _play(game, s, "a-clubs")
-    assert s.z[_zone(game, "trick")] == []
-    assert sorted(game.card_ids[d] for d in s.z[_zone(game, "taken", davi)]) == ["9-clubs", "a-clubs", "k-clubs", "q-spades"]
+    assert s.z[game.slot("trick")] == []
+    assert sorted(game.card_ids[d] for d in s.z[game.slot("taken", davi)]) == ["9-clubs", "a-clubs", "k-clubs", "q-spades"]
     assert s.seat == davi, "the winner leads the next trick"
     assert s.tricks_taken == 1
 
@@ -111,7 +105,7 @@ def test_the_rulebook_example_trick(spec: Spec) -> None:
 def test_a_seat_that_cannot_follow_plays_anything(spec: Spec) -> None:
     game = _game(spec)
     s = _table(game, {0: ["9-spades", "4-clubs"], 1: ["3-hearts", "q-spades", "k-diamonds"], 2: ["2-clubs"], 3: ["5-clubs"]}, seat=0)
-    s.apply_action(next(a for a in s.legal_actions() if a % game.width == _d(game, "4-clubs")))
+    s.apply_action(next(a for a in s.legal_actions() if a % game.width == game.design("4-clubs")))
     assert _cards(game, s) == ["3-hearts", "k-diamonds", "q-spades"]
 
 
@@ -121,7 +115,7 @@ def test_the_highest_card_of_the_suit_led_wins_and_off_suit_never_does(spec: Spe
     for card in ("3-clubs", "a-diamonds", "9-clubs", "k-hearts"):
         _play(game, s, card)
     assert s.seat == 2
-    assert len(s.z[_zone(game, "taken", 2)]) == 4
+    assert len(s.z[game.slot("taken", 2)]) == 4
 
 
 def test_trump_beats_the_suit_led_and_the_higher_trump_wins(spec: Spec, tmp_path: Path) -> None:
@@ -174,7 +168,7 @@ def test_the_first_trick_is_led_with_the_two_of_clubs_and_takes_no_penalty_card(
         game = _game(spec, players)
         for seed in range(20):
             s = game.new_initial_state(seed)
-            assert _d(game, "2-clubs") in s.z[_zone(game, "hand", s.seat)], "whoever holds the two of clubs leads"
+            assert game.design("2-clubs") in s.z[game.slot("hand", s.seat)], "whoever holds the two of clubs leads"
             assert _cards(game, s) == ["2-clubs"]
     game = _game(spec)
     s = _table(game, {0: ["2-clubs", "3-clubs"], 1: ["q-spades", "5-hearts", "4-diamonds"], 2: ["9-hearts"], 3: ["6-clubs"]}, seat=0, tricks=0)
@@ -188,12 +182,12 @@ def test_shooting_the_moon_turns_the_points_against_the_others(spec: Spec) -> No
     game = _game(spec)
     hearts = [card_id for card_id in game.card_ids if card_id.endswith("-hearts")]
     s = _table(game, {}, seat=0)
-    s.z[_zone(game, "stock")].clear()
-    s.z[_zone(game, "taken", 2)].extend(_d(game, c) for c in hearts + ["q-spades", "3-clubs"])
+    s.z[game.slot("stock")].clear()
+    s.z[game.slot("taken", 2)].extend(game.design(c) for c in hearts + ["q-spades", "3-clubs"])
     assert s.scores() == [-PENALTY, -PENALTY, 0, -PENALTY]
     # Control: one heart elsewhere, and everyone scores what they took.
-    s.z[_zone(game, "taken", 2)].remove(_d(game, "5-hearts"))
-    s.z[_zone(game, "taken", 1)].append(_d(game, "5-hearts"))
+    s.z[game.slot("taken", 2)].remove(game.design("5-hearts"))
+    s.z[game.slot("taken", 1)].append(game.design("5-hearts"))
     assert s.scores() == [0, -1, -(PENALTY - 1), 0]
 
 
@@ -203,7 +197,7 @@ def test_shooting_the_moon_turns_the_points_against_the_others(spec: Spec) -> No
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_random_playouts_keep_the_rules_of_tricks(spec: Spec, players: int) -> None:
     game = _game(spec, players)
-    hand, trick = game.tables.zone_index["hand"], _zone(game, "trick")
+    hand, trick = game.tables.zone_index["hand"], game.slot("trick")
     dealt = spec.setups[[s.players for s in spec.setups].index(players)].deal["standard"]
     suit = game.tables.field_values["suit"]
     for seed in range(25):
@@ -225,7 +219,7 @@ def test_random_playouts_keep_the_rules_of_tricks(spec: Spec, players: int) -> N
             s.apply_action(rng.choice(actions))
         assert s.conservation_errors() == []
         assert s.tricks_taken == dealt
-        taken = [len(s.z[_zone(game, "taken", k)]) for k in range(players)]
+        taken = [len(s.z[game.slot("taken", k)]) for k in range(players)]
         assert all(n % players == 0 for n in taken) and sum(taken) == in_play, "every trick holds one card per seat"
         scores = s.scores()
         assert sum(scores) in (-PENALTY, -PENALTY * (players - 1))
@@ -374,7 +368,7 @@ def test_every_trick_goes_to_the_reference_winner(tmp_path: Path, variant: str) 
     for players in (3, 4, 6):
         game = _game(result.loaded.spec, players)
         suit, rank = game.tables.field_values["suit"], game.tables.field_values["rank"]
-        trick = _zone(game, "trick")
+        trick = game.slot("trick")
         for seed in range(15):
             rng = random.Random(seed)
             s = game.new_initial_state(seed)
@@ -387,9 +381,9 @@ def test_every_trick_goes_to_the_reference_winner(tmp_path: Path, variant: str) 
                     played.append((s.seat, suit[action % game.width], rank[action % game.width]))
                     expected = _reference_winner(played, trump)
                     trumped += any(c[1] == trump for c in played) and played[0][1] != trump
-                    before = len(s.z[_zone(game, "taken", expected)])
+                    before = len(s.z[game.slot("taken", expected)])
                     s.apply_action(action)
-                    assert len(s.z[_zone(game, "taken", expected)]) == before + players
+                    assert len(s.z[game.slot("taken", expected)]) == before + players
                     assert s.is_terminal() or s.seat == expected
                 else:
                     s.apply_action(action)

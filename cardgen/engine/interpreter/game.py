@@ -337,6 +337,14 @@ class DataGame(Game):
         s.start_turn()
         return s
 
+    def slot(self, zone: str, seat: int = 0) -> int:
+        """The index in ``DataState.z`` of ``zone`` (``seat``'s own, for a per-seat zone)."""
+        return self.tables.zone_index[zone] + (seat if self.zone_per_seat[zone] else 0)
+
+    def design(self, card_id: str) -> int:
+        """The design index of the card ``card_id`` (what zones hold and card choices name)."""
+        return self.card_ids.index(card_id)
+
     def usage_keys(self) -> list[str]:
         """Every option taken and every card effect carried out at least once."""
         return [f"option:{o.key}" for o in self.options] + [f"effect:{e}" for e in self.effect_ids]
