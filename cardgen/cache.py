@@ -21,8 +21,8 @@ CACHE_DIR = ".cache"
 _CODE_FINGERPRINT: list[str] = []
 _STAT_ONLY = (".ttf", ".png", ".jpg", ".mo")
 """Large binary files of the package that the fingerprint covers by size and modification time, not content."""
-FINGERPRINT_LIBRARIES = ("reportlab", "rl_accel", "Jinja2", "Babel", "pyphen", "PyYAML")
-"""Libraries whose version changes what cardgen writes (typesetting, templates, catalogs, YAML parsing)."""
+FINGERPRINT_LIBRARIES = ("reportlab", "rl_accel", "Jinja2", "Babel", "pyphen", "PyYAML", "num2words")
+"""Libraries whose version changes what cardgen writes or finds (typesetting, templates, catalogs, YAML parsing, spelled-out numbers)."""
 
 
 def _fingerprint_files(root: Path) -> list[str]:
@@ -251,7 +251,7 @@ _USER_STORES: dict[tuple[str, str], "UserStore | None"] = {}
 
 
 class UserStore(ArtefactCache):
-    """A per-user store of what cardgen derives from its *own* files (as Python keeps ``__pycache__``).
+    """A per-user store of what cardgen derives from its *own* files and libraries, never from a spec (as Python keeps ``__pycache__``).
 
     It lives in ``$XDG_CACHE_HOME/cardgen/<kind>/`` (``~/.cache/cardgen/<kind>/``
     by default), outside every output folder, so a build into a new folder

@@ -185,6 +185,24 @@ def test_a_print_only_build_loads_no_rulebook_or_svg_machinery(tmp_path: Path) -
     assert {name: _loaded_by(name, modules) for name in unused if _loaded_by(name, modules)} == {}
 
 
+def test_a_cold_build_after_a_first_one_takes_number_words_from_the_user_store(tmp_path: Path) -> None:
+    """Spelled-out numbers (num2words) are kept in this user's store: a build into a new output folder imports no num2words;
+    ``--no-cache`` takes nothing from the store and makes them afresh."""
+    first, before = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "one"), "--quiet")
+    cold, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "two"), "--quiet")
+    plain, afresh = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "three"), "--quiet", "--no-cache")
+    assert first == cold == plain == 0
+    assert "cardgen.validate.prose" in modules and _loaded_by("num2words", modules) == []  # the check ran, from the store
+    assert "num2words" in before and "num2words" in afresh
+    assert _store_files("number-words") and _store_files("templates")
+
+
+def _store_files(kind: str) -> list[str]:
+    """The entries of this test's user store of ``kind`` (the root conftest.py gives every test its own)."""
+    folder = Path(os.environ["XDG_CACHE_HOME"]) / "cardgen" / kind
+    return sorted(path.name for path in folder.iterdir()) if folder.is_dir() else []
+
+
 class _Stream(io.StringIO):
     """A text stream that says whether it is a terminal."""
 
