@@ -197,6 +197,29 @@ def test_a_cold_build_after_a_first_one_takes_number_words_from_the_user_store(t
     assert _store_files("number-words") and _store_files("templates")
 
 
+def test_importing_the_render_models_builds_no_validation_schema() -> None:
+    """Widget parameters, layouts, sheet templates and print-shop profiles build their pydantic schemas when first
+    used (``defer_build``), not when imported: a deck uses a few widgets of the dozens registered."""
+    script = textwrap.dedent(
+        """
+        import json
+        import pydantic
+        import cardgen.render.widgets, cardgen.render.layouts, cardgen.render.sheets, cardgen.export.profiles
+        def every(cls):
+            for sub in cls.__subclasses__():
+                yield sub
+                yield from every(sub)
+        models = {m.__module__ + "." + m.__qualname__: m.__pydantic_complete__ for m in every(pydantic.BaseModel) if m.__module__.startswith(("cardgen.render", "cardgen.games", "cardgen.export"))}
+        print(json.dumps(models))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    models: dict[str, bool] = json.loads(done.stdout)
+    assert any(name.startswith("cardgen.render.standard_widgets.") for name in models)  # the widgets' models were seen
+    assert {name for name, built in models.items() if built} == set()
+
+
 def _store_files(kind: str) -> list[str]:
     """The entries of this test's user store of ``kind`` (the root conftest.py gives every test its own)."""
     folder = Path(os.environ["XDG_CACHE_HOME"]) / "cardgen" / kind
