@@ -314,7 +314,9 @@ def user_store(kind: str) -> UserStore | None:
     (:func:`user_store_scope`) or cannot be made private (no home, a read-only disk, a folder someone else owns)."""
     if _USER_STORE_OFF.get():
         return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # (unset, empty or relative: the XDG default)
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     place = (base, kind)
     if place not in _USER_STORES:
         folder = Path(base) / "cardgen" / kind
