@@ -119,6 +119,15 @@ def test_a_quiet_build_loads_no_progress_bar_engine_or_exporter(tmp_path: Path) 
     assert {name: found for name, found in unexpected.items() if found} == {}
 
 
+def test_building_a_spec_without_rules_loads_no_engine_or_figures(tmp_path: Path) -> None:
+    """A rulebook without rules has no figures drawn from the engine: neither the engine nor the figure machinery is loaded."""
+    out = tmp_path / "out"
+    code, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
+    assert code == 0 and any(p.suffix == ".pdf" and "-rules-" in p.name for p in (out / "minimal").iterdir())  # rulebooks were typeset
+    unused = ("cardgen.engine", "cardgen.games", "cardgen.rulebook.figures", "cardgen.render.figures", "cardgen.render.table_figure")
+    assert {name: _loaded_by(name, modules) for name in unused if _loaded_by(name, modules)} == {}
+
+
 def test_a_rebuild_from_the_cache_loads_no_catalog_machinery(tmp_path: Path) -> None:
     """The second build of an unchanged spec takes the compiled catalogs and the catalog check's findings from its cache."""
     out = tmp_path / "out"
