@@ -80,7 +80,7 @@ from bench_job import measure_deck_sizes, measure_job, measure_startup  # noqa: 
 
 # --------------------------------------------------------------------------- whole-process runs
 def measure_cold_build(settings: Settings, figures: list[Figure]) -> None:
-    """A cold ``cardgen build`` (fresh process, empty output folder, so no cache), all games, every artefact."""
+    """A cold ``cardgen build`` (fresh process, empty output folder, so no build cache), all games, every artefact."""
     build = Figure("cold `cardgen build`, all games, every artefact (wall)", "s", 5.0, "lower")
     memory = Figure("peak memory of a full build (max RSS)", "MB", 300.0, "lower")
     work = Path(tempfile.mkdtemp(prefix="cardgen-bench-build-"))

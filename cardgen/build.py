@@ -23,7 +23,7 @@ from pathlib import Path
 
 from cardgen import artefacts
 from cardgen.artefacts import BuildContext, BuildOptions, Producer
-from cardgen.cache import CACHE_DIR, ArtefactCache
+from cardgen.cache import CACHE_DIR, ArtefactCache, user_store_scope
 from cardgen.export import gallery
 from cardgen.findings import Finding, Severity
 from cardgen.publish import LOCK_NAME as LOCK_NAME, STAGING_PREFIX, publish, publish_pending, repair_notes
@@ -94,7 +94,8 @@ def build_game(folder: Path, out: Path, options: BuildOptions) -> GameBuild:
     Unless ``options.cache`` is False, the build's :class:`ArtefactCache` is
     opened before validation and passed down, so the spec's YAML parse, the
     layout files' parses, the catalog check and the compiled rulebook
-    templates of an earlier build are reused when their inputs are unchanged.
+    templates of an earlier build are reused when their inputs are unchanged
+    (cardgen's own templates from this user's store: see :func:`cardgen.cache.user_store`).
     """
     everything = registered_producers()
     producers = _selected(everything, options)
@@ -105,7 +106,7 @@ def build_game(folder: Path, out: Path, options: BuildOptions) -> GameBuild:
         if producer in everything and (producer not in producers or not options.langs)
     ] + [check for check, producer in CHECKS_ONLY_FOR_PRODUCERS.items() if producer in everything and producer not in producers]
     cache = ArtefactCache.unbound(out / CACHE_DIR) if options.cache else None
-    with parse_cache_scope(cache):
+    with parse_cache_scope(cache), user_store_scope(options.cache):  # --no-cache: nothing from any store
         return _build_game(folder, out, options, producers, skip, cache)
 
 

@@ -10,8 +10,10 @@ import hashlib
 import os
 import stat
 import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 CACHE_DIR = ".cache"
 """Inside the output folder: the artefact cache, one sub-folder per game."""
@@ -19,8 +21,8 @@ CACHE_DIR = ".cache"
 _CODE_FINGERPRINT: list[str] = []
 _STAT_ONLY = (".ttf", ".png", ".jpg", ".mo")
 """Large binary files of the package that the fingerprint covers by size and modification time, not content."""
-FINGERPRINT_LIBRARIES = ("reportlab", "rl_accel", "Jinja2", "Babel", "pyphen", "PyYAML")
-"""Libraries whose version changes what cardgen writes (typesetting, templates, catalogs, YAML parsing)."""
+FINGERPRINT_LIBRARIES = ("reportlab", "rl_accel", "Jinja2", "Babel", "pyphen", "PyYAML", "num2words")
+"""Libraries whose version changes what cardgen writes or finds (typesetting, templates, catalogs, YAML parsing, spelled-out numbers)."""
 
 
 def _fingerprint_files(root: Path) -> list[str]:
@@ -240,3 +242,99 @@ class ArtefactCache:
             stale_tmp = name.startswith(".") and name.endswith(".tmp")
             if (len(name) == 64 and name not in self.used) or stale_tmp:
                 path.unlink(missing_ok=True)
+
+
+USER_STORE_DAYS = 30
+"""Entries of a per-user store neither written nor read for this many days are deleted when a new one is written."""
+_USER_STORE_OFF: ContextVar[bool] = ContextVar("cardgen_user_store_off", default=False)
+_USER_STORES: dict[tuple[str, str], "UserStore | None"] = {}
+
+
+class UserStore(ArtefactCache):
+    """A per-user store of what cardgen derives from its *own* files and libraries, never from a spec (as Python keeps ``__pycache__``).
+
+    It lives in ``$XDG_CACHE_HOME/cardgen/<kind>/`` (``~/.cache/cardgen/<kind>/``
+    by default), outside every output folder, so a build into a new folder
+    (a "cold" build) still finds it. Its entries follow the artefact cache's
+    rules: keys cover cardgen's code, the libraries' versions and every input,
+    so an entry is never stale; a file is read back only when it is a regular
+    file of this user that nobody else may write, and only when its seal
+    matches. The folder itself must be this user's and writable by nobody
+    else (and so must ``cardgen/`` above it), or the store is not used.
+    Entries are not pruned per build (other output folders and other
+    versions of cardgen share the store): one that has been neither written
+    nor read for :data:`USER_STORE_DAYS` days is deleted when a new entry is
+    written.
+    """
+
+    def get(self, key: str) -> bytes | None:
+        """The stored bytes, or None; a hit keeps its entry from being pruned."""
+        data = super().get(key)
+        if data is not None and self.folder is not None:
+            try:
+                path = self.folder / key
+                if os.stat(path).st_mtime < _now() - 86400:  # (touched at most once a day)
+                    os.utime(path)
+            except OSError:
+                pass
+        return data
+
+    def put(self, key: str, data: bytes) -> None:
+        """Store ``data`` and delete the entries left unused for :data:`USER_STORE_DAYS` days."""
+        super().put(key, data)
+        if self.folder is None:
+            return
+        limit = _now() - USER_STORE_DAYS * 86400
+        try:
+            for path in self.folder.iterdir():
+                if len(path.name) == 64 and path.name != key and path.lstat().st_mtime < limit:
+                    path.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def _now() -> float:
+    import time
+
+    return time.time()
+
+
+def _private_folder(folder: Path) -> bool:
+    """Whether ``folder`` is a real directory (not a link) of this user that nobody else may write."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return False
+    mine = not hasattr(os, "geteuid") or info.st_uid == os.geteuid()
+    return stat.S_ISDIR(info.st_mode) and mine and not info.st_mode & 0o022
+
+
+def user_store(kind: str) -> UserStore | None:
+    """This user's store of ``kind`` (see :class:`UserStore`), or None when it is switched off
+    (:func:`user_store_scope`) or cannot be made private (no home, a read-only disk, a folder someone else owns)."""
+    if _USER_STORE_OFF.get():
+        return None
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # (unset, empty or relative: the XDG default)
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    place = (base, kind)
+    if place not in _USER_STORES:
+        folder = Path(base) / "cardgen" / kind
+        try:
+            folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            folder.mkdir(mode=0o700, exist_ok=True)
+        except OSError:
+            pass
+        trusted = os.path.isabs(base) and _private_folder(folder.parent) and _private_folder(folder)
+        _USER_STORES[place] = UserStore(folder) if trusted else None
+    return _USER_STORES[place]
+
+
+@contextmanager
+def user_store_scope(enabled: bool) -> Iterator[None]:
+    """Within the scope, :func:`user_store` answers None unless ``enabled`` (``cardgen build --no-cache`` uses none)."""
+    token = _USER_STORE_OFF.set(not enabled)
+    try:
+        yield
+    finally:
+        _USER_STORE_OFF.reset(token)

@@ -119,6 +119,15 @@ def test_a_quiet_build_loads_no_progress_bar_engine_or_exporter(tmp_path: Path) 
     assert {name: found for name, found in unexpected.items() if found} == {}
 
 
+def test_building_a_spec_without_rules_loads_no_engine_or_figures(tmp_path: Path) -> None:
+    """A rulebook without rules has no figures drawn from the engine: neither the engine nor the figure machinery is loaded."""
+    out = tmp_path / "out"
+    code, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
+    assert code == 0 and any(p.suffix == ".pdf" and "-rules-" in p.name for p in (out / "minimal").iterdir())  # rulebooks were typeset
+    unused = ("cardgen.engine", "cardgen.games", "cardgen.rulebook.figures", "cardgen.render.figures", "cardgen.render.table_figure")
+    assert {name: _loaded_by(name, modules) for name in unused if _loaded_by(name, modules)} == {}
+
+
 def test_a_rebuild_from_the_cache_loads_no_catalog_machinery(tmp_path: Path) -> None:
     """The second build of an unchanged spec takes the compiled catalogs and the catalog check's findings from its cache."""
     out = tmp_path / "out"
@@ -183,6 +192,47 @@ def test_a_print_only_build_loads_no_rulebook_or_svg_machinery(tmp_path: Path) -
     # formats; Babel's catalog machinery (messages, support) belongs to the rulebook and stays unloaded.
     unused = ("reportlab.platypus", "jinja2", "babel.messages", "babel.support", "svgwrite", "cardgen.rulebook.build", "cardgen.rulebook.pdf", "cardgen.render.svg_backend", "cardgen.games")
     assert {name: _loaded_by(name, modules) for name in unused if _loaded_by(name, modules)} == {}
+
+
+def test_a_cold_build_after_a_first_one_takes_number_words_from_the_user_store(tmp_path: Path) -> None:
+    """Spelled-out numbers (num2words) are kept in this user's store: a build into a new output folder imports no num2words;
+    ``--no-cache`` takes nothing from the store and makes them afresh."""
+    first, before = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "one"), "--quiet")
+    cold, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "two"), "--quiet")
+    plain, afresh = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "three"), "--quiet", "--no-cache")
+    assert first == cold == plain == 0
+    assert "cardgen.validate.prose" in modules and _loaded_by("num2words", modules) == []  # the check ran, from the store
+    assert "num2words" in before and "num2words" in afresh
+    assert _store_files("number-words") and _store_files("templates")
+
+
+def test_importing_the_render_models_builds_no_validation_schema() -> None:
+    """Widget parameters, layouts, sheet templates and print-shop profiles build their pydantic schemas when first
+    used (``defer_build``), not when imported: a deck uses a few widgets of the dozens registered."""
+    script = textwrap.dedent(
+        """
+        import json
+        import pydantic
+        import cardgen.render.widgets, cardgen.render.layouts, cardgen.render.sheets, cardgen.export.profiles
+        def every(cls):
+            for sub in cls.__subclasses__():
+                yield sub
+                yield from every(sub)
+        models = {m.__module__ + "." + m.__qualname__: m.__pydantic_complete__ for m in every(pydantic.BaseModel) if m.__module__.startswith(("cardgen.render", "cardgen.games", "cardgen.export"))}
+        print(json.dumps(models))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    models: dict[str, bool] = json.loads(done.stdout)
+    assert any(name.startswith("cardgen.render.standard_widgets.") for name in models)  # the widgets' models were seen
+    assert {name for name, built in models.items() if built} == set()
+
+
+def _store_files(kind: str) -> list[str]:
+    """The entries of this test's user store of ``kind`` (the root conftest.py gives every test its own)."""
+    folder = Path(os.environ["XDG_CACHE_HOME"]) / "cardgen" / kind
+    return sorted(path.name for path in folder.iterdir()) if folder.is_dir() else []
 
 
 class _Stream(io.StringIO):

@@ -74,7 +74,7 @@ PixelSize = Annotated[tuple[int, int], AfterValidator(_pixel_size)]
 class OutputIntentSpec(BaseModel):
     """The printing condition of a CMYK (PDF/X-1a) profile: written as the PDF's output intent."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     identifier: str = Field(min_length=1, description="OutputConditionIdentifier: a characterisation registered at the ICC (\"CGATS TR 001\" for SWOP, \"FOGRA39\") or, with icc_profile, the profile's own name.")
     condition: str = Field(default="", description="The printing condition in words (OutputCondition).")
@@ -89,7 +89,7 @@ class OutputIntentSpec(BaseModel):
 class Profile(BaseModel):
     """A print shop's file requirements."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", description="The profile's name; also the output folder name. Must match the file name.")
     description: str = Field(description="One line on what the shop makes from these files.")

@@ -57,7 +57,7 @@ _COLOUR_OR_KEYWORD = r"^(#[0-9a-fA-F]{6}|type|seat|entry)$"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Frame(_Strict):

@@ -73,7 +73,7 @@ _MARGIN_MM = 200.0
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class PaperSize(_Strict):

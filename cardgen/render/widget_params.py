@@ -75,7 +75,7 @@ VAlign = Literal["top", "middle", "bottom"]
 class WidgetParams(BaseModel):
     """A widget's parameters: closed to unknown names, strict about kinds (no text read as a number)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 class FontParam(WidgetParams):

@@ -149,10 +149,13 @@ def prepare_rulebook(
     """The rulebook of ``spec`` in ``locale`` with every picture it shows: card faces (drawn when ``loaded`` is
     given) and the figures drawn from the engine (:mod:`cardgen.rulebook.figures`; ``play``, the engine's part
     of them, when the caller has it), as a build makes them."""
-    from cardgen.rulebook.figures import rulebook_figures
     from cardgen.rulebook.pictures import card_pictures
 
     pictures = card_pictures(spec, loaded, locale)
+    if spec.rules is None:  # no rules, no figures drawn from the engine (and no engine or figure machinery loaded)
+        return make_rulebook(spec, locale, spec_folder, pictures.keys(), cache), dict(pictures)
+    from cardgen.rulebook.figures import rulebook_figures
+
     figures = rulebook_figures(spec, locale, play)
     rulebook = make_rulebook(spec, locale, spec_folder, pictures.keys(), cache, figures.context())
     return rulebook, {**pictures, **figures.scenes()}
@@ -210,6 +213,8 @@ def figure_svg_name(game_id: str, locale: str, figure_id: str) -> str:
 
 def _write_figure_svgs(spec: Spec, locale: str, folder: Path, pictures: dict[str, Scene], written: list[Path]) -> dict[str, str]:
     """Write each figure drawn from the engine as an SVG beside the Markdown; returns figure id -> file name."""
+    if spec.rules is None:  # no rules, no figures (see prepare_rulebook)
+        return {}
     from cardgen.render.svg_backend import write_svg
     from cardgen.rulebook.figures import FIGURE_PREFIX
 
@@ -247,14 +252,17 @@ def build_rulebooks(
     author, pictures) are unchanged since an earlier build is reused, and so
     is the compiled code of the templates.
     """
-    from cardgen.rulebook.figures import play_figures
     from cardgen.rulebook.pdf import PAPERS
 
     folder = out_dir / spec.id
     written: list[Path] = []
     papers = list(papers)
     locales = list(locales)
-    play = play_figures(spec) if locales else None
+    play = None
+    if locales and spec.rules is not None:  # (a spec without rules has no figures: see prepare_rulebook)
+        from cardgen.rulebook.figures import play_figures
+
+        play = play_figures(spec)
     for locale in locales:
         rulebook, pictures = prepare_rulebook(spec, locale, spec_folder, loaded, cache, play)
         images = _write_figure_svgs(spec, locale, folder, pictures, written)

@@ -41,6 +41,7 @@ from jinja2.bccache import Bucket
 from jinja2.loaders import split_template_path
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from cardgen.cache import user_store
 from cardgen.rulebook.i18n import TEMPLATES_DIR, text_callables, translations
 from cardgen.rulebook.bounded import BoundedSandbox
 from cardgen.spec.load import inside_folder
@@ -84,42 +85,66 @@ TEMPLATE_CODE_ENTRY = "jinja-code-1"
 """The kind (and format version) of a template's compiled code kept in a build's cache."""
 
 
+USER_TEMPLATE_STORE = "templates"
+"""The kind of :func:`cardgen.cache.user_store` that keeps the compiled code of cardgen's own templates."""
+
+
 class StoredTemplates(BytecodeCache):
-    """Compiled template code kept in a build's cache for later processes, over the in-process :data:`_COMPILED`.
+    """Compiled template code kept for later processes, over the in-process :data:`_COMPILED`.
+
+    cardgen's own (bundled) templates are kept in this user's store
+    (:func:`cardgen.cache.user_store`, as Python keeps ``__pycache__``), so a
+    build into a new output folder and ``cardgen validate`` do not compile
+    them again; a spec's own templates, and the bundled ones when there is no
+    user store, are kept in the build's cache (``build``), when there is one.
 
     Jinja's :class:`jinja2.FileSystemBytecodeCache` is not used: its files
-    start with a pickle, and the cache folder lies inside the output folder.
+    start with a pickle, and the build's cache folder lies inside the output folder.
     An entry here is the template's code object, serialised with
     :mod:`marshal` and sealed with its sha256 (see
     :func:`cardgen.spec.parse_cache.seal_entry`); its key covers the template's
     name, file and source checksum, the Python bytecode version and (through
     the cache's key) cardgen's code and Jinja2's version, and so every setting
-    of the environment this module makes. The sandbox and autoescaping work at
+    of the environment this module makes: an edited template or another
+    version of cardgen or Jinja is a miss, never stale code. The sandbox and autoescaping work at
     render time, through the environment, so cached code is as confined as
     fresh code. Since a code object runs when loaded, it matters who wrote the
     entry: :class:`cardgen.cache.ArtefactCache` reads back only files this
     user wrote and nobody else may change, and the seal rejects damaged ones.
     """
 
-    def __init__(self, cache: ResultCache) -> None:
-        self.cache = cache
-        self._confirmed: set[str] = set()
-        """Keys known to be in ``cache`` (read or written by this object)."""
+    def __init__(self, build: ResultCache | None, user: ResultCache | None = None) -> None:
+        self.build = build
+        self.user = user
+        self._confirmed: set[tuple[int, str]] = set()
+        """(store, key) pairs known to be stored (read or written by this object)."""
+        self._stores: dict[str, ResultCache | None] = {}
+        """Jinja's bucket key -> the store its template's code is kept in."""
 
-    def _key(self, bucket: Bucket) -> str:
-        return self.cache.key(TEMPLATE_CODE_ENTRY, bucket.key, bucket.checksum, MAGIC_NUMBER)
+    def get_bucket(self, environment: Environment, name: str, filename: str | None, source: str) -> Bucket:
+        """Jinja's bucket for a template, after choosing its store by where its file is."""
+        key = self.get_cache_key(name, filename)
+        bundled = filename is not None and Path(filename).is_relative_to(TEMPLATES_DIR)
+        self._stores[key] = self.user if bundled and self.user is not None else self.build
+        return super().get_bucket(environment, name, filename, source)
+
+    def _store(self, bucket: Bucket) -> tuple[ResultCache | None, str]:
+        store = self._stores.get(bucket.key, self.build)
+        return store, (store.key(TEMPLATE_CODE_ENTRY, bucket.key, bucket.checksum, MAGIC_NUMBER) if store is not None else "")
 
     def load_bytecode(self, bucket: Bucket) -> None:
         """Hand Jinja the code compiled earlier from the same source, in this process or a former one."""
         _COMPILED.load_bytecode(bucket)
-        key = self._key(bucket)
-        if bucket.code is not None:
-            if key not in self._confirmed:  # mark the entry used by this build, or store it
-                if self.cache.get(key) is None:
-                    self.cache.put(key, seal_entry(TEMPLATE_CODE_ENTRY, marshal.dumps(bucket.code)))
-                self._confirmed.add(key)
+        store, key = self._store(bucket)
+        if store is None:
             return
-        payload = open_entry(TEMPLATE_CODE_ENTRY, self.cache.get(key))
+        if bucket.code is not None:
+            if (id(store), key) not in self._confirmed:  # mark the entry used by this build, or store it
+                if store.get(key) is None:
+                    store.put(key, seal_entry(TEMPLATE_CODE_ENTRY, marshal.dumps(bucket.code)))
+                self._confirmed.add((id(store), key))
+            return
+        payload = open_entry(TEMPLATE_CODE_ENTRY, store.get(key))
         if payload is None:
             return
         try:
@@ -129,29 +154,38 @@ class StoredTemplates(BytecodeCache):
         if isinstance(code, CodeType):
             bucket.code = code
             _COMPILED.dump_bytecode(bucket)
-            self._confirmed.add(key)
+            self._confirmed.add((id(store), key))
 
     def dump_bytecode(self, bucket: Bucket) -> None:
-        """Keep the code Jinja just compiled, in this process and in the cache."""
+        """Keep the code Jinja just compiled, in this process and in its store."""
         if bucket.code is None:
             return
         _COMPILED.dump_bytecode(bucket)
-        key = self._key(bucket)
-        self.cache.put(key, seal_entry(TEMPLATE_CODE_ENTRY, marshal.dumps(bucket.code)))
-        self._confirmed.add(key)
+        store, key = self._store(bucket)
+        if store is None:
+            return
+        store.put(key, seal_entry(TEMPLATE_CODE_ENTRY, marshal.dumps(bucket.code)))
+        self._confirmed.add((id(store), key))
 
 
 _STORED: "weakref.WeakKeyDictionary[ResultCache, StoredTemplates]" = weakref.WeakKeyDictionary()
+_WITHOUT_BUILD_CACHE: dict[int, StoredTemplates] = {}
 
 
-def _stored_templates(cache: ResultCache) -> StoredTemplates:
-    """The :class:`StoredTemplates` over ``cache`` (one per cache, so each entry is confirmed once per build)."""
+def _stored_templates(cache: ResultCache | None) -> BytecodeCache:
+    """The compiled-template store for environments of a build with ``cache`` (one per cache, so each entry is
+    confirmed once per build; without a build's cache, the user store's alone, or only this process's)."""
+    user = user_store(USER_TEMPLATE_STORE)
+    if cache is None:
+        if user is None:
+            return _COMPILED
+        return _WITHOUT_BUILD_CACHE.setdefault(id(user), StoredTemplates(None, user))
     try:
         found = _STORED.get(cache)
-        if found is None:
-            found = _STORED[cache] = StoredTemplates(cache)
+        if found is None or found.user is not user:
+            found = _STORED[cache] = StoredTemplates(cache, user)
     except TypeError:  # a cache that cannot be weakly referenced or hashed: one per environment
-        found = StoredTemplates(cache)
+        found = StoredTemplates(cache, user)
     return found
 
 
@@ -219,9 +253,9 @@ def make_environment(
     Templates are read only from inside ``spec_folder`` (the bundled ones from
     inside the bundled folder; without a spec folder, each folder from inside
     itself): see :class:`ConfinedLoader`.
-    With a ``cache`` (a build's), compiled templates are kept there and reused
-    by later processes (see :class:`StoredTemplates`); without it, only within
-    this process.
+    Compiled templates are reused by later processes: cardgen's own from this
+    user's store, a spec's own from ``cache`` (a build's), when there is one
+    (see :class:`StoredTemplates`).
     """
     folders = template_dirs if template_dirs is not None else [TEMPLATES_DIR]
     loaders = [ConfinedLoader(folder, TEMPLATES_DIR if folder == TEMPLATES_DIR else (spec_folder or folder)) for folder in folders]
@@ -234,7 +268,7 @@ def make_environment(
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,
-        bytecode_cache=_COMPILED if cache is None else _stored_templates(cache),
+        bytecode_cache=_stored_templates(cache),
     )
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_callables(**text_callables(translation or translations(locale)), newstyle=True)  # type: ignore[attr-defined]

@@ -24,9 +24,15 @@ reusing them, as ``multiBuild`` does, could print words that are not in the
 source.
 
 A book shorter than :data:`CONTENTS_MIN_PAGES` pages without its contents
-does not spend a page on them: the contents stand between page breaks, so the
-first layout tells how many pages the rest takes, and a short book is laid out
-once more without them.
+does not spend a page on them. Which it is, only a layout tells, so a quick
+estimate from the text's widths and the pictures' sizes
+(:mod:`cardgen.rulebook.page_estimate`) chooses the layout tried first: a
+book expected to be short is laid out without its contents, and that layout
+stops as it begins its :data:`CONTENTS_MIN_PAGES`-th page (the book is long
+after all: it is laid out with them); any other book is laid out with its
+contents, which stand between page breaks, so that layout tells how many
+pages the rest takes, and a short book is laid out once more without them. A
+right guess costs one layout, a wrong one two; the PDF is the same.
 
 Body text is justified. Portuguese paragraphs are hyphenated with the
 syllable-based hyphenator of :mod:`cardgen.rulebook.hyphenate`, handed to
@@ -67,6 +73,7 @@ from cardgen.render.fonts import ensure_registered
 from cardgen.render.scene import Scene
 from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
 from cardgen.rulebook.hyphenate import hyphen_pairs
+from cardgen.rulebook.page_estimate import estimated_pages
 from cardgen.rulebook.pictures import SceneFlowable
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
@@ -237,6 +244,10 @@ class _HeadingParagraph(Paragraph):
         self.toc_text = plain_text
 
 
+class _LongBook(Exception):
+    """A layout without contents reached :data:`CONTENTS_MIN_PAGES` pages: the book prints its contents after all."""
+
+
 class _RulebookDoc(BaseDocTemplate):
     """A document template that feeds headings to the TOC and the outline."""
 
@@ -253,6 +264,13 @@ class _RulebookDoc(BaseDocTemplate):
         self._outline_level = -1
         self.marks: dict[str, int] = {}
         """The page each :class:`_PageMark` fell on, by name."""
+        self.stop_at = 0
+        """When set, the layout stops (:class:`_LongBook`) as it begins this page."""
+
+    def beforePage(self) -> None:
+        """Stop a layout that has reached :attr:`stop_at` pages."""
+        if self.stop_at and self.page >= self.stop_at:
+            raise _LongBook(self.page)
 
     def afterFlowable(self, flowable: Flowable) -> None:
         """Announce headings to the table of contents and add them to the outline; note page marks."""
@@ -489,8 +507,8 @@ def typeset_pdf(
     ``footer_credit`` is printed at the foot of every page after the title page,
     beside ``page_label(page_number)``. The layout takes one pass unless the
     headings met differ from the contents' lines printed (see the module doc),
-    and one more for a book shorter than :data:`CONTENTS_MIN_PAGES` without its
-    contents page, which is laid out again without it (its ``toc`` is then empty).
+    or the estimate of whether the book is shorter than :data:`CONTENTS_MIN_PAGES`
+    without its contents was wrong (a short book's ``toc`` is empty).
     Raises RuntimeError when the table of contents does not settle in
     :data:`MAX_LAYOUT_PASSES` passes.
     """
@@ -516,9 +534,10 @@ def typeset_pdf(
         credit.drawOn(canvas, MARGIN, rule_y - 3 - credit_height)
         canvas.restoreState()
 
-    def one_pass(book: Document, printed: tuple[TocEntry, ...]) -> tuple[bytes, tuple[TocEntry, ...], int]:
+    def one_pass(book: Document, printed: tuple[TocEntry, ...], stop_at: int = 0) -> tuple[bytes, tuple[TocEntry, ...], int]:
         """Lay out fresh flowables with ``printed`` in the table of contents; return the PDF, the entries
-        measured and the number of pages the book has without its contents."""
+        measured and the number of pages the book has without its contents. With ``stop_at``, raise
+        :class:`_LongBook` instead when the layout reaches that many pages."""
         buffer = io.BytesIO()
         template = _RulebookDoc(
             buffer,
@@ -539,6 +558,7 @@ def typeset_pdf(
             lang=book.lang or None,
             displayDocTitle=1,
         )
+        template.stop_at = stop_at
         story = _story(book, styles, pictures or {}, printed)
         contents = [flowable for flowable in story if isinstance(flowable, _LateNumberedToc)]
         template._indexingFlowables = contents  # where the document announces each heading (afterFlowable -> notify)
@@ -556,7 +576,14 @@ def typeset_pdf(
         return buffer.getvalue(), tuple(entry for toc in contents for entry in toc._entries), pages
 
     printed = _headings(doc)
-    for passes in range(1, MAX_LAYOUT_PASSES + 1):
+    tried = 0
+    if printed and doc.blocks != without_contents(doc).blocks and _likely_short(doc, styles, pictures or {}, pagesize):
+        try:  # a short book is laid out once, without its contents; a long one stops at its 7th page
+            data, _, _ = one_pass(without_contents(doc), (), stop_at=CONTENTS_MIN_PAGES)
+            return TypesetPdf(data, (), 1)
+        except _LongBook:
+            tried = 1
+    for passes in range(1 + tried, MAX_LAYOUT_PASSES + 1 + tried):
         data, measured, pages = one_pass(doc, printed)
         if _lines(measured) == _lines(printed):
             if measured and pages < CONTENTS_MIN_PAGES:  # a short book: laid out again without its contents page
@@ -565,6 +592,13 @@ def typeset_pdf(
             return TypesetPdf(data, measured, passes)
         printed = measured
     raise RuntimeError(f"the table of contents did not settle after {MAX_LAYOUT_PASSES} layout passes")
+
+
+def _likely_short(doc: Document, styles: Styles, pictures: dict[str, Scene], pagesize: tuple[float, float]) -> bool:
+    """Whether ``doc`` without its contents is expected to end before its :data:`CONTENTS_MIN_PAGES`-th page begins."""
+    width, height = pagesize
+    frame = (width - 2 * MARGIN, height - 2 * MARGIN - FOOTER_HEIGHT)
+    return estimated_pages(without_contents(doc), styles, pictures, frame, PICTURE_WIDTH_MM, FIGURE_WIDTH_MM) <= CONTENTS_MIN_PAGES - 1
 
 
 def without_contents(doc: Document) -> Document:

@@ -18,14 +18,17 @@ number and the data changes. Two checks keep them honest:
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from functools import lru_cache
 from typing import Iterator
 
+from cardgen.cache import user_store
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import Spec
+from cardgen.spec.parse_cache import open_entry, seal_entry
 from cardgen.spec.references import REFERENCE
 from cardgen.spec.source import PathKey
 from cardgen.validate.registry import check, register_codes
@@ -57,9 +60,29 @@ NOT_PROSE = {"title", "name", "licence", "credits", "tagline", "strings", "back"
 """Path parts whose texts are names and labels, not rules prose (card and section titles, credits)."""
 
 
-@lru_cache(maxsize=8)
-def number_words(locale: str) -> tuple[re.Pattern[str], dict[str, int]]:
-    """A pattern matching digits and the number words of ``locale`` (longest first), and each word's value."""
+NUMBER_WORDS_ENTRY = "number-words-1"
+"""The kind (and format version) of a locale's spelled-out numbers kept in this user's store."""
+NUMBER_WORDS_STORE = "number-words"
+"""The kind of :func:`cardgen.cache.user_store` that keeps them (num2words takes longer to import than to ask)."""
+
+
+def spelled_numbers(locale: str) -> dict[str, int]:
+    """num2words' words for the numbers from :data:`SMALLEST_COMPARED` to :data:`LARGEST_WORD` in ``locale``
+    (and its language), lower-cased, with their values; none when num2words does not know the language.
+
+    They depend only on the locale, num2words' version and this code, so they are kept in this user's store
+    (:func:`cardgen.cache.user_store`; the key covers all three) and num2words is imported only to make them.
+    """
+    store = user_store(NUMBER_WORDS_STORE)
+    key = store.key(NUMBER_WORDS_ENTRY, locale, SMALLEST_COMPARED, LARGEST_WORD) if store is not None else ""
+    if store is not None:
+        payload = open_entry(NUMBER_WORDS_ENTRY, store.get(key))
+        try:
+            kept = json.loads(payload) if payload is not None else None
+        except ValueError:
+            kept = None
+        if isinstance(kept, dict) and all(isinstance(w, str) and type(v) is int for w, v in kept.items()):
+            return kept
     words: dict[str, int] = {}
     try:
         from num2words import num2words
@@ -69,6 +92,15 @@ def number_words(locale: str) -> tuple[re.Pattern[str], dict[str, int]]:
                 words[form.lower()] = value
     except (ImportError, NotImplementedError, OverflowError):
         pass
+    if store is not None:
+        store.put(key, seal_entry(NUMBER_WORDS_ENTRY, json.dumps(words, ensure_ascii=False, sort_keys=True).encode("utf-8")))
+    return words
+
+
+@lru_cache(maxsize=8)
+def number_words(locale: str) -> tuple[re.Pattern[str], dict[str, int]]:
+    """A pattern matching digits and the number words of ``locale`` (longest first), and each word's value."""
+    words = dict(spelled_numbers(locale))
     if locale.startswith("pt"):
         words.setdefault("quatorze", 14)  # both spellings are standard in Brazil
         words.setdefault("catorze", 14)

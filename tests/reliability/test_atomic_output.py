@@ -270,7 +270,7 @@ def test_a_flipped_byte_in_the_cache_is_never_published(spec: Path, tmp_path: Pa
     assert run_cli(args)[0] == 0
     first = tree_hashes(out / "minimal")
     entries = sorted((out / CACHE_DIR / "minimal").iterdir())
-    assert len(entries) > 10
+    assert len(entries) > 6  # (cardgen's own compiled templates are kept per user: tests/rulebook/test_template_cache.py damages those)
     for entry in entries:
         data = bytearray(entry.read_bytes())
         data[len(data) * 2 // 3] ^= 0x01

@@ -24,7 +24,7 @@ import cardgen.rulebook.environment as environment
 import cardgen.spec.yaml_load as yaml_load
 from cardgen.artefacts import BuildOptions
 from cardgen.build import GameBuild, build_game
-from cardgen.cache import CACHE_DIR, seal_artefact, unseal_artefact
+from cardgen.cache import CACHE_DIR, seal_artefact, unseal_artefact, user_store
 from cardgen.catalogue import validate_folder
 
 from .conftest import MINIMAL, copy_spec
@@ -109,6 +109,13 @@ def entries(out: Path) -> dict[str, bytes]:
     return found
 
 
+def user_templates() -> list[str]:
+    """The entries of this user's store of compiled templates (private to each test: see conftest.py)."""
+    store = user_store(environment.USER_TEMPLATE_STORE)
+    assert store is not None and store.folder is not None
+    return sorted(path.name for path in store.folder.iterdir())
+
+
 def kinds(out: Path) -> Counter[str]:
     """The cache entries by kind (the header of the sealed ones; artefacts count as "artefact")."""
     found: Counter[str] = Counter()
@@ -125,7 +132,8 @@ def cold(spec: Path, tmp_path: Path, work: Counter[str], monkeypatch: pytest.Mon
     assert work["catalog"] == 1  # pt_BR
     assert work["compile"] == 2  # rulebook.xhtml.j2 and macros.xhtml.j2
     kinds_found = kinds(tmp_path / "out")
-    assert kinds_found["yaml-parse-1"] == 3 and kinds_found["catalog-findings-1"] == 1 and kinds_found["jinja-code-1"] == 2
+    assert kinds_found["yaml-parse-1"] == 3 and kinds_found["catalog-findings-1"] == 1
+    assert kinds_found["jinja-code-1"] == 0 and len(user_templates()) == 2  # cardgen's own templates: in the user's store
     work.clear()
     yield result
 
@@ -169,7 +177,7 @@ def test_damaged_entries_are_ignored(cold: GameBuild, spec: Path, tmp_path: Path
         if data is not None and data.startswith(b"cardgen:"):  # damaged inside a well-sealed file: the inner seal refuses it
             path.write_bytes(seal_artefact(data[: len(data) // 2]))
     warm = build(spec, out, monkeypatch)
-    assert +work == Counter({"yaml": 3, "catalog": 1, "compile": 2})
+    assert +work == Counter({"yaml": 3, "catalog": 1})  # (the templates' code is in the user's store, untouched)
     assert [f.render() for f in warm.findings] == [f.render() for f in cold.findings]
     assert published(out) == first
 
