@@ -26,11 +26,8 @@ matrix instead of a saved, transformed and restored graphics state.
 from __future__ import annotations
 
 import io
-import zlib
 from dataclasses import dataclass
 
-from reportlab import rl_config
-from reportlab.pdfbase.pdfdoc import PDFArray, PDFBase85Encode, PDFDictionary, PDFName, PDFPage, PDFStream, PDFZCompress
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
@@ -81,30 +78,6 @@ def _rgb(colour: str) -> tuple[float, float, float]:
         n = int(colour[1:], 16)
         value = _RGB[colour] = ((n >> 16) / 255.0, ((n >> 8) & 0xFF) / 255.0, (n & 0xFF) / 255.0)
     return value
-
-
-def _compress_page(page: PDFPage) -> None:
-    """Encode a finished page's content stream at once, as reportlab would when the document is written.
-
-    reportlab keeps every page's content as text until the document is written
-    and only then compresses it (``PDFPage.check_format``), so a document of
-    thousands of pages holds all of that text at once. The stream made here is
-    the one ``check_format`` would make: the same filters (``rl_config.useA85``
-    adds ASCII85 over Flate) applied in the same order to the same text, named in
-    its dictionary in the same order, so the file is byte for byte the same;
-    only the page's text is let go as soon as the page is done.
-    """
-    stream = page.stream
-    if not page.compression or not stream or page.Contents or page.Override_default_compilation:
-        return
-    filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
-    content: str | bytes = stream
-    for encoder in reversed(filters):
-        content = encoder.encode(content)
-    contents = PDFStream(PDFDictionary({"Filter": PDFArray([PDFName(f.pdfname) for f in filters])}), content)
-    contents.__Comment__ = "page stream"
-    page.Contents = contents
-    page.stream = None
 
 
 _UNKNOWN = object()
@@ -183,13 +156,11 @@ class PdfBackend:
         self._forget_paint()
 
     def end_page(self) -> None:
-        """Close the page, its content stream compressed at once (see :func:`_compress_page`)."""
+        """Close the page."""
         if self._depth:
             raise ValueError("unbalanced push_group/pop_group")
-        c = self._c
-        c.restoreState()
-        c.showPage()
-        _compress_page(c._doc.Pages.pages[-1])
+        self._c.restoreState()
+        self._c.showPage()
         self._pages += 1
 
     def finish(self) -> bytes:

@@ -9,7 +9,6 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -234,46 +233,6 @@ def test_a_rebuild_draws_only_the_edited_face_s_svg_and_keeps_one_cache_entry_fo
     fresh = build_game(spec, tmp_path / "fresh", BuildOptions(papers=("a4",), only=("faces",), cache=False))
     assert not fresh.failed
     assert _files(tmp_path / "fresh") == _files(tmp_path / "out")
-
-
-def test_pages_compressed_as_they_end_write_reportlabs_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each page's stream encoded when the page ends gives byte for byte the PDF reportlab writes when it encodes them at the end.
-
-    Real faces (the bleed PDF of Mausoleum Guardians, its shared back a form), a
-    page of every primitive kind, and both of reportlab's stream encodings
-    (ASCII85 over Flate, its default, and Flate alone); the page's text is let
-    go once it is encoded.
-    """
-    from PIL import Image as PilImage
-    from reportlab import rl_config
-
-    from cardgen.render import pdf_backend
-    from cardgen.render.faces import card_faces
-    from cardgen.render.produce import print_items, shop_pages
-    from cardgen.spec.load import load_spec
-
-    image = tmp_path / "dot.png"
-    PilImage.new("RGB", (2, 2), (255, 0, 0)).save(image)
-    faces = card_faces(load_spec(find_spec_folder("mausoleum-guardians")))
-    _, pairs = print_items(faces)
-    pages = shop_pages(pairs)[:12] + [_every_primitive(image)]
-    assert any(isinstance(child, Group) and child.shared for page in pages for child in page.children)
-    released: list[object] = []
-    encode = pdf_backend._compress_page
-
-    def watched(page: Any) -> None:
-        encode(page)
-        released.append(page.stream)
-
-    for a85 in (1, 0):
-        monkeypatch.setattr(rl_config, "useA85", a85)
-        monkeypatch.setattr(pdf_backend, "_compress_page", watched)
-        released.clear()
-        early = pdf_backend.write_pdf(pages, title="bleed")
-        assert released == [None] * len(pages)
-        monkeypatch.setattr(pdf_backend, "_compress_page", lambda page: None)
-        assert early == pdf_backend.write_pdf(pages, title="bleed")
-        assert (b"/ASCII85Decode" in early) == bool(a85)
 
 
 def test_deck_size_slopes_per_added_card() -> None:
