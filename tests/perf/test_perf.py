@@ -157,7 +157,16 @@ def test_svgwrite_floor_writes_the_same_bytes(tmp_path: Path) -> None:
     from cardgen.spec.load import load_spec
 
     loaded = load_spec(find_spec_folder("mausoleum-guardians"))
-    faces = [face.scene for face in card_faces(loaded)][:6] + [_every_primitive(image)]
+    from cardgen.render.scene import Box
+
+    edges = Scene(12, 9, (  # empty groups (closed as <g />), a clip around nothing, text needing escapes, empty text
+        Group(()),
+        Group((), clip=Box(0, 0, 1, 1)),
+        Group((Group((), Transform(translate=(1, 1))),), Transform(rotate=45)),
+        Text(1, 1, ""),
+        Text(1, 2, "a&b<c>d\"e'f &amp; \u00a0é"),
+    ))
+    faces = [face.scene for face in card_faces(loaded)][:6] + [_every_primitive(image), edges]
     for scene, ops in zip(faces, scene_flat.flatten(faces)):
         assert svg_floor.write_flat(ops) == write_svg(scene)
 
