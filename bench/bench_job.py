@@ -13,7 +13,8 @@
   round gives a wall-time ratio and the figure is their median.
 * Deck-size rows: the same job scaled to 54, 540 and 5,400 distinct cards
   (``bench/job_spec.py``; decks of at most 1,800 cards), each built cold with
-  every artefact on A4: wall time and peak memory (max RSS).
+  every artefact on A4: wall time, the child's CPU time and peak memory (max
+  RSS), and for each the cost per added card between consecutive sizes.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 from bench_common import ROOT, Figure, Load, ProcessRun, Settings, interleaved, measured, run_cardgen, run_process
-from job_spec import JOB, write_job
+from job_spec import DECK_LIMIT, JOB, write_job
 
 FLOOR = ROOT / "bench" / "job_floor.py"
 WHOLE_JOB_TARGET = 3.0
@@ -82,10 +83,40 @@ def measure_job(settings: Settings, figures: list[Figure]) -> None:
     figures.append(floor_figure)
 
 
+def per_card_slopes(points: dict[int, float], scale: float = 1.0) -> list[tuple[int, int, float]]:
+    """(smaller deck, larger deck, cost of each added card) between consecutive deck sizes, times ``scale``.
+
+    ``points`` maps a deck size to a median (seconds, or MB); the slope is the
+    difference of the medians over the difference of the sizes, so a build
+    growing linearly with the deck has the same slope between every pair.
+    """
+    sizes = sorted(points)
+    return [(a, b, (points[b] - points[a]) / (b - a) * scale) for a, b in zip(sizes, sizes[1:])]
+
+
+def slope_text(slopes: list[tuple[int, int, float]], unit: str) -> str:
+    """``54->540: 1.23 ms/card, 540->5,400: 1.40 ms/card (1.14x the first step)``: the slopes and how far they drift."""
+    parts = [f"{a:,}->{b:,}: {slope:.2f} {unit}/card" for a, b, slope in slopes]
+    text = ", ".join(parts)
+    if len(slopes) >= 2 and slopes[0][2] > 0:
+        text += f" (last step {slopes[-1][2] / slopes[0][2]:.2f}x the first: 1.00x is linear)"
+    return text
+
+
 def measure_deck_sizes(settings: Settings, figures: list[Figure]) -> None:
-    """Cold builds of the job at each deck size: wall time and peak memory, and the cost per added card."""
+    """Cold builds of the job at each deck size: wall time, CPU time and peak memory, and the cost of each added card.
+
+    Three rows per size: wall time (the issue's target at 5,400 cards), CPU
+    time of the child (what the machine's other users do not change much) and
+    peak memory (max RSS). The last size's rows note the slope per added card
+    between consecutive sizes for each of the three, and how far the last
+    step's slope is from the first (linear growth keeps it near 1).
+    """
     work = Path(tempfile.mkdtemp(prefix="cardgen-bench-decks-"))
-    medians: dict[int, float] = {}
+    walls: dict[int, float] = {}
+    cpus: dict[int, float] = {}
+    peaks: dict[int, float] = {}
+    rows: dict[str, Figure] = {}
     try:
         for size in settings.deck_sizes:
             folder = write_job(work / f"spec{size}", size)
@@ -101,23 +132,27 @@ def measure_deck_sizes(settings: Settings, figures: list[Figure]) -> None:
             results = [once() for _ in range(settings.reps)]
             target = size == DECK_TARGET_CARDS
             wall = Figure(f"deck size: {size:,} distinct cards, cold `cardgen build --paper a4`, every artefact (wall)", "s", DECK_TARGET_S if target else None, "lower")
+            cpu = Figure(f"deck size: {size:,} distinct cards, CPU time of the build process", "s", None, "lower")
             memory = Figure(f"deck size: {size:,} distinct cards, peak memory (max RSS)", "MB", DECK_TARGET_MB if target else None, "lower")
             wall.samples = [r.wall for r, _ in results]
-            wall.cpu = [r.cpu for r, _ in results]
-            wall.loads = memory.loads = [load for _, load in results]
+            wall.cpu = cpu.cpu = cpu.samples = [r.cpu for r, _ in results]
+            wall.loads = cpu.loads = memory.loads = [load for _, load in results]
             memory.samples = [r.max_rss_mb for r, _ in results]
-            medians[size] = statistics.median(wall.samples)
-            wall.note = wall.load_note()
-            decks = (size + 1799) // 1800
+            walls[size] = statistics.median(wall.samples)
+            cpus[size] = statistics.median(cpu.samples)
+            peaks[size] = statistics.median(memory.samples)
+            wall.note = cpu.note = memory.note = wall.load_note()
+            decks = (size + DECK_LIMIT - 1) // DECK_LIMIT
             if decks > 1:
-                wall.note += f"; {decks} decks of at most 1,800 cards (the split the first figures used; a deck may hold 20,000)"
-            figures += [wall, memory]
+                wall.note += f"; {decks} decks of at most {DECK_LIMIT:,} cards (the split the first figures used; a deck may hold 20,000)"
+            figures += [wall, cpu, memory]
+            rows = {"wall": wall, "cpu": cpu, "memory": memory}
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    sizes = sorted(medians)
-    if len(sizes) >= 2:
-        steps = [f"{a:,}->{b:,}: {(medians[b] - medians[a]) / (b - a) * 1000:.2f} ms/card" for a, b in zip(sizes, sizes[1:])]
-        figures[-2].note += "; wall time per added card " + ", ".join(steps)
+    if len(walls) >= 2:
+        rows["wall"].note += "; wall time per added card " + slope_text(per_card_slopes(walls, 1000.0), "ms")
+        rows["cpu"].note += "; CPU time per added card " + slope_text(per_card_slopes(cpus, 1000.0), "ms")
+        rows["memory"].note += "; peak memory per added card " + slope_text(per_card_slopes(peaks, 1024.0), "KB")
 
 
 def measure_startup(settings: Settings, figures: list[Figure]) -> None:

@@ -1,20 +1,22 @@
-"""SVG backend: one scene -> one SVG document, sized in mm, through the standard library's ElementTree.
+"""SVG backend: one scene -> one SVG document, sized in mm, written as text.
 
 The viewBox is in millimetres, so one user unit is 1 mm; font sizes are
 converted from pt to mm. Output is deterministic: numbers are formatted with a
 fixed precision, clip-path ids come from a per-document counter, no timestamps.
 
-The document is a tree of :mod:`xml.etree.ElementTree` elements, each made
-with its attributes already formatted (memoised numbers, paint and font
-attribute sets) and in sorted order, serialised once by ``tostring()``, which
-escapes text and attribute values. The bytes are those the svgwrite library
-wrote for the same elements before (the root's ``baseProfile``, ``version`` and
-namespace attributes, an empty ``<defs />`` first, sorted attributes, empty
-values left out): svgwrite, with its validation off, only added an element
-object per primitive around the same ElementTree serialiser, and importing it
-cost about 40 ms (its validator compiles large regular expressions), more than
-writing a card's faces. The backend stays behind this module's small interface
-(:class:`SvgBackend`, :func:`write_svg`).
+Each element is written as text as soon as it is drawn, its attributes already
+formatted (memoised numbers, paint and font attribute sets) and in sorted
+order, escaped as the standard library's ElementTree escapes them. The bytes
+are those ``ElementTree.tostring()`` wrote for the same elements when this
+backend built a tree (and those the svgwrite library wrote before that: the
+root's ``baseProfile``, ``version`` and namespace attributes, an empty
+``<defs />`` first, sorted attributes, empty values left out, an element
+without content closed as ``<tag ... />``). Building the tree and walking it to
+serialise it took as long as drawing the face; the tests compare this writer's
+bytes with ElementTree's and svgwrite's. The clip paths a face defines go into
+the ``<defs>`` at the top, so they are kept apart and joined in at the end. The
+backend stays behind this module's small interface (:class:`SvgBackend`,
+:func:`write_svg`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from __future__ import annotations
 import base64
 import mimetypes
 from pathlib import Path as FsPath
-from xml.etree.ElementTree import Element, SubElement, tostring
 
 from cardgen.render.backend import draw_scene
 from cardgen.render.fonts import font_face, sanitize_text
@@ -156,80 +157,100 @@ SVG_ROOT_ATTRIBUTES = {
 """The root element's fixed attributes (SVG 1.1 full profile, the SVG, XLink and XML Events namespaces)."""
 
 
-def _attributes(attrs: dict[str, str]) -> dict[str, str]:
-    """``attrs`` in sorted order, empty values left out: how every element's attributes are written."""
-    return {key: attrs[key] for key in sorted(attrs) if attrs[key]}
+_ATTRIBUTE_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;", "\n": "&#10;", "\t": "&#09;"})
+"""How ElementTree escapes an attribute value (``xml.etree.ElementTree._escape_attrib``), in one pass."""
+_TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+"""How ElementTree escapes character data (``_escape_cdata``)."""
+
+
+def _open_tag(tag: str, attrs: dict[str, str]) -> str:
+    """``<tag a="1" b="2"`` (not closed): the attributes sorted, empty values left out, values escaped."""
+    parts = [f"<{tag}"]
+    for key in sorted(attrs):
+        value = attrs[key]
+        if value:
+            parts.append(f' {key}="{value.translate(_ATTRIBUTE_ESCAPES)}"')
+    return "".join(parts)
 
 
 class SvgBackend:
     """Renders exactly one scene to SVG text. Images are embedded as data URIs."""
 
     def __init__(self) -> None:
-        self._root: Element | None = None
-        self._defs: Element | None = None
-        self._stack: list[Element] = []
+        self._out: list[str] = []
+        self._defs: list[str] = []
+        self._open: list[int] = []
+        """Where each open ``<g>`` tag stands in the output (the root's at 0)."""
         self._clip_counter = 0
         self._pages = 0
 
     # -- document / page -------------------------------------------------
     def begin_document(self) -> None:
         """Reset state for a new document."""
-        self._root = None
-        self._defs = None
-        self._stack = []
+        self._out = []
+        self._defs = []
+        self._open = []
         self._clip_counter = 0
         self._pages = 0
 
     def begin_page(self, scene: Scene) -> None:
-        """Create the SVG root sized in mm with a mm viewBox, and its (first) ``<defs>``."""
+        """Open the SVG root sized in mm with a mm viewBox; its ``<defs>`` come first, written at the end."""
         if self._pages:
             raise ValueError("an SVG document holds exactly one scene")
         self._pages += 1
         w, h = _n(scene.width_mm), _n(scene.height_mm)
-        root = Element("svg", _attributes({**SVG_ROOT_ATTRIBUTES, "width": f"{w}mm", "height": f"{h}mm", "viewBox": f"0 0 {w} {h}", "style": "font-kerning:none"}))
-        self._defs = SubElement(root, "defs")
-        self._root = root
-        self._stack = [root]
+        root = {**SVG_ROOT_ATTRIBUTES, "width": f"{w}mm", "height": f"{h}mm", "viewBox": f"0 0 {w} {h}", "style": "font-kerning:none"}
+        self._out = [_open_tag("svg", root) + ">", ""]  # (the second item is where the <defs> go)
+        self._open = [0]
 
     def end_page(self) -> None:
         """Nothing to flush for SVG."""
 
     def finish(self) -> str:
-        """Return the SVG document as text (serialised once)."""
-        if self._root is None:
+        """Return the SVG document as text."""
+        if not self._out:
             raise ValueError("no scene was drawn")
-        if len(self._stack) != 1:
+        if len(self._open) != 1:
             raise ValueError("unbalanced push_group/pop_group")
-        return '<?xml version="1.0" encoding="utf-8"?>\n' + tostring(self._root, encoding="unicode") + "\n"
+        self._out[1] = "<defs>" + "".join(self._defs) + "</defs>" if self._defs else "<defs />"
+        return '<?xml version="1.0" encoding="utf-8"?>\n' + "".join(self._out) + "</svg>\n"
 
     # -- helpers ---------------------------------------------------------
-    def _add(self, tag: str, attrs: dict[str, str]) -> Element:
-        if self._root is None:
+    def _add(self, tag: str, attrs: dict[str, str], text: str = "") -> None:
+        """Write an element without children (``text`` is its character data)."""
+        if not self._out:
             raise ValueError("begin_page was not called")
-        return SubElement(self._stack[-1], tag, _attributes(attrs))
+        start = _open_tag(tag, attrs)
+        self._out.append(f"{start}>{text.translate(_TEXT_ESCAPES)}</{tag}>" if text else start + " />")
 
     # -- groups ----------------------------------------------------------
     def push_group(self, group: Group) -> None:
         """Open a <g> with the group's transform and clip-path."""
+        if not self._out:
+            raise ValueError("begin_page was not called")
         attrs: dict[str, str] = {}
         if group.transform is not None and not group.transform.is_identity:
             attrs["transform"] = _transform_attr(group.transform)
         if group.clip is not None:
-            if self._defs is None:
-                raise ValueError("begin_page was not called")
             self._clip_counter += 1
             clip_id = f"clip{self._clip_counter}"
-            clip_path = SubElement(self._defs, "clipPath", {"id": clip_id})
             clip = group.clip
-            SubElement(clip_path, "rect", _attributes({"x": _n(clip.x), "y": _n(clip.y), "width": _n(clip.w), "height": _n(clip.h)}))
+            box = _open_tag("rect", {"x": _n(clip.x), "y": _n(clip.y), "width": _n(clip.w), "height": _n(clip.h)})
+            self._defs.append(f'<clipPath id="{clip_id}">{box} /></clipPath>')
             attrs["clip-path"] = f"url(#{clip_id})"
-        self._stack.append(self._add("g", attrs))
+        self._open.append(len(self._out))
+        self._out.append(_open_tag("g", attrs))
 
     def pop_group(self) -> None:
-        """Close the innermost <g>."""
-        if len(self._stack) <= 1:
+        """Close the innermost <g> (``<g ... />`` when nothing was drawn in it)."""
+        if len(self._open) <= 1:
             raise ValueError("pop_group without push_group")
-        self._stack.pop()
+        start = self._open.pop()
+        if start == len(self._out) - 1:
+            self._out[start] += " />"
+        else:
+            self._out[start] += ">"
+            self._out.append("</g>")
 
     # -- primitives ------------------------------------------------------
     def draw_rect(self, rect: Rect) -> None:
@@ -270,7 +291,7 @@ class SvgBackend:
         """<text> with the face's CSS family; control characters are stripped."""
         attrs = dict(_text_style(text.font, text.size_pt, text.fill, text.anchor))
         attrs["x"], attrs["y"] = _n(text.x), _n(text.y)
-        self._add("text", attrs).text = sanitize_text(text.text)
+        self._add("text", attrs, sanitize_text(text.text))
 
     def draw_image(self, image: Image) -> None:
         """<image> embedding the file as a data URI (self-contained, deterministic)."""

@@ -115,8 +115,50 @@ def number_words(locale: str) -> tuple[re.Pattern[str], dict[str, int]]:
     return pattern, words
 
 
+_ASCII_WORD = re.compile(r"[a-z]+")
+_FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
+"""Characters outside ASCII that a case-insensitive pattern matches to ASCII letters (dotted and dotless i, long s, the Kelvin sign)."""
+
+
+@lru_cache(maxsize=8)
+def _first_words(locale: str) -> frozenset[str] | None:
+    """The lower-case first word of every ASCII number word of ``locale``; None when a plain-ASCII text cannot be screened by it.
+
+    A number word matches a text only where the text's own word is that number
+    word's first word (the pattern needs a word boundary before it, and its
+    first word ends at the end of the number word or at a space or hyphen, which
+    the text must repeat). A number word with a character outside ASCII never
+    matches plain ASCII text, unless it holds one of :data:`_FOLDS_TO_ASCII`.
+    """
+    _, words = number_words(locale)
+    firsts = set()
+    for word in words:
+        if any(ch in _FOLDS_TO_ASCII for ch in word):
+            return None
+        if word.isascii():
+            first = _ASCII_WORD.match(word)
+            if first is None or first.end() < len(word) and word[first.end()] not in " -":
+                return None
+            firsts.add(first.group(0))
+    return frozenset(firsts)
+
+
+def could_hold_numbers(text: str, locale: str) -> bool:
+    """False when ``text`` surely holds no number :func:`numbers_in` finds: plain ASCII, no digit, no word a number word starts with.
+
+    A cheap screen (a set lookup per word) before the number pattern, whose
+    alternation of every number word is tried at every position of a text.
+    """
+    if not text.isascii() or any(ch.isdigit() for ch in text):
+        return True
+    firsts = _first_words(locale)
+    return firsts is None or any(word in firsts for word in _ASCII_WORD.findall(text.lower()))
+
+
 def numbers_in(text: str, locale: str) -> list[tuple[int, int, int]]:
     """(value, start, end) of every number from three up in ``text``, references removed."""
+    if not could_hold_numbers(text, locale):
+        return []
     pattern, words = number_words(locale)
     plain = REFERENCE.sub(lambda m: " " * len(m.group(0)), text)
     out = []

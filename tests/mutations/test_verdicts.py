@@ -387,3 +387,38 @@ def test_a_number_named_as_a_plural_noun_counts_in_both_languages() -> None:
     assert [v for v, _, _ in numbers_in("Oito Maluco", "pt_BR")] == [8]
     assert [v for v, _, _ in numbers_in("a pair of sixes", "en")] == [6]
     assert numbers_in("Nothing here counts", "en") == []
+
+
+def test_the_number_screen_never_hides_a_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numbers_in with its cheap screen finds exactly what the number pattern alone finds.
+
+    Every localised text of every shipped game in each of its locales, the bench
+    job's card texts, and texts at the screen's edges (case, plurals, hyphenated
+    and multi-word numbers, a number word glued to a longer word, digits, accents,
+    the characters that fold to ASCII letters); the screen must also turn away
+    the plain texts it is there for.
+    """
+    from cardgen.spec.load import find_spec_folder, load_spec
+    from cardgen.validate import prose
+    from cardgen.validate.static import all_texts
+
+    corpus: list[tuple[str, str]] = []
+    for game in ("ceramus", "ceratopsians", "crazy-eights", "hearts", "keramikos", "mausoleum-guardians", "no-thanks"):
+        spec = load_spec(find_spec_folder(game)).spec
+        assert spec is not None
+        corpus += [(text, locale) for _, texts in all_texts(spec) for locale, text in texts.items()]
+    bench = Path(__file__).resolve().parents[2] / "bench" / "job" / "cards.csv"
+    corpus += [(line, "en") for line in bench.read_text(encoding="utf-8").splitlines()]
+    edges = [
+        "THREE cards", "Three's turn", "threefold", "twenty-one points", "twenty one", "one hundred cards", "a pair of SIXES",
+        "x3", "3.5", "take 12", "Crazy Eights", "eightfold", "seventy-seven", "ſix", "\u212aeep", "três cartas", "vinte e duas",
+        "dezesseis peças", "Quatorze", "catorze", "cinco-marias", "nothing here", "", "one two", "ones", "tens of cards",
+    ]
+    corpus += [(text, locale) for text in edges for locale in ("en", "pt_BR")]
+    assert len(corpus) > 1500
+    screened = [prose.numbers_in(text, locale) for text, locale in corpus]
+    turned_away = sum(not prose.could_hold_numbers(text, locale) for text, locale in corpus)
+    monkeypatch.setattr(prose, "could_hold_numbers", lambda text, locale: True)
+    assert screened == [prose.numbers_in(text, locale) for text, locale in corpus]
+    assert turned_away > len(corpus) // 4
+    assert prose.numbers_in("seventy-seven", "en") == [(77, 0, 13)] and prose.numbers_in("threefold", "en") == []

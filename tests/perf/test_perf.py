@@ -157,7 +157,16 @@ def test_svgwrite_floor_writes_the_same_bytes(tmp_path: Path) -> None:
     from cardgen.spec.load import load_spec
 
     loaded = load_spec(find_spec_folder("mausoleum-guardians"))
-    faces = [face.scene for face in card_faces(loaded)][:6] + [_every_primitive(image)]
+    from cardgen.render.scene import Box
+
+    edges = Scene(12, 9, (  # empty groups (closed as <g />), a clip around nothing, text needing escapes, empty text
+        Group(()),
+        Group((), clip=Box(0, 0, 1, 1)),
+        Group((Group((), Transform(translate=(1, 1))),), Transform(rotate=45)),
+        Text(1, 1, ""),
+        Text(1, 2, "a&b<c>d\"e'f &amp; \u00a0é"),
+    ))
+    faces = [face.scene for face in card_faces(loaded)][:6] + [_every_primitive(image), edges]
     for scene, ops in zip(faces, scene_flat.flatten(faces)):
         assert svg_floor.write_flat(ops) == write_svg(scene)
 
@@ -233,3 +242,18 @@ def test_a_rebuild_draws_only_the_edited_face_s_svg_and_keeps_one_cache_entry_fo
     fresh = build_game(spec, tmp_path / "fresh", BuildOptions(papers=("a4",), only=("faces",), cache=False))
     assert not fresh.failed
     assert _files(tmp_path / "fresh") == _files(tmp_path / "out")
+
+
+def test_deck_size_slopes_per_added_card() -> None:
+    """The bench's per-card slopes: the difference of medians over the difference of sizes, and the drift of the last step."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from bench_job import per_card_slopes, slope_text
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    slopes = per_card_slopes({5400: 10.8, 54: 0.6, 540: 1.5}, 1000.0)
+    assert [(a, b) for a, b, _ in slopes] == [(54, 540), (540, 5400)]
+    assert slopes[0][2] == pytest.approx(900 / 486) and slopes[1][2] == pytest.approx(9300 / 4860)
+    text = slope_text(slopes, "ms")
+    assert text.startswith("54->540: 1.85 ms/card, 540->5,400: 1.91 ms/card") and "(last step 1.03x the first" in text
+    assert slope_text(per_card_slopes({54: 80.0, 540: 89.0}, 1024.0), "KB") == "54->540: 18.96 KB/card"
