@@ -31,6 +31,7 @@ from cardgen.spec.rules_data import (
     RulesData,
     SetAsideStep,
     SetEffect,
+    SetsScore,
     SetStep,
     ShuffleStep,
     SkipEffect,
@@ -126,6 +127,15 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
             yield base + ("end", key), value, False
     if end.turn_limit is not None:
         yield base + ("end", "turn_limit"), end.turn_limit, False
+    for k, score in enumerate(rules.scoring):
+        if isinstance(score, SetsScore):
+            here = base + ("scoring", k, "sets")
+            if score.sets.per is not None:
+                yield here + ("per",), score.sets.per, False
+            if score.sets.wild is not None:
+                yield here + ("wild", "where"), score.sets.wild.where, True
+                if score.sets.wild.fills != "set":
+                    yield here + ("wild", "fills"), score.sets.wild.fills, False
 
 
 def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool) -> Iterator[tuple[PathKey, int | str, bool]]:
@@ -180,6 +190,32 @@ def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
             yield base + ("scoring", k, "sum", "zone"), score.sum.zone
         elif isinstance(score, AllOrNothingScore):
             yield base + ("scoring", k, "all_or_nothing", "zone"), score.all_or_nothing.zone
+        elif isinstance(score, SetsScore):
+            yield base + ("scoring", k, "sets", "zone"), score.sets.zone
+            if score.sets.wild is not None:
+                yield base + ("scoring", k, "sets", "wild", "zone"), score.sets.wild.zone
+
+
+def sets_fields(score: SetsScore) -> list[str]:
+    """The card fields a ``sets`` scoring item reads: the set, its size, its points and every tiebreak field."""
+    spec = score.sets
+    return [spec.set, spec.size, spec.points] + [tie.by for tie in spec.ties if not isinstance(tie, str)]
+
+
+def _sets_problems(rules: RulesData, names: Names, here: PathKey, score: SetsScore) -> Iterator[tuple[PathKey, str, str]]:
+    """A ``sets`` item counted in a shared zone, or naming a field the decks in play lack or that is not a whole number."""
+    spec = score.sets
+    for key, zone in (("zone", spec.zone), ("wild", spec.wild.zone if spec.wild is not None else None)):
+        if zone is not None and zone in rules.zones and not rules.zones[zone].per_seat:
+            path = here + ((key,) if key == "zone" else ("wild", "zone"))
+            yield path, f"zone {zone!r} is shared; sets are counted in each seat's own zone (a per-seat zone)", "CG175"
+    numeric = [("size", spec.size), ("points", spec.points)] + [(("ties", k, "by"), tie.by) for k, tie in enumerate(spec.ties) if not isinstance(tie, str)]
+    for key, name in [("set", spec.set), *numeric]:
+        path = here + (key if isinstance(key, tuple) else (key,))
+        if name not in names.fields:
+            yield path, f"no card field {name!r} in the decks in play", "CG175"
+        elif key != "set" and names.field_kinds.get(name) != NUMBER:
+            yield path, f"card field {name!r} is not a whole number, so it cannot be {'compared' if isinstance(key, tuple) else 'counted'}", "CG175"
 
 
 def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
@@ -255,6 +291,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
         elif isinstance(score, AllOrNothingScore):
             if score.all_or_nothing.field not in names.fields:
                 yield ("rules", "scoring", k, "all_or_nothing", "field"), f"no card field {score.all_or_nothing.field!r} in the decks in play", "CG175"
+        elif isinstance(score, SetsScore):
+            yield from _sets_problems(rules, names, ("rules", "scoring", k, "sets"), score)
         elif not isinstance(score, SumScore) and score.counter not in rules.counters:
             yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
     for i, step in enumerate(rules.setup):
@@ -298,14 +336,14 @@ def _trump_kind(trump: int | str, follow: str, names: Names) -> Iterator[tuple[P
         yield ("rules", "tricks", "trump"), f"the trump {trump!r} gives {kind} values, and {follow!r} holds {wanted} values, so no card is ever a trump", "CG175"
 
 
-_COUNTS = frozenset({"count", "amount", "start", "turn_limit"})
+_COUNTS = frozenset({"count", "amount", "start", "turn_limit", "per", "fills"})
 """The last keys of the paths of expressions that give a whole number (a count, an amount, a start, a limit)."""
 
 
 def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: Reads) -> str | None:
     """Why an expression worked out once, before play (a counter's start, a deal's count, the turn limit), reads
     something only a position has (a zone, a counter, a variable, the turn), or None."""
-    fixed = path[-2:] == ("deal", "count") or path[-1] == "turn_limit" or (path[1] == "counters" and path[-1] == "start")
+    fixed = path[-2:] in (("deal", "count"), ("sets", "per"), ("wild", "fills")) or path[-1] == "turn_limit" or (path[1] == "counters" and path[-1] == "start")
     if not fixed:
         return None
     position = sorted(reads.zones | reads.counters | reads.variables)
@@ -439,6 +477,8 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
             reads.fields.add(score.sum.field)
         elif isinstance(score, AllOrNothingScore):
             reads.fields.add(score.all_or_nothing.field)
+        elif isinstance(score, SetsScore):
+            reads.fields.update(sets_fields(score))
     if rules.tricks is not None:
         reads.fields.update({rules.tricks.follow, rules.tricks.rank})
     reads.fields.update(variable.values for variable in rules.variables.values() if variable.values is not None)

@@ -271,7 +271,53 @@ class AllOrNothingScore(RulesModel):
     all_or_nothing: SumSpec = Field(description="The zone and the field summed, as in `sum`.")
 
 
-Scoring = Union[SumScore, CounterScore, AllOrNothingScore]
+class SetsScore(RulesModel):
+    """Points from sets collected in a seat's zone: the cards are grouped by a field naming their set; a set
+    holding as many cards as its size scores its points once, an incomplete one a point for every ``per``
+    cards. Wild cards (in another zone) may complete started sets, each placed where it scores the most."""
+
+    sets: "SetsSpec" = Field(description="The zone, the fields naming each card's set, its size and its points, and the wild cards.")
+
+
+class SetsSpec(RulesModel):
+    """How sets are counted in a seat's zone."""
+
+    zone: RulesIdentifier = Field(description="The per-seat zone the sets are counted in (a collection).")
+    set: str = Field(description="The card field naming the set a card belongs to; cards without it are not counted.")
+    size: str = Field(description="The whole-number card field giving how many cards complete the set.")
+    points: str = Field(description="The whole-number card field giving what a complete set scores, once for the whole set.")
+    per: Expr | None = Field(
+        default=None,
+        description="An incomplete set scores one point for every this many cards (rounded down), worked out before play; none: an incomplete set scores nothing.",
+    )
+    wild: "WildCards | None" = Field(default=None, description="Cards that complete sets a seat has started, placed at scoring where they score the most.")
+    ties: list["SetsTie"] = Field(
+        default_factory=list,
+        description="Tiebreakers after the score, in order: `cards` (cards in complete sets), `sets` (complete sets), or `{by: FIELD}` "
+        "(complete sets counted for each value of a whole-number field, highest value first).",
+    )
+
+
+class WildCards(RulesModel):
+    """Cards in a seat's zone that each complete a set it has started (at least one card of it)."""
+
+    zone: RulesIdentifier = Field(description="The per-seat zone the wild cards are in (a hand).")
+    where: str = Field(description="An expression over `card` that the wild cards of that zone satisfy, e.g. `card.effect == 'complete'`.")
+    fills: Expr | Literal["set"] = Field(
+        default="set",
+        description="How many missing cards one wild card stands for: `set` (every card a started set lacks), or a whole number worked out before play.",
+    )
+
+
+class TieByField(RulesModel):
+    """A tiebreaker: complete sets counted for each value of a card field, the highest value compared first."""
+
+    by: str = Field(description="The whole-number card field (of the sets' cards) whose values are compared, highest first.")
+
+
+SetsTie = Union[Literal["cards", "sets"], TieByField]
+
+Scoring = Union[SumScore, CounterScore, AllOrNothingScore, SetsScore]
 
 
 class RulesData(RulesModel):
@@ -388,5 +434,5 @@ class Tricks(RulesModel):
 
 SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep]
 
-for _model in (RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
+for _model in (RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

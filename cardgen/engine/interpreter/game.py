@@ -29,6 +29,7 @@ from cardgen.engine.interpreter.chance import ChanceStep, card_outcomes
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.engine.interpreter.scoring import all_or_nothing
+from cardgen.engine.interpreter.sets import SetsScorer
 from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
@@ -41,6 +42,7 @@ from cardgen.spec.rules_data import (
     MoveSpec,
     MoveStep,
     SetAsideStep,
+    SetsScore,
     SetStep,
     ShuffleStep,
     SumScore,
@@ -214,6 +216,8 @@ class DataGame(Game):
         if self.turn_limit is not None and not 1 <= self.turn_limit <= MAX_TURN_LIMIT:
             raise ValueError(f"rules.end.turn_limit is {self.turn_limit:,} with {P} players; it must lie between 1 and {MAX_TURN_LIMIT:,}")
         self.scorers = [self._scorer(item) for item in rules.scoring]
+        self.tiebreakers: list[SetsScorer] = [scorer for scorer in self.scorers if isinstance(scorer, SetsScorer) and scorer.tie_kinds]
+        """Scoring items with tiebreakers, in order: after the total score, a ranking compares their tiebreak values."""
         self.trick_rules = (
             TrickRules(rules.tricks, t, P, [self._effect(e, card=False, target=False) for e in rules.tricks.after]) if rules.tricks is not None else None
         )
@@ -234,6 +238,8 @@ class DataGame(Game):
                 summed = item.sum if isinstance(item, SumScore) else item.all_or_nothing
                 values = t.field_values[summed.field][:-1]
                 bound += sum(abs(v) * n for v, n in zip(values, self.copies) if isinstance(v, int))
+            elif isinstance(item, SetsScore):
+                bound += next(scorer.bound for scorer, scored in zip(self.scorers, rules.scoring) if scored is item)
             else:
                 counter = rules.counters[item.counter]
                 bound += max(abs(counter.min), abs(counter.max))
@@ -260,6 +266,8 @@ class DataGame(Game):
         t = self.tables
         if isinstance(item, AllOrNothingScore):
             return all_or_nothing(item, t, self.num_players)
+        if isinstance(item, SetsScore):
+            return SetsScorer(item, t, self.copies)
         if isinstance(item, SumScore):
             zone, per_seat = t.zone_index[item.sum.zone], t.names.zones[item.sum.zone]
             values, sign, runs = t.field_values[item.sum.field], item.sum.sign, item.sum.runs
@@ -547,6 +555,16 @@ class DataState(State):
     def scores(self) -> list[int]:
         g = self.g
         return [sum(scorer(self, seat) for scorer in g.scorers) for seat in range(g.num_players)]
+
+    def ranking(self) -> list[list[Seat]]:
+        """By total score, then the tiebreakers of the scoring items that have them, in order; then shared."""
+        g = self.g
+        if not g.tiebreakers:
+            return State.ranking(self)
+        scores = self.scores()
+        keys = [(scores[seat],) + tuple(v for scorer in g.tiebreakers for v in scorer.ties(self, seat)) for seat in range(g.num_players)]
+        order = sorted(set(keys), reverse=True)
+        return [[seat for seat, key in enumerate(keys) if key == value] for value in order]
 
     def clone(self) -> "DataState":
         other = DataState.__new__(DataState)
