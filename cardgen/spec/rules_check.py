@@ -135,7 +135,7 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
                 yield here + ("per",), score.sets.per, False
             if score.sets.wild is not None:
                 yield here + ("wild", "where"), score.sets.wild.where, True
-                if score.sets.wild.fills != "set":
+                if score.sets.wild.fills not in FILL_WORDS:
                     yield here + ("wild", "fills"), score.sets.wild.fills, False
 
 
@@ -195,6 +195,19 @@ def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
             yield base + ("scoring", k, "sets", "zone"), score.sets.zone
             if score.sets.wild is not None:
                 yield base + ("scoring", k, "sets", "wild", "zone"), score.sets.wild.zone
+
+
+FILL_WORDS = ("set", "piece")
+"""What a wild card may fill besides a number of cards: every missing card of a set, or one."""
+
+
+def _fill_words(names: Names, source: int | str) -> bool:
+    """Whether ``source`` is ``options.NAME`` for an option whose every choice is a fill word."""
+    tree = ast.parse(str(source), mode="eval").body
+    if isinstance(tree, ast.Attribute) and isinstance(tree.value, ast.Name) and tree.value.id == "options":
+        choices = names.options.get(tree.attr, ())
+        return bool(choices) and all(choice in FILL_WORDS for choice in choices)
+    return False
 
 
 def sets_fields(score: SetsScore) -> list[str]:
@@ -356,7 +369,7 @@ def _trump_kind(trump: int | str, follow: str, names: Names) -> Iterator[tuple[P
         yield ("rules", "tricks", "trump"), f"the trump {trump!r} gives {kind} values, and {follow!r} holds {wanted} values, so no card is ever a trump", "CG175"
 
 
-_COUNTS = frozenset({"count", "amount", "start", "turn_limit", "per", "fills"})
+_COUNTS = frozenset({"count", "amount", "start", "turn_limit", "per"})
 """The last keys of the paths of expressions that give a whole number (a count, an amount, a start, a limit)."""
 
 
@@ -382,6 +395,8 @@ def _kind_problem(rules: RulesData, names: Names, path: PathKey, source: int | s
         return over(f"{path[-1]} is", source, MAX_RULES_COUNT, "(either sign)")
     if isinstance(source, int) and path[-1] == "turn_limit" and not 1 <= source <= MAX_TURN_LIMIT:
         return f"turn_limit is {source:,}; it must lie between 1 and {MAX_TURN_LIMIT:,}"
+    if path[-2:] == ("wild", "fills") and kind not in (NUMBER, ANY) and not _fill_words(names, source):
+        return f"{source!r} gives neither a whole number nor one of {', '.join(FILL_WORDS)} (a text that is an option whose choices are those words)"
     if path[-2:] == ("set", "value"):
         var = _set_variable(rules, path)
         wanted = names.variable_kinds.get(var, ANY) if var is not None else ANY

@@ -333,9 +333,10 @@ class WildCards(RulesModel):
 
     zone: RulesIdentifier = Field(description="The per-seat zone the wild cards are in (a hand).")
     where: str = Field(description="An expression over `card` that the wild cards of that zone satisfy, e.g. `card.effect == 'complete'`.")
-    fills: Expr | Literal["set"] = Field(
+    fills: Expr = Field(
         default="set",
-        description="How many missing cards one wild card stands for: `set` (every card a started set lacks), or a whole number worked out before play.",
+        description="How many missing cards one wild card stands for: `set` (every card a started set lacks), `piece` (one), a whole "
+        "number, or an expression worked out before play giving one of those (`options.NAME`, a rule option whose choices are `set` and `piece`).",
     )
 
 

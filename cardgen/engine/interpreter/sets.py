@@ -23,6 +23,20 @@ if TYPE_CHECKING:
     from cardgen.engine.interpreter.game import DataState
 
 
+def wild_fill(source: int | str, tables: Tables) -> int:
+    """Missing cards one wild card fills: 0 for a whole set (``set``), 1 for ``piece``, else the number ``source`` gives."""
+    value: Any = source
+    if source not in ("set", "piece"):
+        value = compile_expression(source, tables)(None, 0, 0)
+    if value == "set":
+        return 0
+    if value == "piece":
+        return 1
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"a wild card fills {value!r}; it must fill a `set`, a `piece` or a whole number of cards, at least 1")
+    return value
+
+
 class SetsScorer:
     """The scorer of one ``sets`` item: ``scorer(state, seat)`` is the points, :meth:`ties` the tiebreak values."""
 
@@ -56,9 +70,7 @@ class SetsScorer:
         if spec.wild is not None:
             self.wild_zone, self.wild_per_seat = tables.zone_index[spec.wild.zone], tables.names.zones[spec.wild.zone]
             self.wild_where: ExprFunction | None = compile_expression(spec.wild.where, tables, card=True)
-            self.fills = 0 if spec.wild.fills == "set" else constant_value(spec.wild.fills, tables)
-            if spec.wild.fills != "set" and self.fills < 1:
-                raise ValueError(f"a wild card fills {self.fills} missing cards; it must fill at least 1")
+            self.fills = wild_fill(spec.wild.fills, tables)
         self.tie_kinds: list[str] = []
         self.tie_rank: list[list[int]] = []
         """For each ``by`` tiebreaker: set index -> its slot in the vector (the highest field value first), -1 if none."""
