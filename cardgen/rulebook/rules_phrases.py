@@ -284,6 +284,31 @@ ALL_OR_NOTHING_LOSE = N_(
     "Each player loses the total %(field)s of the cards in %(zone)s, except when one player took every card with "
     "%(field)s: that player loses nothing, and every other player loses that total instead."
 )
+SETS_SCORE = N_(
+    "Each player sorts the cards in %(zone)s into sets by their %(set)s. A complete set, with as many cards as its "
+    "%(size)s, scores its %(points)s once, however many cards it has."
+)
+SETS_PER = NP_("An incomplete set scores 1 point for every card.", "An incomplete set scores 1 point for every %(num)s cards, rounded down.")
+SETS_PER_FORMULA = N_("An incomplete set scores 1 point for every %(amount)s cards, rounded down.")
+SETS_NO_PARTIAL = N_("An incomplete set scores nothing.")
+WILD_SET = N_(
+    "Each card in %(zone)s for which %(condition)s completes one set of which the player holds at least one card; "
+    "these cards go where they score the most."
+)
+WILD_CARDS = NP_(
+    "Each card in %(zone)s for which %(condition)s stands for %(num)s missing card of a set of which the player holds at least one card; "
+    "these cards go where they score the most.",
+    "Each card in %(zone)s for which %(condition)s stands for %(num)s missing cards of a set of which the player holds at least one card; "
+    "these cards go where they score the most.",
+)
+WILD_FORMULA = N_(
+    "Each card in %(zone)s for which %(condition)s stands for %(amount)s missing cards of a set of which the player holds at least one card; "
+    "these cards go where they score the most."
+)
+SETS_TIES = N_("Ties go to %(ties)s, in that order.")
+TIE_CARDS = N_("the most cards in complete sets")
+TIE_SETS = N_("the most complete sets")
+TIE_BY = N_("the most complete sets of the highest %(field)s, then of the next %(field)s down")
 
 # --- tricks -------------------------------------------------------------------------------------------
 

@@ -114,6 +114,7 @@ from cardgen.rulebook.rules_phrases import (
     TRICK_WIN_TRUMP_VALUE,
     TURN_UP,
 )
+from cardgen.rulebook.rules_sets import sets_sentences
 from cardgen.rulebook.rules_words import ExpressionText, Named, Phrasebook, kind_of, compact, sentence
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_data import (
@@ -509,6 +510,7 @@ SCORING_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "sum": RulesSummary._sum,
     "counter": RulesSummary._counter,
     "all_or_nothing": RulesSummary._all_or_nothing,
+    "sets": lambda summary, item: sets_sentences(summary.book, item),
 }
 """Scoring kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 

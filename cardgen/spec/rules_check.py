@@ -223,13 +223,13 @@ def _sets_problems(rules: RulesData, names: Names, here: PathKey, score: SetsSco
         if zone is not None and zone in rules.zones and not rules.zones[zone].per_seat:
             path = here + ((key,) if key == "zone" else ("wild", "zone"))
             yield path, f"zone {zone!r} is shared; sets are counted in each seat's own zone (a per-seat zone)", "CG175"
-    numeric = [("size", spec.size), ("points", spec.points)] + [(("ties", k, "by"), tie.by) for k, tie in enumerate(spec.ties) if not isinstance(tie, str)]
-    for key, name in [("set", spec.set), *numeric]:
-        path = here + (key if isinstance(key, tuple) else (key,))
+    fields: list[tuple[PathKey, str]] = [(("set",), spec.set), (("size",), spec.size), (("points",), spec.points)]
+    fields += [(("ties", k, "by"), tie.by) for k, tie in enumerate(spec.ties) if not isinstance(tie, str)]
+    for where, name in fields:
         if name not in names.fields:
-            yield path, f"no card field {name!r} in the decks in play", "CG175"
-        elif key != "set" and names.field_kinds.get(name) != NUMBER:
-            yield path, f"card field {name!r} is not a whole number, so it cannot be {'compared' if isinstance(key, tuple) else 'counted'}", "CG175"
+            yield here + where, f"no card field {name!r} in the decks in play", "CG175"
+        elif where != ("set",) and names.field_kinds.get(name) != NUMBER:
+            yield here + where, f"card field {name!r} is not a whole number, so it cannot be {'compared' if where[0] == 'ties' else 'counted'}", "CG175"
 
 
 def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:

@@ -248,7 +248,7 @@ class DataGame(Game):
                 values = t.field_values[summed.field][:-1]
                 bound += sum(abs(v) * n for v, n in zip(values, self.copies) if isinstance(v, int))
             elif isinstance(item, SetsScore):
-                bound += next(scorer.bound for scorer, scored in zip(self.scorers, rules.scoring) if scored is item)
+                bound += next(scorer.bound for scorer, scored in zip(self.scorers, rules.scoring) if scored is item and isinstance(scorer, SetsScorer))
             else:
                 counter = rules.counters[item.counter]
                 bound += max(abs(counter.min), abs(counter.max))

@@ -66,10 +66,11 @@ class SetsScorer:
         self.per = constant_value(spec.per, tables) if spec.per is not None else 0
         if spec.per is not None and self.per < 1:
             raise ValueError(f"a sets scoring item's `per` is {self.per}; an incomplete set scores one point for every `per` cards, at least 1")
-        self.wild_zone, self.wild_per_seat, self.wild_where, self.fills = -1, False, None, 0
+        self.wild_zone, self.wild_per_seat, self.fills = -1, False, 0
+        self.wild_where: ExprFunction | None = None
         if spec.wild is not None:
             self.wild_zone, self.wild_per_seat = tables.zone_index[spec.wild.zone], tables.names.zones[spec.wild.zone]
-            self.wild_where: ExprFunction | None = compile_expression(spec.wild.where, tables, card=True)
+            self.wild_where = compile_expression(spec.wild.where, tables, card=True)
             self.fills = wild_fill(spec.wild.fills, tables)
         self.tie_kinds: list[str] = []
         self.tie_rank: list[list[int]] = []
