@@ -75,6 +75,7 @@ from cardgen.rulebook.rules_phrases import (
     RANDOM_PLAYER,
     REVERSE,
     ROLL,
+    ROLL_DOUBLES,
     RUNS_LOWEST,
     SCORE_COUNTER,
     SCORE_SUM,
@@ -309,6 +310,8 @@ class RulesSummary:
         b = self.book
         die = next((d for d in b.spec.dice if d.id == effect.roll.dice), None)
         dice = b.local(die.name, die.id) if die is not None else effect.roll.dice
+        if effect.roll.doubles is not None:
+            return b.say(ROLL_DOUBLES, dice=dice, variable=b.owned(b.variable(effect.roll.var), "table"), doubles=b.owned(b.variable(effect.roll.doubles), "table"))
         return b.say(ROLL, dice=dice, variable=b.owned(b.variable(effect.roll.var), "table"))
 
     def _steal(self, effect: StealEffect, card: bool) -> str:

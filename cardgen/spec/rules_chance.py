@@ -128,11 +128,17 @@ def chance_problems(spec: Spec, rules: RulesData, effects: Sequence[tuple[PathKe
             roll = effect.roll
             if roll.dice not in dice:
                 yield path + ("roll", "dice"), f"no dice {roll.dice!r} in the spec's `dice` (dice: {', '.join(sorted(dice)) or 'none'})", CODE
-            variable = rules.variables.get(roll.var)
-            if variable is None:
-                yield path + ("roll", "var"), f"no variable {roll.var!r}", CODE
-            elif variable.values is not None:
-                yield path + ("roll", "var"), f"variable {roll.var!r} takes the values of card field {variable.values!r}; a roll's variable holds a total (declare it without `values`)", CODE
+            for key, name in (("var", roll.var), ("doubles", roll.doubles)):
+                if name is None:
+                    continue
+                variable = rules.variables.get(name)
+                held = "a total" if key == "var" else "1 or 0 (whether the dice show the same face)"
+                if variable is None:
+                    yield path + ("roll", key), f"no variable {name!r}", CODE
+                elif variable.values is not None:
+                    yield path + ("roll", key), f"variable {name!r} takes the values of card field {variable.values!r}; a roll's {key} variable holds {held} (declare it without `values`)", CODE
+            if roll.doubles is not None and roll.doubles == roll.var:
+                yield path + ("roll", "doubles"), f"variable {roll.var!r} cannot hold both the total and whether the dice show the same face", CODE
         if isinstance(effect, StealEffect):
             zone = rules.zones.get(effect.steal.from_)
             if zone is not None and not zone.per_seat:

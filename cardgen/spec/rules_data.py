@@ -169,6 +169,11 @@ class RollSpec(RulesModel):
 
     dice: str = Field(description="The id of an entry of the spec's `dice` list (its count of dice with its sides, rolled together).")
     var: RulesIdentifier = Field(description="The variable (declared without `values`) set to the total rolled; later conditions read it.")
+    doubles: RulesIdentifier | None = Field(
+        default=None,
+        description="A variable (declared without `values`) set to 1 when every die shows the same face (doubles), else 0; "
+        "the outcomes are then each total with and without doubles, each with its exact probability.",
+    )
 
 
 class StealEffect(RulesModel):

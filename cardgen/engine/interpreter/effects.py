@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from cardgen.engine.interpreter.chance import ChanceStep, dice_totals
+from cardgen.engine.interpreter.chance import ChanceStep, dice_totals, dice_totals_doubles
 from cardgen.engine.interpreter.compile import compile_expression
 from cardgen.spec.rules_data import (
     AddEffect,
@@ -133,7 +133,10 @@ def compile_chance(game: "DataGame", effect: RollEffect | StealEffect) -> Effect
     k = len(game.chances)
     if isinstance(effect, RollEffect):
         die = game.dice[effect.roll.dice]
-        game.chances.append(ChanceStep(k, "roll", die.id, t.variable_index[effect.roll.var], tuple(dice_totals(die.count, die.sides))))
+        doubles = effect.roll.doubles
+        totals = dice_totals_doubles(die.count, die.sides) if doubles is not None else dice_totals(die.count, die.sides)
+        doubles_var = t.variable_index[doubles] if doubles is not None else -1
+        game.chances.append(ChanceStep(k, "roll", die.id, t.variable_index[effect.roll.var], tuple(totals), doubles_var))
 
         def roll(s: DataState, seat: int, c: int) -> None:
             s.chance = k

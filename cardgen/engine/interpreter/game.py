@@ -556,6 +556,8 @@ class DataState(State):
         """The outcome of the chance step waited for: a total rolled into its variable, or the design of the card taken."""
         chance = self.g.chances[step]
         if chance.kind == "roll":
+            if chance.doubles >= 0:
+                outcome, self.v[chance.doubles] = divmod(outcome, 2)
             self.v[chance.var] = outcome
         else:
             self.z[self.chance_from].remove(outcome)
@@ -649,6 +651,9 @@ class DataState(State):
         if index >= g.chance_base:
             chance = g.chances[index - g.chance_base]
             if chance.kind == "roll":
+                if chance.doubles >= 0:
+                    total, double = divmod(parameter, 2)
+                    return f"P{seat + 1} rolls {chance.name}: {total}{' (doubles)' if double else ''}"
                 return f"P{seat + 1} rolls {chance.name}: {parameter}"
             return f"P{seat + 1} takes at random from {chance.name}: {g.card_names[parameter]}"
         if index >= g.choice_base:
