@@ -271,6 +271,17 @@ END_TABLE = N_("The game ends as soon as %(condition)s.")
 END_ALL_PASS = N_("The game ends when every player in turn has passed.")
 END_TURNS = NP_("The game ends after %(num)s turn.", "The game ends after %(num)s turns.")
 END_TURNS_FORMULA = N_("The game ends after %(amount)s turns.")
+END_FINAL = NP_(
+    "When %(condition)s at the end of a turn, every player, the one whose turn it was included, takes %(num)s more turn "
+    "in turn order, starting with the next player; then the game ends.",
+    "When %(condition)s at the end of a turn, every player, the one whose turn it was included, takes %(num)s more turns "
+    "in turn order, starting with the next player; then the game ends.",
+)
+END_FINAL_FORMULA = N_(
+    "When %(condition)s at the end of a turn, every player, the one whose turn it was included, takes %(amount)s more turns "
+    "in turn order, starting with the next player; then the game ends."
+)
+END_FINAL_NOW = N_("The game ends when %(condition)s at the end of a turn.")
 SCORE_SUM = N_("Each player scores the total %(field)s of the cards in %(zone)s.")
 LOSE_SUM = N_("Each player loses the total %(field)s of the cards left in %(zone)s.")
 RUNS_LOWEST = N_("In a run of consecutive values, only the lowest counts.")

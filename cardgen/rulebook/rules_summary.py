@@ -53,6 +53,9 @@ from cardgen.rulebook.rules_phrases import (
     END_ALL_PASS,
     END_ANY_SEAT,
     END_TABLE,
+    END_FINAL,
+    END_FINAL_FORMULA,
+    END_FINAL_NOW,
     END_TURNS,
     END_TURNS_FORMULA,
     EVERY_CARD,
@@ -455,6 +458,17 @@ class RulesSummary:
             node = text.tree(end.turn_limit, False)
             value = text.known(node) if node is not None else None
             out.append(b.say_count(END_TURNS, value) if value is not None else b.say(END_TURNS_FORMULA, amount=text.amount(end.turn_limit)))
+        if end.final is not None:
+            text = ExpressionText(b)
+            condition = text.condition(end.final.when)
+            node = text.tree(end.final.turns, False)
+            value = text.known(node) if node is not None else None
+            if value == 0:
+                out.append(b.say(END_FINAL_NOW, condition=condition))
+            elif value is not None:
+                out.append(b.say_count(END_FINAL, value, condition=condition))
+            else:
+                out.append(b.say(END_FINAL_FORMULA, condition=condition, amount=text.amount(end.final.turns)))
         return out
 
     def scoring(self) -> list[str]:

@@ -128,6 +128,9 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
             yield base + ("end", key), value, False
     if end.turn_limit is not None:
         yield base + ("end", "turn_limit"), end.turn_limit, False
+    if end.final is not None:
+        yield base + ("end", "final", "when"), end.final.when, False
+        yield base + ("end", "final", "turns"), end.final.turns, False
     for k, score in enumerate(rules.scoring):
         if isinstance(score, SetsScore):
             here = base + ("scoring", k, "sets")
@@ -369,14 +372,14 @@ def _trump_kind(trump: int | str, follow: str, names: Names) -> Iterator[tuple[P
         yield ("rules", "tricks", "trump"), f"the trump {trump!r} gives {kind} values, and {follow!r} holds {wanted} values, so no card is ever a trump", "CG175"
 
 
-_COUNTS = frozenset({"count", "amount", "start", "turn_limit", "per"})
+_COUNTS = frozenset({"count", "amount", "start", "turn_limit", "per", "turns"})
 """The last keys of the paths of expressions that give a whole number (a count, an amount, a start, a limit)."""
 
 
 def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: Reads) -> str | None:
     """Why an expression worked out once, before play (a counter's start, a deal's count, the turn limit), reads
     something only a position has (a zone, a counter, a variable, the turn), or None."""
-    fixed = path[-2:] in (("deal", "count"), ("sets", "per"), ("wild", "fills")) or path[-1] == "turn_limit" or (path[1] == "counters" and path[-1] == "start")
+    fixed = path[-2:] in (("deal", "count"), ("sets", "per"), ("wild", "fills"), ("final", "turns")) or path[-1] == "turn_limit" or (path[1] == "counters" and path[-1] == "start")
     if not fixed:
         return None
     position = sorted(reads.zones | reads.counters | reads.variables)
@@ -393,6 +396,8 @@ def _kind_problem(rules: RulesData, names: Names, path: PathKey, source: int | s
         return f"{source!r} gives a text or a list where a whole number is needed"
     if isinstance(source, int) and path[-1] == "count" and not -MAX_RULES_COUNT <= source <= MAX_RULES_COUNT:
         return over(f"{path[-1]} is", source, MAX_RULES_COUNT, "(either sign)")
+    if isinstance(source, int) and path[-2:] == ("final", "turns") and not 0 <= source <= MAX_TURN_LIMIT:
+        return f"final turns is {source:,}; it must lie between 0 and {MAX_TURN_LIMIT:,}"
     if isinstance(source, int) and path[-1] == "turn_limit" and not 1 <= source <= MAX_TURN_LIMIT:
         return f"turn_limit is {source:,}; it must lie between 1 and {MAX_TURN_LIMIT:,}"
     if path[-2:] == ("wild", "fills") and kind not in (NUMBER, ANY) and not _fill_words(names, source):

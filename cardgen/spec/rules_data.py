@@ -275,6 +275,21 @@ class End(RulesModel):
     table: str | None = Field(default=None, description="An expression over the table checked after each action (e.g. `count(offer) == 0`).")
     all_pass: bool = Field(default=False, description="Whether the game ends when every seat in turn has passed.")
     turn_limit: Expr | None = Field(default=None, description="The game ends after this many turns (a designer's cap; every playout reaching it is reported).")
+    final: "FinalRound | None" = Field(
+        default=None,
+        description="A final round: when its condition holds at the end of a turn, every seat still plays its final turns, then the game ends.",
+    )
+
+
+class FinalRound(RulesModel):
+    """The end of the game announced by a condition at the end of a turn (the deck has run out) and played out in turn order."""
+
+    when: str = Field(description="An expression over the table checked at the end of every turn, e.g. `count(deck) == 0`.")
+    turns: Expr = Field(
+        default=1,
+        description="Turns every seat still plays once it holds, the seat that ended the turn included, in turn order from the next "
+        "(worked out before play; 0: the game ends at once).",
+    )
 
 
 class SumScore(RulesModel):
@@ -483,5 +498,5 @@ class Tricks(RulesModel):
 
 SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep]
 
-for _model in (RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, RulesData, ShuffleStep, DealStep, SetAsideStep):
+for _model in (End, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

@@ -268,3 +268,64 @@ def test_each_broken_copy_is_refused_at_its_place(tmp_path: Path, name: str, cha
     result = validate_folder(_copy(tmp_path, change), kinds=("static",))
     found = [(f.code, f.path) for f in result.findings if f.severity is Severity.ERROR]
     assert ("CG175", path) in found, found
+
+
+# --- the final round (end.final) ----------------------------------------------------------------------
+
+
+def _turns_after_the_heap_runs_out(game: DataGame, seed: int) -> tuple[int, int, int]:
+    """Play at random until the heap is empty at a turn's end; (the seat that emptied it, turns played after, the row left)."""
+    rng = random.Random(seed)
+    s = game.new_initial_state(seed)
+    heap = game.slot("heap")
+    emptied_by, turn_then = -1, 0
+    while not s.is_terminal():
+        seat, turn = s.seat, s.turn
+        s.apply_action(rng.choice(s.legal_actions()))
+        if emptied_by < 0 and not s.z[heap] and (s.turn != turn or s.is_terminal()):
+            emptied_by, turn_then = seat, turn
+    return emptied_by, s.turn - turn_then, len(s.z[game.slot("row")])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_player_takes_one_final_turn_after_the_heap_runs_out(spec: Spec, players: int) -> None:
+    """The rulebook: after the turn that empties the heap, each player, that turn's player included, takes one more turn
+    (the row, three cards once the heap is empty, runs out first with four players)."""
+    game = _game(spec, players)
+    for seed in range(20):
+        emptied_by, after, row = _turns_after_the_heap_runs_out(game, seed)
+        assert emptied_by >= 0
+        if row:
+            assert after == players, (seed, after)
+        else:
+            assert after <= players
+
+
+def test_with_no_final_turn_the_game_ends_with_the_turn_that_empties_the_heap(tmp_path: Path) -> None:
+    folder = _copy(tmp_path, lambda d: d["numbers"].__setitem__("final_turns", 0))
+    game = _game(_load(folder), 2)
+    for seed in range(10):
+        _, after, row = _turns_after_the_heap_runs_out(game, seed)
+        assert after == 0 and row == 3
+
+
+def test_the_final_round_is_said_in_both_languages(spec: Spec) -> None:
+    from cardgen.rulebook.i18n import translations
+
+    said = {locale: " ".join((rules_summary(spec, locale, translations(locale)) or {}).get("end", [])) for locale in ("en", "pt_BR")}
+    assert "takes 1 more turn in turn order" in said["en"], said["en"]
+    assert "joga mais 1 turno na ordem de jogo" in said["pt_BR"], said["pt_BR"]
+
+
+FINAL_MUTANTS: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
+    ("final turns read from the table", lambda d: d["rules"]["end"]["final"].__setitem__("turns", "count(row)"), "rules.end.final.turns"),
+    ("final turns below zero", lambda d: d["rules"]["end"]["final"].__setitem__("turns", -1), "rules.end.final.turns"),
+    ("a final round on an unknown zone", lambda d: d["rules"]["end"]["final"].__setitem__("when", "count(deck) == 0"), "rules.end.final.when"),
+]
+
+
+@pytest.mark.parametrize(("name", "change", "path"), FINAL_MUTANTS, ids=[m[0] for m in FINAL_MUTANTS])
+def test_each_broken_final_round_is_refused_at_its_place(tmp_path: Path, name: str, change: Callable[[dict[str, Any]], object], path: str) -> None:
+    result = validate_folder(_copy(tmp_path, change), kinds=("static",))
+    found = [(f.code, f.path) for f in result.findings if f.severity is Severity.ERROR]
+    assert ("CG175", path) in found, found

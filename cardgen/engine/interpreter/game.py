@@ -222,6 +222,11 @@ class DataGame(Game):
         self.end_table = compile_expression(end.table, t) if end.table else None
         self.all_pass = end.all_pass
         self.turn_limit = constant_value(end.turn_limit, t) if end.turn_limit is not None else None
+        self.final_when = compile_expression(end.final.when, t) if end.final is not None else None
+        """A final round's condition, checked at the end of every turn (None: no final round)."""
+        self.final_turns = constant_value(end.final.turns, t) if end.final is not None else 0
+        if not 0 <= self.final_turns <= MAX_TURN_LIMIT:
+            raise ValueError(f"rules.end.final.turns is {self.final_turns:,} with {P} players; it must lie between 0 and {MAX_TURN_LIMIT:,}")
         if self.turn_limit is not None and not 1 <= self.turn_limit <= MAX_TURN_LIMIT:
             raise ValueError(f"rules.end.turn_limit is {self.turn_limit:,} with {P} players; it must lie between 1 and {MAX_TURN_LIMIT:,}")
         self.scorers = [self._scorer(item) for item in rules.scoring]
@@ -372,7 +377,7 @@ class DataState(State):
     """A position of a data game: zones, counters and variables as plain lists."""
 
     __slots__ = ("g", "z", "c", "v", "seat", "decider", "forced", "step", "direction", "skips", "extra", "passes", "turn", "over", "pending", "pending_then", "option_uses", "effect_uses",
-                 "trick_seats", "lead_next", "tricks_taken", "tg", "chance", "chance_from", "chance_to")
+                 "trick_seats", "lead_next", "tricks_taken", "tg", "chance", "chance_from", "chance_to", "final_left")
 
     def __init__(self, game: DataGame) -> None:
         self.g = game
@@ -407,6 +412,8 @@ class DataState(State):
         """The chance step (a roll or a steal) the state waits for, by its index in the Game's (-1: none)."""
         self.chance_from = self.chance_to = -1
         """A steal waiting for chance: the zone slot a card is taken from and the one it goes to."""
+        self.final_left = -1
+        """Turns still to play in the final round (-1: it has not begun)."""
 
     def start_turn(self) -> None:
         """Begin the turn of ``self.seat``: turn counters back to their start."""
@@ -580,6 +587,8 @@ class DataState(State):
             self._enter(then)
             return
         g = self.g
+        if g.final_when is not None and self._final_round():
+            return
         if self.lead_next >= 0:
             self.seat, self.lead_next = self.lead_next, -1
         elif self.extra:
@@ -588,6 +597,20 @@ class DataState(State):
             self.seat = (self.seat + self.direction * (1 + self.skips)) % g.num_players
         self.skips = 0
         self.start_turn()
+
+    def _final_round(self) -> bool:
+        """At the end of a turn: begin the final round when its condition holds, else count it down; whether the game is over."""
+        g = self.g
+        if self.final_left < 0:
+            if g.final_when is not None and g.final_when(self, self.seat, 0):
+                self.final_left = g.num_players * g.final_turns
+                if self.final_left == 0:
+                    self.over = Termination.NORMAL
+        else:
+            self.final_left -= 1
+            if self.final_left <= 0:
+                self.over = Termination.NORMAL
+        return self.over is not None
 
     def _enter(self, step: int) -> None:
         """Go on to ``step``, decided by whom its ``by`` says."""
@@ -642,6 +665,7 @@ class DataState(State):
         other.trick_seats = list(self.trick_seats)
         other.lead_next, other.tricks_taken = self.lead_next, self.tricks_taken
         other.tg, other.chance, other.chance_from, other.chance_to = self.tg, self.chance, self.chance_from, self.chance_to
+        other.final_left = self.final_left
         return other
 
     def action_to_string(self, action: Action) -> str:
@@ -673,7 +697,7 @@ class DataState(State):
         zones = tuple(tuple(sorted(zone)) if g.unordered[i] else tuple(zone) for i, zone in enumerate(self.z))
         return (zones, tuple(self.c), tuple(self.v), self.seat, self.decider, self.step, self.direction, self.skips, self.extra,
                 self.passes, self.turn, self.over, self.pending, self.pending_then, tuple(self.trick_seats), self.lead_next, self.tricks_taken,
-                self.tg, self.chance, self.chance_from, self.chance_to)
+                self.tg, self.chance, self.chance_from, self.chance_to, self.final_left)
 
     def usage(self) -> dict[str, int]:
         g = self.g
