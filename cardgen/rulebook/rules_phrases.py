@@ -216,6 +216,10 @@ DEAL_SHARED = N_("Deal %(cards)s for each player from %(source)s to %(target)s."
 DEAL_BY_PLAYERS = N_("Deal cards from %(source)s to %(target)s: %(counts)s.")
 TURN_UP = N_("Turn %(cards)s of %(source)s face up onto %(target)s.")
 MOVE = N_("Move %(cards)s of %(source)s to %(target)s.")
+MOVE_WHERE = N_(
+    "Move %(cards)s of %(source)s to %(target)s, counting from the top down only the cards for which %(condition)s; the "
+    "others stay where they are."
+)
 SET_AT_SETUP = N_("%(variable)s is %(value)s.")
 SET = N_("%(variable)s becomes %(value)s.")
 CHOOSE = N_("Choose %(variable)s: %(values)s.")

@@ -70,6 +70,7 @@ from cardgen.rulebook.rules_phrases import (
     LED_FIELD,
     LOWER,
     MOVE,
+    MOVE_WHERE,
     NO_CARD,
     ONLY_OTHERWISE,
     ONLY_WHEN,
@@ -270,9 +271,11 @@ class RulesSummary:
         b = self.book
         source = b.rules.zones.get(move.from_)
         ordered = source.ordered if source is not None else True
-        return b.say(
-            MOVE, cards=self.cards_moved(move, ordered, card), source=b.zone_phrase(move.from_, move.who), target=b.zone_phrase(move.to, move.who)
-        )
+        cards, where_from, where_to = self.cards_moved(move, ordered, card), b.zone_phrase(move.from_, move.who), b.zone_phrase(move.to, move.who)
+        if move.where is not None:
+            condition = ExpressionText(b).condition(move.where, card=True)
+            return b.say(MOVE_WHERE, cards=cards, source=where_from, target=where_to, condition=condition)
+        return b.say(MOVE, cards=cards, source=where_from, target=where_to)
 
     def _move(self, effect: MoveEffect, card: bool) -> str:
         return self.move_sentence(effect.move, card=card)

@@ -94,8 +94,11 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
         here = base + ("setup", i)
         if isinstance(step, DealStep):
             yield here + ("deal", "count"), step.deal.count, False
-        elif isinstance(step, MoveStep) and step.move.count != "all":
-            yield here + ("move", "count"), step.move.count, False
+        elif isinstance(step, MoveStep):
+            if step.move.count != "all":
+                yield here + ("move", "count"), step.move.count, False
+            if step.move.where is not None:
+                yield here + ("move", "where"), step.move.where, True
         elif isinstance(step, SetStep):
             yield here + ("set", "value"), step.set.value, False
         elif isinstance(step, SetAsideStep):
@@ -144,6 +147,8 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
 
 def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool) -> Iterator[tuple[PathKey, int | str, bool]]:
     for k, effect in enumerate(effects):
+        if isinstance(effect, MoveEffect) and effect.move.where is not None:
+            yield path + (k, "move", "where"), effect.move.where, True
         if isinstance(effect, MoveEffect) and effect.move.count != "all":
             yield path + (k, "move", "count"), effect.move.count, card
         elif isinstance(effect, AddEffect):

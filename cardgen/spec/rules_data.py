@@ -103,6 +103,11 @@ class MoveSpec(RulesModel):
         default="me",
         description="Whose per-seat zones: me (the seat deciding), next, previous, each, others, target (the seat an option of this turn chose), active (the seat whose turn it is).",
     )
+    where: str | None = Field(
+        default=None,
+        description="Only cards satisfying this expression over `card` (the card that may move) move: the first `count` of them from the top down; "
+        "the others stay where they are (take the first two pottery cards of the deck, passing the others).",
+    )
 
 
 class AddEffect(RulesModel):

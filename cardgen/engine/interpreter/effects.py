@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from cardgen.engine.interpreter.chance import ChanceStep, dice_totals, dice_totals_doubles
-from cardgen.engine.interpreter.compile import compile_expression
+from cardgen.engine.interpreter.compile import ExprFunction, compile_expression
 from cardgen.spec.rules_data import (
     AddEffect,
     ChooseEffect,
@@ -58,6 +58,8 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
     source_seat, target_seat = game.zone_per_seat[move.from_], game.zone_per_seat[move.to]
     count = None if move.count == "all" else compile_expression(move.count, t, card=card, target=aimed)
     seats = who_seats(game.num_players, move.who)
+    if move.where is not None:
+        return _move_where(game, move, count, seats, compile_expression(move.where, t, card=True))
 
     def run(s: DataState, seat: int, c: int) -> None:
         for who in seats(s, seat):
@@ -66,6 +68,31 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
             n = len(src) if count is None else count(s, seat, c) or 0  # no value (a missing field) moves none
             for _ in range(min(n, len(src))):
                 dst.append(src.pop())
+
+    return run
+
+
+def _move_where(
+    game: "DataGame", move: MoveSpec, count: ExprFunction | None, seats: Callable[["DataState", int], Sequence[int]], where: ExprFunction
+) -> EffectFunction:
+    """A move of only the cards satisfying ``where``: the first ``count`` of them from the top down; the others stay in place."""
+    t = game.tables
+    source, target = t.zone_index[move.from_], t.zone_index[move.to]
+    source_seat, target_seat = game.zone_per_seat[move.from_], game.zone_per_seat[move.to]
+
+    def run(s: DataState, seat: int, c: int) -> None:
+        for who in seats(s, seat):
+            src = s.z[source + (who if source_seat else 0)]
+            dst = s.z[target + (who if target_seat else 0)]
+            n = len(src) if count is None else count(s, seat, c) or 0
+            i = len(src) - 1
+            while i >= 0 and n > 0:
+                design = src[i]
+                if where(s, seat, design):
+                    del src[i]
+                    dst.append(design)
+                    n -= 1
+                i -= 1
 
     return run
 
