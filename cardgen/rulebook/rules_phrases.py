@@ -191,6 +191,7 @@ TARGET_IS_YOU = N_("the chosen player is you")
 TARGET_NOT_YOU = N_("the chosen player is not you")
 COUNT_OF = N_("the number of cards in %(zone)s")
 TOTAL_OF = N_("the total %(field)s of the cards in %(zone)s")
+MATCHING_OF = N_("the number of cards in %(zone)s whose %(field)s is %(value)s")
 DEALT = N_("the cards dealt to each player (%(deck)s)")
 DISPLAYED = N_("the cards laid out (%(deck)s)")
 

@@ -371,7 +371,7 @@ class RulesSummary:
             out.append(b.say(CHOOSE_TARGET, condition=ExpressionText(b).condition(option.target.where)))
         choice = option.card
         if choice is not None:
-            out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_), target=b.zone_phrase(choice.to)))
+            out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_, choice.whose), target=b.zone_phrase(choice.to)))
             if choice.where is not None:
                 out.append(b.say(CARD_WHERE, condition=ExpressionText(b).condition(choice.where, card=True)))
         tricks = self.rules.tricks

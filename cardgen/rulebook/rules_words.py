@@ -47,6 +47,7 @@ from cardgen.rulebook.rules_phrases import (
     THIS_TURN,
     TOP_FIELD,
     TOTAL_OF,
+    MATCHING_OF,
     TURN_NUMBER,
     TARGET,
     ACTIVE,
@@ -514,6 +515,9 @@ class ExpressionText:
                 return b.say(COUNT_OF, zone=zone)
             if node.func.id == "total" and len(node.args) in (2, 3) and isinstance(node.args[1], ast.Name):
                 return b.say(TOTAL_OF, field=b.field(node.args[1].id).name, zone=zone)
+            if node.func.id == "matching" and len(node.args) in (3, 4) and isinstance(node.args[1], ast.Name):
+                field = node.args[1].id
+                return b.say(MATCHING_OF, field=b.field(field).name, zone=zone, value=self.term(node.args[2], field))
             return self.formula(node)
         if isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:
             return b.say(ARITHMETIC[type(node.op)], left=self.term(node.left), right=self.term(node.right))

@@ -73,7 +73,10 @@ def binds_target(rules: RulesData, path: PathKey) -> bool:
         assert isinstance(step, int) and isinstance(option, int)
         if rules.turn[step].id in aimed_steps(rules):
             return True
-        return len(path) >= 6 and path[5] in ("target", "do") and rules.turn[step].options[option].target is not None
+        chosen = rules.turn[step].options[option]
+        if len(path) >= 6 and path[5] == "card":  # a card chosen from the aimed seat's zone is read with `target` bound
+            return chosen.target is not None and chosen.card is not None and chosen.card.whose == "target"
+        return len(path) >= 6 and path[5] in ("target", "do") and chosen.target is not None
     if len(path) >= 2 and path[:2] == ("rules", "effects"):
         return card_effects_aimed(rules)
     return False

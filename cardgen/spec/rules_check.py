@@ -240,6 +240,20 @@ def _sets_problems(rules: RulesData, names: Names, here: PathKey, score: SetsSco
             yield here + where, f"card field {name!r} is not a whole number, so it cannot be {'compared' if where[0] == 'ties' else 'counted'}", "CG175"
 
 
+def _chosen_from_target(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    """A card chosen from the aimed seat's zone (``whose: target``) in an option that aims at no seat, or from a shared zone."""
+    for i, step in enumerate(rules.turn):
+        for j, option in enumerate(step.options):
+            choice = option.card
+            if choice is None or choice.whose != "target":
+                continue
+            here: PathKey = ("rules", "turn", i, "options", j, "card", "whose")
+            if option.target is None:
+                yield here, f"option {option.id!r} chooses a card from the aimed seat's zone but aims at no seat (give it a `target`)", "CG175"
+            elif choice.from_ in rules.zones and not rules.zones[choice.from_].per_seat:
+                yield here, f"zone {choice.from_!r} is shared; a card is chosen from the aimed seat's own zone (a per-seat zone)", "CG175"
+
+
 def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
     """(path, effect, its index, the length of its list) of every effect."""
     for i, turn_step in enumerate(rules.turn):
@@ -323,6 +337,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
                 if zone in rules.zones and rules.zones[zone].per_seat:
                     yield ("rules", "setup", i, "set_aside", key), f"zone {zone!r} is per seat; cards are set aside from and to a shared zone", "CG175"
     yield from _option_problems(rules, names)
+    yield from _chosen_from_target(rules)
     yield from chance_problems(spec, rules, list(_all_effects(rules)))
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)

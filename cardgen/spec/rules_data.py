@@ -213,6 +213,11 @@ class CardChoice(RulesModel):
     to: RulesIdentifier = Field(description="Where the card goes (the seat's own, for a per-seat zone).")
     where: str | None = Field(default=None, description="An expression every card that may be chosen satisfies, over `card` and the game's names.")
     effects: bool = Field(default=True, description="Whether the card's own effect (under `effects`) happens when it is chosen.")
+    whose: Literal["me", "target"] = Field(
+        default="me",
+        description="Whose per-seat `from` zone the card is chosen from: the seat deciding's (me), or the seat the option aims at "
+        "(target: the option needs a `target`; take a card of your choice from another player).",
+    )
 
 
 class TargetChoice(RulesModel):

@@ -20,7 +20,8 @@ when every construct and every name in it belongs to this small language:
 * ``distinct(ZONE, FIELD)`` (how many different values of a card field the zone's cards show; cards
   without a value add none), so ``distinct(row, colour) < count(row)`` holds when two cards of a row
   share a colour (a bust); ``has(ZONE, FIELD, VALUE)`` (whether some card in the zone has that value,
-  an expression: ``has(area, colour, card.colour)``, ``has(hand, type, 'joker')``);
+  an expression: ``has(area, colour, card.colour)``, ``has(hand, type, 'joker')``); ``matching(ZONE, FIELD, VALUE)``
+  (how many cards in the zone have that value: ``matching(collection, set, card.set)``);
 * ``card.FIELD`` in a card choice's ``where`` (the card that may be chosen); a card's ``id``, ``type``
   and ``effect`` are fields too;
 * ``target`` (the seat an option aims at, from 0) in an option's ``target.where`` and the amounts of
@@ -46,9 +47,9 @@ BUILTIN_NAMES = frozenset({"players", "seat", "turn", "active"})
 CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
 SETUP_PARTS = ("deal", "display", "pieces")
 """The parts of a setup an expression may read, as ``setup.PART.ID``."""
-FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2, "distinct": 2, "has": 3}
+FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2, "distinct": 2, "has": 3, "matching": 3}
 """Each function of the rules and how many arguments it takes."""
-FIELD_FUNCTIONS = frozenset({"total", "distinct", "has"})
+FIELD_FUNCTIONS = frozenset({"total", "distinct", "has", "matching"})
 """The functions whose second argument names a card field."""
 SEAT_NAMES = frozenset({"target", "seat", "active"})
 """What a seat argument (``count(hand, target)``, ``counter(chips, target)``) may be."""
@@ -337,11 +338,11 @@ class _Checker:
         if name in FIELD_FUNCTIONS:
             field_node = node.args[1]
             if not isinstance(field_node, ast.Name):
-                raise self.fail(f"{name}(ZONE, FIELD{', VALUE' if name == 'has' else ''}) names a card field")
+                raise self.fail(f"{name}(ZONE, FIELD{', VALUE' if name in ('has', 'matching') else ''}) names a card field")
             self.field_name(field_node.id)
             if name == "total":
                 self.number(self.field_kind(field_node.id), field_node, "total()")
-        if name == "has":
+        if name in ("has", "matching"):
             self.visit_node(node.args[2], depth + 1)
         if name == "holds":
             card_node = node.args[1]

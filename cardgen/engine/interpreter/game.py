@@ -65,6 +65,8 @@ class _Option:
     name: str
     card_from: int
     card_from_seat: bool
+    card_from_target: bool
+    """Whether the card is chosen from the aimed seat's per-seat zone (``card.whose: target``)."""
     card_to: int
     card_to_seat: bool
     where: ExprFunction | None
@@ -200,9 +202,10 @@ class DataGame(Game):
                     name=(option.name or {}).get(locale, option.id.replace("_", " ")),
                     card_from=zone_index[choice.from_] if choice else 0,
                     card_from_seat=bool(choice and rules.zones[choice.from_].per_seat),
+                    card_from_target=bool(choice and choice.whose == "target"),
                     card_to=zone_index[choice.to] if choice else 0,
                     card_to_seat=bool(choice and rules.zones[choice.to].per_seat),
-                    where=compile_expression(choice.where, t, card=True) if choice and choice.where else None,
+                    where=compile_expression(choice.where, t, card=True, target=option.target is not None) if choice and choice.where else None,
                     card_effects=bool(choice and choice.effects),
                     when=compile_expression(option.when, t) if option.when else None,
                     otherwise=option.otherwise,
@@ -474,13 +477,26 @@ class DataState(State):
             self.tg = aim
         if not option.chooses_card:
             return bases
-        zone = self.z[option.card_from + (seat if option.card_from_seat else 0)]
         where = option.where
+        if option.card_from_target:  # a card of the aimed seat's zone: the cards offered depend on the seat
+            return self._offered_from_targets(option, seat, bases)
+        zone = self.z[option.card_from + (seat if option.card_from_seat else 0)]
         cards = [d for d in sorted(set(zone)) if where is None or where(self, seat, d)]
         if option.trick:
             assert g.trick_rules is not None
             cards = g.trick_rules.playable(self, seat, cards)
         return [first + d for first in bases for d in cards]
+
+    def _offered_from_targets(self, option: _Option, seat: int, bases: list[Action]) -> list[Action]:
+        """One action per aimed seat and card of that seat's ``from`` zone satisfying ``where`` (read with ``target`` bound)."""
+        g, where, aim = self.g, option.where, self.tg
+        out: list[Action] = []
+        for first in bases:
+            self.tg = (first - option.index * g.width) // g.card_width
+            zone = self.z[option.card_from + self.tg]
+            out.extend(first + d for d in sorted(set(zone)) if where is None or where(self, seat, d))
+        self.tg = aim
+        return out
 
     def legal_actions(self) -> list[Action]:
         if self.over is not None:
@@ -538,7 +554,7 @@ class DataState(State):
         if option.target is not None:
             self.tg, card = divmod(parameter, g.card_width)
         if option.chooses_card:
-            source = self.z[option.card_from + (seat if option.card_from_seat else 0)]
+            source = self.z[option.card_from + (self.tg if option.card_from_target else seat if option.card_from_seat else 0)]
             source.remove(card)
             self.z[option.card_to + (seat if option.card_to_seat else 0)].append(card)
         for effect in option.do:
