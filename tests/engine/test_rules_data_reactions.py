@@ -133,6 +133,20 @@ def test_a_dagger_that_strikes_robs_at_random_with_no_decision_of_the_attacker(s
     assert s.option_uses[game.options.index(next(o for o in game.options if o.key == "rob.grab"))] == 1
 
 
+def test_a_reaction_is_said_and_drawn_as_the_deciding_players(spec: Spec) -> None:
+    from cardgen.render.data_figures import describe
+    from cardgen.render.figures import Words
+
+    game = _game(spec)
+    names = {card.id: card.name for deck in spec.decks for card in deck.cards}
+    words = Words("en", lambda i: f"Player {i + 1}", lambda deck, card_id, face: names[card_id]["en"], lambda palette, value: value, str)
+    s = _position(game, {0: ["dagger"], 1: ["shield"], 2: ["copper"]})
+    _take(game, s, "stab", target=1, card="dagger")
+    (raise_shield,) = s.legal_actions()
+    assert describe(s, raise_shield, words) == "Player 2: raise a shield, Shield"
+    assert s.action_to_string(raise_shield) == "P2 raise a shield: Shield"
+
+
 # --- a window offered to every other seat ----------------------------------------------------------
 
 

@@ -440,6 +440,10 @@ class DataState(State):
         elif g.all_pass and self.passes >= g.num_players:
             self.over = Termination.NO_LEGAL_MOVES
 
+    def deciding_seat(self) -> Seat:
+        """The seat whose decision (or whose chance step) the state waits for: the turn's seat, or a reaction's."""
+        return self.seat if self.decider < 0 else self.decider
+
     def current_player(self) -> Seat:
         return TERMINAL if self.over is not None else CHANCE if self.chance >= 0 else self.seat if self.decider < 0 else self.decider
 
@@ -462,7 +466,7 @@ class DataState(State):
 
     def _offered(self, option: _Option) -> list[Action]:
         g = self.g
-        seat = self.seat if self.decider < 0 else self.decider
+        seat = self.deciding_seat()
         if option.when is not None and not option.when(self, seat, 0):
             return []
         base = option.index * g.width
@@ -538,7 +542,7 @@ class DataState(State):
     def _apply(self, action: Action) -> None:
         g = self.g
         index, parameter = divmod(action, g.width)
-        seat = self.seat if self.decider < 0 else self.decider
+        seat = self.deciding_seat()
         if index >= g.chance_base:
             self._resolve_chance(index - g.chance_base, parameter)
             return
@@ -687,7 +691,7 @@ class DataState(State):
     def action_to_string(self, action: Action) -> str:
         g = self.g
         index, parameter = divmod(action, g.width)
-        seat = self.seat if self.decider < 0 else self.decider
+        seat = self.deciding_seat()
         if index >= g.chance_base:
             chance = g.chances[index - g.chance_base]
             if chance.kind == "roll":
