@@ -169,6 +169,8 @@ ARITHMETIC: dict[type, str] = {
 }
 IS_ONE_OF = N_("%(left)s is %(values)s")
 IS_NONE_OF = N_("%(left)s is neither %(values)s")
+IS_AMONG = N_("%(left)s is one of %(values)s")
+IS_NOT_AMONG = N_("%(left)s is not one of %(values)s")
 NOT_SO = N_("it is not so that %(condition)s")
 GROUP = N_("(%(condition)s)")
 FORMULA = N_("“%(formula)s”")

@@ -34,7 +34,9 @@ from cardgen.rulebook.rules_phrases import (
     GROUP,
     HAVE,
     HOLDS,
+    IS_AMONG,
     IS_NONE_OF,
+    IS_NOT_AMONG,
     IS_ONE_OF,
     MINUS,
     MIRRORED,
@@ -367,6 +369,9 @@ class ExpressionText:
 
     def comparison(self, left: ast.expr, op: ast.cmpop, right: ast.expr, negated: bool) -> str:
         b = self.book
+        if isinstance(op, (ast.In, ast.NotIn)) and not isinstance(right, (ast.List, ast.Tuple)):  # a card's list field
+            inside = isinstance(op, ast.In) != negated
+            return b.say(IS_AMONG if inside else IS_NOT_AMONG, left=self.term(left), values=self.term(right))
         if isinstance(op, (ast.In, ast.NotIn)):
             assert isinstance(right, (ast.List, ast.Tuple))
             field = self.field_of(left)

@@ -40,10 +40,12 @@ from cardgen.spec.rules_data import (
     TransferEffect,
 )
 from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, dice_rolled, steal_zone_uses, target_expressions
-from cardgen.spec.rules_expr import BUILTIN_NAMES, ANY, MIXED, NUMBER, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_expr import BUILTIN_NAMES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
 
+LIST_ELEMENTS = {"int_list": NUMBER, "palette_list": TEXT}
+"""The list field types an expression may look a value up in (``X in card.FIELD``), with the kind of their elements."""
 NUMBER_RANGE = (-1_000_000, 1_000_000)
 """The range a number read by rules data may take (the rules data itself bounds what is playable)."""
 
@@ -57,6 +59,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
     """The names the expressions of ``rules`` may use."""
     fields: set[str] = set()
     kinds: dict[str, str] = {}
+    lists: dict[str, str] = {}
     in_play = set(decks_in_play(rules))
     for deck in spec.decks:
         if deck.id in in_play:
@@ -64,6 +67,9 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
             for name, definition in deck.fields.items():
                 kind = field_kind(definition.type)
                 kinds[name] = kind if kinds.get(name, kind) == kind else MIXED
+                element = LIST_ELEMENTS.get(definition.type)
+                if element is not None:
+                    lists[name] = element if lists.get(name, element) == element else MIXED
     setup: set[str] = set()
     for entry in spec.setups:
         setup.update(f"deal.{deck}" for deck in entry.deal)
@@ -78,6 +84,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
         setup=frozenset(setup),
         card_ids=frozenset(card.id for deck in spec.decks if deck.id in in_play for card in deck.cards),
         field_kinds=kinds,
+        list_kinds=lists,
         variable_kinds={  # a variable without `values` holds a number a roll or a `set` gives it
             name: kinds.get(variable.values, ANY) if variable.values is not None else NUMBER for name, variable in rules.variables.items()
         },

@@ -97,6 +97,8 @@ class Names:
     """Variable -> the kind of its values (that of its ``values`` field)."""
     options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Rule option -> its choices, for ``options.NAME``."""
+    list_kinds: Mapping[str, str] = field(default_factory=dict)
+    """List card field -> the kind of its elements (``int_list``: numbers, ``palette_list``: texts), for ``X in card.FIELD``."""
 
 
 @dataclass
@@ -202,8 +204,10 @@ class _Checker:
             left, left_kind = node.left, self.visit_node(node.left, inner)
             for op, right in zip(node.ops, node.comparators):
                 if isinstance(op, (ast.In, ast.NotIn)):
-                    if not isinstance(right, (ast.List, ast.Tuple)) or not all(isinstance(e, ast.Constant) for e in right.elts):
-                        raise self.fail("`in` takes a list of constants, e.g. [1, 13]")
+                    if self.list_field(right) is not None:
+                        self.among(left, left_kind, right, inner)
+                    elif not isinstance(right, (ast.List, ast.Tuple)) or not all(isinstance(e, ast.Constant) for e in right.elts):
+                        raise self.fail("`in` takes a list of constants, e.g. [1, 13], or a list field of a card, e.g. card.totals")
                     left, left_kind = right, OTHER
                     continue
                 right_kind = self.visit_node(right, inner)
@@ -221,6 +225,23 @@ class _Checker:
         if isinstance(node, ast.Call):
             return self.call(node, attribute=False, depth=depth)
         raise self.fail(f"{ast.unparse(node)!r} is not allowed here")
+
+    def list_field(self, node: ast.expr) -> str | None:
+        """The list field ``node`` reads (``card.FIELD`` or ``top(ZONE).FIELD`` of an int_list or palette_list field), or None."""
+        if isinstance(node, ast.Attribute) and node.attr in self.names.list_kinds:
+            base = node.value
+            if (isinstance(base, ast.Name) and base.id == "card") or (isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top"):
+                return node.attr
+        return None
+
+    def among(self, left: ast.expr, left_kind: str, right: ast.expr, depth: int) -> None:
+        """``X in card.FIELD``: a value looked for in a card's list field, of the kind of the list's elements."""
+        self.visit_node(right, depth)
+        field_name = self.list_field(right)
+        assert field_name is not None
+        wanted = self.names.list_kinds[field_name]
+        if ANY not in (left_kind, wanted) and left_kind != wanted:
+            raise self.fail(f"{ast.unparse(left)!r} is {_KIND_WORDS[left_kind]} and the list {ast.unparse(right)!r} holds {_KIND_WORDS[wanted]}")
 
     def number(self, kind: str, node: ast.expr, what: str) -> None:
         if kind not in (NUMBER, ANY):

@@ -329,3 +329,59 @@ def test_each_broken_final_round_is_refused_at_its_place(tmp_path: Path, name: s
     result = validate_folder(_copy(tmp_path, change), kinds=("static",))
     found = [(f.code, f.path) for f in result.findings if f.severity is Severity.ERROR]
     assert ("CG175", path) in found, found
+
+
+# --- Keramikos' dice and dig sites: a roll with doubles names a site by its totals ------------------------
+
+
+def _keramikos_dig(tmp_path: Path) -> tuple[DataGame, KeramikosGame, Spec]:
+    """Keramikos' decks and dice with a rules data that rolls, then takes the dig site whose totals hold the roll."""
+    folder = tmp_path / "keramikos-dig"
+    shutil.copytree(KERAMIKOS, folder)
+    path = folder / "game.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    reference = KeramikosGame(_load_from(data, folder, path), 2)
+    data["rules"] = {
+        "zones": {"deck": {}, "row": {"ordered": False}, "found": {"per_seat": True, "ordered": False}},
+        "variables": {"rolled": {}, "double": {}},
+        "setup": [{"shuffle": {"deck": "dig-sites", "to": "row"}}, {"shuffle": {"deck": "excavation", "to": "deck"}}],
+        "turn": [
+            {"id": "throw", "options": [{"id": "roll", "do": [{"roll": {"dice": "dice", "var": "rolled", "doubles": "double"}}], "then": "dig"}]},
+            {"id": "dig", "options": [{"id": "site", "card": {"from": "row", "to": "found", "where": "rolled in card.totals"}}]},
+        ],
+        "end": {"table": "count(row) == 0"},
+        "scoring": [{"sets": {"zone": "found", "set": "set", "size": "set_size", "points": "points"}}],
+    }
+    spec = _load_from(data, folder, path)
+    return _game(spec, 2), reference, spec
+
+
+def test_a_roll_names_the_same_dig_site_with_the_same_probability_as_the_keramikos_engine(tmp_path: Path) -> None:
+    """The chance outcomes of the data roll, read as (site whose totals hold the roll, doubles), have the probabilities
+    of the hand-written engine's sixteen ordered pairs of faces grouped the same way."""
+    game, reference, _ = _keramikos_dig(tmp_path)
+    expected: dict[tuple[str, bool], float] = {}
+    for index, (d1, d2) in enumerate(reference.outcome_dice):
+        key = (reference.site_ids[reference.outcome_site[index]], d1 == d2)
+        expected[key] = expected.get(key, 0.0) + 1 / len(reference.outcome_dice)
+    s = game.new_initial_state(0)
+    (roll,) = s.legal_actions()
+    s.apply_action(roll)
+    got: dict[tuple[str, bool], float] = {}
+    for action, probability in s.chance_outcomes():
+        after = s.clone()
+        after.apply_action(action)
+        (take,) = after.legal_actions()  # exactly one site holds each total
+        key = (game.card_ids[take % game.width], bool(after.v[game.tables.variable_index["double"]]))
+        got[key] = got.get(key, 0.0) + probability
+    assert sorted(got) == sorted(expected)
+    assert [got[k] for k in sorted(got)] == pytest.approx([expected[k] for k in sorted(expected)])
+
+
+def test_a_list_lookup_is_said_in_both_languages(tmp_path: Path) -> None:
+    from cardgen.rulebook.i18n import translations
+
+    _, _, spec = _keramikos_dig(tmp_path)
+    said = {locale: str((rules_summary(spec, locale, translations(locale)) or {}).get("turn")) for locale in ("en", "pt_BR")}
+    assert "is one of the card’s totals" in said["en"] or "is one of the card's totals" in said["en"], said["en"]
+    assert "é um d" in said["pt_BR"], said["pt_BR"]
