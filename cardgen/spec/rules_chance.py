@@ -154,3 +154,17 @@ def chance_problems(spec: Spec, rules: RulesData, effects: Sequence[tuple[PathKe
             for path, effect, _, _ in effects:
                 if isinstance(effect, ChooseEffect) and effect.choose == name:
                     yield path, f"variable {name!r} has no `values`, so there is nothing to choose from (give it `values: FIELD`)", CODE
+
+
+def chosen_from_target(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    """A card chosen from the aimed seat's zone (``whose: target``) in an option that aims at no seat, or from a shared zone."""
+    for i, step in enumerate(rules.turn):
+        for j, option in enumerate(step.options):
+            choice = option.card
+            if choice is None or choice.whose != "target":
+                continue
+            here: PathKey = ("rules", "turn", i, "options", j, "card", "whose")
+            if option.target is None:
+                yield here, f"option {option.id!r} chooses a card from the aimed seat's zone but aims at no seat (give it a `target`)", "CG175"
+            elif choice.from_ in rules.zones and not rules.zones[choice.from_].per_seat:
+                yield here, f"zone {choice.from_!r} is shared; a card is chosen from the aimed seat's own zone (a per-seat zone)", "CG175"

@@ -39,8 +39,9 @@ from cardgen.spec.rules_data import (
     SumScore,
     TransferEffect,
 )
-from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, dice_rolled, steal_zone_uses, target_expressions
+from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, chosen_from_target, dice_rolled, steal_zone_uses, target_expressions
 from cardgen.spec.rules_expr import BUILTIN_NAMES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_sets import FILL_WORDS, fill_words, sets_fields, sets_problems
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
 
@@ -212,55 +213,6 @@ def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
                 yield base + ("scoring", k, "sets", "wild", "zone"), score.sets.wild.zone
 
 
-FILL_WORDS = ("set", "piece")
-"""What a wild card may fill besides a number of cards: every missing card of a set, or one."""
-
-
-def _fill_words(names: Names, source: int | str) -> bool:
-    """Whether ``source`` is ``options.NAME`` for an option whose every choice is a fill word."""
-    tree = ast.parse(str(source), mode="eval").body
-    if isinstance(tree, ast.Attribute) and isinstance(tree.value, ast.Name) and tree.value.id == "options":
-        choices = names.options.get(tree.attr, ())
-        return bool(choices) and all(choice in FILL_WORDS for choice in choices)
-    return False
-
-
-def sets_fields(score: SetsScore) -> list[str]:
-    """The card fields a ``sets`` scoring item reads: the set, its size, its points and every tiebreak field."""
-    spec = score.sets
-    return [spec.set, spec.size, spec.points] + [tie.by for tie in spec.ties if not isinstance(tie, str)]
-
-
-def _sets_problems(rules: RulesData, names: Names, here: PathKey, score: SetsScore) -> Iterator[tuple[PathKey, str, str]]:
-    """A ``sets`` item counted in a shared zone, or naming a field the decks in play lack or that is not a whole number."""
-    spec = score.sets
-    for key, zone in (("zone", spec.zone), ("wild", spec.wild.zone if spec.wild is not None else None)):
-        if zone is not None and zone in rules.zones and not rules.zones[zone].per_seat:
-            path = here + ((key,) if key == "zone" else ("wild", "zone"))
-            yield path, f"zone {zone!r} is shared; sets are counted in each seat's own zone (a per-seat zone)", "CG175"
-    fields: list[tuple[PathKey, str]] = [(("set",), spec.set), (("size",), spec.size), (("points",), spec.points)]
-    fields += [(("ties", k, "by"), tie.by) for k, tie in enumerate(spec.ties) if not isinstance(tie, str)]
-    for where, name in fields:
-        if name not in names.fields:
-            yield here + where, f"no card field {name!r} in the decks in play", "CG175"
-        elif where != ("set",) and names.field_kinds.get(name) != NUMBER:
-            yield here + where, f"card field {name!r} is not a whole number, so it cannot be {'compared' if where[0] == 'ties' else 'counted'}", "CG175"
-
-
-def _chosen_from_target(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
-    """A card chosen from the aimed seat's zone (``whose: target``) in an option that aims at no seat, or from a shared zone."""
-    for i, step in enumerate(rules.turn):
-        for j, option in enumerate(step.options):
-            choice = option.card
-            if choice is None or choice.whose != "target":
-                continue
-            here: PathKey = ("rules", "turn", i, "options", j, "card", "whose")
-            if option.target is None:
-                yield here, f"option {option.id!r} chooses a card from the aimed seat's zone but aims at no seat (give it a `target`)", "CG175"
-            elif choice.from_ in rules.zones and not rules.zones[choice.from_].per_seat:
-                yield here, f"zone {choice.from_!r} is shared; a card is chosen from the aimed seat's own zone (a per-seat zone)", "CG175"
-
-
 def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
     """(path, effect, its index, the length of its list) of every effect."""
     for i, turn_step in enumerate(rules.turn):
@@ -335,7 +287,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             if score.all_or_nothing.field not in names.fields:
                 yield ("rules", "scoring", k, "all_or_nothing", "field"), f"no card field {score.all_or_nothing.field!r} in the decks in play", "CG175"
         elif isinstance(score, SetsScore):
-            yield from _sets_problems(rules, names, ("rules", "scoring", k, "sets"), score)
+            yield from sets_problems(rules, names, ("rules", "scoring", k, "sets"), score)
         elif not isinstance(score, SumScore) and score.counter not in rules.counters:
             yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
     for i, step in enumerate(rules.setup):
@@ -344,7 +296,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
                 if zone in rules.zones and rules.zones[zone].per_seat:
                     yield ("rules", "setup", i, "set_aside", key), f"zone {zone!r} is per seat; cards are set aside from and to a shared zone", "CG175"
     yield from _option_problems(rules, names)
-    yield from _chosen_from_target(rules)
+    yield from chosen_from_target(rules)
     yield from chance_problems(spec, rules, list(_all_effects(rules)))
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)
@@ -427,7 +379,7 @@ def _kind_problem(rules: RulesData, names: Names, path: PathKey, source: int | s
         return f"final turns is {source:,}; it must lie between 0 and {MAX_TURN_LIMIT:,}"
     if isinstance(source, int) and path[-1] == "turn_limit" and not 1 <= source <= MAX_TURN_LIMIT:
         return f"turn_limit is {source:,}; it must lie between 1 and {MAX_TURN_LIMIT:,}"
-    if path[-2:] == ("wild", "fills") and kind not in (NUMBER, ANY) and not _fill_words(names, source):
+    if path[-2:] == ("wild", "fills") and kind not in (NUMBER, ANY) and not fill_words(names, source):
         return f"{source!r} gives neither a whole number nor one of {', '.join(FILL_WORDS)} (a text that is an option whose choices are those words)"
     if path[-2:] == ("set", "value"):
         var = _set_variable(rules, path)
