@@ -238,6 +238,14 @@ SET_ASIDE_WHERE = N_("Set aside from %(source)s into %(target)s every card for w
 ROLL = N_("Roll the dice (%(dice)s): the total is %(variable)s.")
 ROLL_DOUBLES = N_("Roll the dice (%(dice)s): the total is %(variable)s, and %(doubles)s is 1 when every die shows the same face, 0 otherwise.")
 STEAL = N_("Take a card at random from %(source)s into %(target)s.")
+ARRANGE_ALL = N_("Put the cards of %(zone)s back in any order you like, choosing from the top down which card comes next.")
+ARRANGE_TOP = NP_(
+    "Put the top card of %(zone)s back.",
+    "Put the top %(num)s cards of %(zone)s back in any order you like, choosing from the top down which card comes next.",
+)
+ARRANGE_FORMULA = N_(
+    "Put the top %(amount)s cards of %(zone)s back in any order you like, choosing from the top down which card comes next."
+)
 START_EACH = N_("Each player starts with %(amount)s %(counter)s.")
 START_EACH_COUNTED = N_("Each player starts with %(amount)s.")
 START_SHARED = N_("%(counter)s starts at %(amount)s.")

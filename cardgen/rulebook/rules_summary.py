@@ -33,6 +33,9 @@ from typing import Any, Callable, Mapping
 
 from cardgen.rulebook.rules_phrases import (
     ALL_OR_NOTHING,
+    ARRANGE_ALL,
+    ARRANGE_FORMULA,
+    ARRANGE_TOP,
     AUTO_STEP,
     BY_OTHERS,
     BY_OTHERS_END,
@@ -124,6 +127,7 @@ from cardgen.rulebook.rules_words import ExpressionText, Named, Phrasebook, kind
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_data import (
     AddEffect,
+    ArrangeEffect,
     AllOrNothingScore,
     ChooseEffect,
     CounterScore,
@@ -311,6 +315,16 @@ class RulesSummary:
 
     def _skip(self, effect: SkipEffect, card: bool) -> str:
         return self.book.say_count(SKIP, effect.skip)
+
+    def _arrange(self, effect: ArrangeEffect, card: bool) -> str:
+        b = self.book
+        zone = b.zone_phrase(effect.arrange.zone)
+        if effect.arrange.count == "all":
+            return b.say(ARRANGE_ALL, zone=zone)
+        text = ExpressionText(b)
+        node = text.tree(effect.arrange.count, card)
+        value = text.known(node) if node is not None else None
+        return b.say_count(ARRANGE_TOP, value, zone=zone) if value is not None else b.say(ARRANGE_FORMULA, zone=zone, amount=text.amount(effect.arrange.count, card=card))
 
     def _roll(self, effect: RollEffect, card: bool) -> str:
         b = self.book
@@ -521,6 +535,7 @@ EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {
     "choose": RulesSummary._choose,
     "skip": RulesSummary._skip,
     "roll": RulesSummary._roll,
+    "arrange": RulesSummary._arrange,
     "steal": RulesSummary._steal,
     "reverse": lambda summary, effect, card: summary.book.say(REVERSE),
     "extra_turn": lambda summary, effect, card: summary.book.say(EXTRA_TURN),

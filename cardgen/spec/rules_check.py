@@ -20,6 +20,7 @@ from cardgen.spec.contract import DeckRule, DiceRule, NumberRule, OptionRule, Ru
 from cardgen.spec.models import FieldType, Spec
 from cardgen.spec.rules_data import (
     AddEffect,
+    ArrangeEffect,
     AllOrNothingScore,
     ChooseEffect,
     DealStep,
@@ -161,6 +162,8 @@ def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool) ->
             yield path + (k, "move", "count"), effect.move.count, card
         elif isinstance(effect, AddEffect):
             yield path + (k, "add", "amount"), effect.add.amount, card
+        elif isinstance(effect, ArrangeEffect) and effect.arrange.count != "all":
+            yield path + (k, "arrange", "count"), effect.arrange.count, card
         elif isinstance(effect, SetEffect):
             yield path + (k, "set", "value"), effect.set.value, card
 
@@ -213,6 +216,17 @@ def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
                 yield base + ("scoring", k, "sets", "wild", "zone"), score.sets.wild.zone
 
 
+def _arrange_problems(rules: RulesData, path: PathKey, effect: ArrangeEffect, index: int, length: int) -> Iterator[tuple[PathKey, str, str]]:
+    """An arrangement of a zone that does not exist or has no order, or that is not the last effect of its list."""
+    zone = rules.zones.get(effect.arrange.zone)
+    if zone is None:
+        yield path + ("arrange", "zone"), f"no zone {effect.arrange.zone!r} (zones: {', '.join(sorted(rules.zones))})", "CG175"
+    elif not zone.ordered:
+        yield path + ("arrange", "zone"), f"zone {effect.arrange.zone!r} is not ordered (ordered: false), so its cards have no order to arrange", "CG175"
+    if index != length - 1:
+        yield path, "an arrangement must be the last effect of its list (what follows it waits for the seat's choices)", "CG175"
+
+
 def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
     """(path, effect, its index, the length of its list) of every effect."""
     for i, turn_step in enumerate(rules.turn):
@@ -263,6 +277,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
         if isinstance(step, SetStep) and step.set.var not in rules.variables:
             yield ("rules", "setup", i, "set", "var"), f"no variable {step.set.var!r}", "CG175"
     for path, effect, index, length in _all_effects(rules):
+        if isinstance(effect, ArrangeEffect):
+            yield from _arrange_problems(rules, path, effect, index, length)
         if isinstance(effect, AddEffect) and effect.add.counter not in rules.counters:
             yield path + ("add", "counter"), f"no counter {effect.add.counter!r}", "CG175"
         elif isinstance(effect, TransferEffect):

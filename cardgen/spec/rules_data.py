@@ -198,10 +198,24 @@ class StealSpec(RulesModel):
     )
 
 
+class ArrangeEffect(RulesModel):
+    """The seat deciding puts the top cards of an ordered zone back in any order it likes, choosing card by card from the top
+    down which comes next (each order is one series of choices; a choice offers each kind of card left once)."""
+
+    arrange: "ArrangeSpec" = Field(description="The zone and how many of its top cards are arranged.")
+
+
+class ArrangeSpec(RulesModel):
+    """Which cards are arranged."""
+
+    zone: RulesIdentifier = Field(description="An ordered zone (the seat deciding's own, for a per-seat zone).")
+    count: Expr | Literal["all"] = Field(default="all", description="How many of its top cards are arranged (`all`: the whole zone); fewer when fewer are there.")
+
+
 SimpleEffect = Literal["reverse", "extra_turn"]
 """Effects with no parameters: ``reverse`` (the turn order changes direction), ``extra_turn`` (the seat to move plays again)."""
 
-Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect, RollEffect, StealEffect]
+Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect, RollEffect, StealEffect, ArrangeEffect]
 
 # --- turn -------------------------------------------------------------------------------------------
 
@@ -508,5 +522,5 @@ class Tricks(RulesModel):
 
 SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep]
 
-for _model in (End, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, RulesData, ShuffleStep, DealStep, SetAsideStep):
+for _model in (End, ArrangeEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

@@ -15,6 +15,7 @@ from cardgen.engine.interpreter.chance import ChanceStep, dice_totals, dice_tota
 from cardgen.engine.interpreter.compile import ExprFunction, compile_expression
 from cardgen.spec.rules_data import (
     AddEffect,
+    ArrangeEffect,
     ChooseEffect,
     Effect,
     MoveEffect,
@@ -112,6 +113,8 @@ def compile_effect(game: "DataGame", effect: Effect, *, card: bool, target: bool
         return extra
     if isinstance(effect, MoveEffect):
         return compile_move(game, effect.move, card, target)
+    if isinstance(effect, ArrangeEffect):
+        return compile_arrange(game, effect, card, target)
     if isinstance(effect, AddEffect):
         index, per_seat = t.counter_index[effect.add.counter], t.names.counters[effect.add.counter]
         amount = compile_expression(effect.add.amount, t, card=card, target=target)
@@ -178,3 +181,21 @@ def compile_chance(game: "DataGame", effect: RollEffect | StealEffect) -> Effect
         if s.z[slot]:
             s.chance, s.chance_from, s.chance_to = k, slot, target + (seat if target_seat else 0)
     return take
+
+
+def compile_arrange(game: "DataGame", effect: ArrangeEffect, card: bool, aimed: bool) -> EffectFunction:
+    """The seat deciding arranges the top ``count`` cards of an ordered zone: the state waits for its choices, card by card
+    from the top down, until the cards left below have one order only."""
+    t = game.tables
+    index, per_seat = t.zone_index[effect.arrange.zone], game.zone_per_seat[effect.arrange.zone]
+    count = None if effect.arrange.count == "all" else compile_expression(effect.arrange.count, t, card=card, target=aimed)
+
+    def arrange(s: DataState, seat: int, c: int) -> None:
+        slot = index + (seat if per_seat else 0)
+        zone = s.z[slot]
+        n = len(zone) if count is None else min(len(zone), max(0, count(s, seat, c) or 0))
+        low = len(zone) - n
+        if len(set(zone[low:])) > 1:
+            s.arranging, s.arrange_low, s.arrange_next = slot, low, len(zone) - 1
+
+    return arrange

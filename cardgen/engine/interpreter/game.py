@@ -245,6 +245,8 @@ class DataGame(Game):
         self.width = max([seats * self.card_width] + [len(v) for v in self.variable_values] + totals)
         self.choice_base = len(options)
         self.chance_base = self.choice_base + len(self.variable_values)
+        self.arrange_base = self.chance_base + len(self.chances)
+        """The option index of an arrangement's choices (after every chance step): ``arrange_base * width + design``."""
         self.first_where = compile_expression(rules.first_player.where, t) if isinstance(rules.first_player, FirstSeatWhere) else None
         self.setup_rules = rules
         self.setup_steps = [self._setup_step(step) for step in rules.setup]
@@ -380,7 +382,8 @@ class DataState(State):
     """A position of a data game: zones, counters and variables as plain lists."""
 
     __slots__ = ("g", "z", "c", "v", "seat", "decider", "forced", "step", "direction", "skips", "extra", "passes", "turn", "over", "pending", "pending_then", "option_uses", "effect_uses",
-                 "trick_seats", "lead_next", "tricks_taken", "tg", "chance", "chance_from", "chance_to", "final_left")
+                 "trick_seats", "lead_next", "tricks_taken", "tg", "chance", "chance_from", "chance_to", "final_left",
+                 "arranging", "arrange_low", "arrange_next")
 
     def __init__(self, game: DataGame) -> None:
         self.g = game
@@ -417,6 +420,10 @@ class DataState(State):
         """A steal waiting for chance: the zone slot a card is taken from and the one it goes to."""
         self.final_left = -1
         """Turns still to play in the final round (-1: it has not begun)."""
+        self.arranging = -1
+        """The zone slot whose top cards the seat deciding is arranging (-1: none)."""
+        self.arrange_low = self.arrange_next = -1
+        """While arranging: the lowest index of the cards arranged, and the index whose card is chosen next (from the top down)."""
 
     def start_turn(self) -> None:
         """Begin the turn of ``self.seat``: turn counters back to their start."""
@@ -511,6 +518,9 @@ class DataState(State):
         if self.pending >= 0:
             base = (g.choice_base + self.pending) * g.width
             return [base + k for k in range(len(g.variable_values[self.pending]))]
+        if self.arranging >= 0:
+            base = g.arrange_base * g.width
+            return [base + d for d in sorted(set(self.z[self.arranging][self.arrange_low : self.arrange_next + 1]))]
         actions: list[Action] = []
         fallbacks: list[_Option] = []
         for option in g.steps[self.step]:
@@ -532,7 +542,7 @@ class DataState(State):
         """Carry out every step marked ``auto`` that offers exactly one action, one after another."""
         g = self.g
         bound = g.info().max_game_length
-        while self.over is None and self.chance < 0 and self.pending < 0 and g.step_auto[self.step] and self.forced < bound:
+        while self.over is None and self.chance < 0 and self.pending < 0 and self.arranging < 0 and g.step_auto[self.step] and self.forced < bound:
             actions = self.legal_actions()
             if len(actions) != 1:
                 return
@@ -543,6 +553,9 @@ class DataState(State):
         g = self.g
         index, parameter = divmod(action, g.width)
         seat = self.deciding_seat()
+        if index >= g.arrange_base:
+            self._arrange(parameter)
+            return
         if index >= g.chance_base:
             self._resolve_chance(index - g.chance_base, parameter)
             return
@@ -573,7 +586,7 @@ class DataState(State):
             assert g.trick_rules is not None
             g.trick_rules.played(self, seat)
         self.passes = self.passes + 1 if option.passes else 0
-        if self.pending >= 0 or self.chance >= 0:
+        if self.pending >= 0 or self.chance >= 0 or self.arranging >= 0:
             self.pending_then = option.then
             self._check_end()
             return
@@ -591,8 +604,19 @@ class DataState(State):
             self.z[self.chance_to].append(outcome)
             self.chance_from = self.chance_to = -1
         self.chance = -1
-        if self.pending < 0:  # a choice made in the same option waits until chance has spoken
+        if self.pending < 0 and self.arranging < 0:  # a choice made in the same option waits until chance has spoken
             self._then(self.pending_then)
+
+    def _arrange(self, design: int) -> None:
+        """The card of ``design`` (the one nearest the top) goes next in the arrangement; done when the rest has one order."""
+        zone, low, place = self.z[self.arranging], self.arrange_low, self.arrange_next
+        at = max(i for i in range(low, place + 1) if zone[i] == design)
+        zone.insert(place, zone.pop(at))
+        self.arrange_next = place - 1
+        if len(set(zone[low:place])) < 2:
+            self.arranging = self.arrange_low = self.arrange_next = -1
+            if self.chance < 0 and self.pending < 0:
+                self._then(self.pending_then)
 
     def _then(self, then: int) -> None:
         self._check_end()
@@ -686,12 +710,15 @@ class DataState(State):
         other.lead_next, other.tricks_taken = self.lead_next, self.tricks_taken
         other.tg, other.chance, other.chance_from, other.chance_to = self.tg, self.chance, self.chance_from, self.chance_to
         other.final_left = self.final_left
+        other.arranging, other.arrange_low, other.arrange_next = self.arranging, self.arrange_low, self.arrange_next
         return other
 
     def action_to_string(self, action: Action) -> str:
         g = self.g
         index, parameter = divmod(action, g.width)
         seat = self.deciding_seat()
+        if index >= g.arrange_base:
+            return f"P{seat + 1} puts {g.card_names[parameter]} next, from the top down"
         if index >= g.chance_base:
             chance = g.chances[index - g.chance_base]
             if chance.kind == "roll":
@@ -717,7 +744,7 @@ class DataState(State):
         zones = tuple(tuple(sorted(zone)) if g.unordered[i] else tuple(zone) for i, zone in enumerate(self.z))
         return (zones, tuple(self.c), tuple(self.v), self.seat, self.decider, self.step, self.direction, self.skips, self.extra,
                 self.passes, self.turn, self.over, self.pending, self.pending_then, tuple(self.trick_seats), self.lead_next, self.tricks_taken,
-                self.tg, self.chance, self.chance_from, self.chance_to, self.final_left)
+                self.tg, self.chance, self.chance_from, self.chance_to, self.final_left, self.arranging, self.arrange_low, self.arrange_next)
 
     def usage(self) -> dict[str, int]:
         g = self.g
