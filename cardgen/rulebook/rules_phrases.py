@@ -169,6 +169,8 @@ ARITHMETIC: dict[type, str] = {
 }
 IS_ONE_OF = N_("%(left)s is %(values)s")
 IS_NONE_OF = N_("%(left)s is neither %(values)s")
+IS_AMONG = N_("%(left)s is one of %(values)s")
+IS_NOT_AMONG = N_("%(left)s is not one of %(values)s")
 NOT_SO = N_("it is not so that %(condition)s")
 GROUP = N_("(%(condition)s)")
 FORMULA = N_("“%(formula)s”")
@@ -191,6 +193,7 @@ TARGET_IS_YOU = N_("the chosen player is you")
 TARGET_NOT_YOU = N_("the chosen player is not you")
 COUNT_OF = N_("the number of cards in %(zone)s")
 TOTAL_OF = N_("the total %(field)s of the cards in %(zone)s")
+MATCHING_OF = N_("the number of cards in %(zone)s whose %(field)s is %(value)s")
 DEALT = N_("the cards dealt to each player (%(deck)s)")
 DISPLAYED = N_("the cards laid out (%(deck)s)")
 
@@ -216,6 +219,10 @@ DEAL_SHARED = N_("Deal %(cards)s for each player from %(source)s to %(target)s."
 DEAL_BY_PLAYERS = N_("Deal cards from %(source)s to %(target)s: %(counts)s.")
 TURN_UP = N_("Turn %(cards)s of %(source)s face up onto %(target)s.")
 MOVE = N_("Move %(cards)s of %(source)s to %(target)s.")
+MOVE_WHERE = N_(
+    "Move %(cards)s of %(source)s to %(target)s, counting from the top down only the cards for which %(condition)s; the "
+    "others stay where they are."
+)
 SET_AT_SETUP = N_("%(variable)s is %(value)s.")
 SET = N_("%(variable)s becomes %(value)s.")
 CHOOSE = N_("Choose %(variable)s: %(values)s.")
@@ -229,7 +236,16 @@ EXTRA_TURN = N_("You take another turn after this one.")
 SET_ASIDE = N_("Set aside from %(source)s into %(target)s: %(cards)s.")
 SET_ASIDE_WHERE = N_("Set aside from %(source)s into %(target)s every card for which %(condition)s.")
 ROLL = N_("Roll the dice (%(dice)s): the total is %(variable)s.")
+ROLL_DOUBLES = N_("Roll the dice (%(dice)s): the total is %(variable)s, and %(doubles)s is 1 when every die shows the same face, 0 otherwise.")
 STEAL = N_("Take a card at random from %(source)s into %(target)s.")
+ARRANGE_ALL = N_("Put the cards of %(zone)s back in any order you like, choosing from the top down which card comes next.")
+ARRANGE_TOP = NP_(
+    "Put the top card of %(zone)s back.",
+    "Put the top %(num)s cards of %(zone)s back in any order you like, choosing from the top down which card comes next.",
+)
+ARRANGE_FORMULA = N_(
+    "Put the top %(amount)s cards of %(zone)s back in any order you like, choosing from the top down which card comes next."
+)
 START_EACH = N_("Each player starts with %(amount)s %(counter)s.")
 START_EACH_COUNTED = N_("Each player starts with %(amount)s.")
 START_SHARED = N_("%(counter)s starts at %(amount)s.")
@@ -270,6 +286,17 @@ END_TABLE = N_("The game ends as soon as %(condition)s.")
 END_ALL_PASS = N_("The game ends when every player in turn has passed.")
 END_TURNS = NP_("The game ends after %(num)s turn.", "The game ends after %(num)s turns.")
 END_TURNS_FORMULA = N_("The game ends after %(amount)s turns.")
+END_FINAL = NP_(
+    "When %(condition)s at the end of a turn, every player, the one whose turn it was included, takes %(num)s more turn "
+    "in turn order, starting with the next player; then the game ends.",
+    "When %(condition)s at the end of a turn, every player, the one whose turn it was included, takes %(num)s more turns "
+    "in turn order, starting with the next player; then the game ends.",
+)
+END_FINAL_FORMULA = N_(
+    "When %(condition)s at the end of a turn, every player, the one whose turn it was included, takes %(amount)s more turns "
+    "in turn order, starting with the next player; then the game ends."
+)
+END_FINAL_NOW = N_("The game ends when %(condition)s at the end of a turn.")
 SCORE_SUM = N_("Each player scores the total %(field)s of the cards in %(zone)s.")
 LOSE_SUM = N_("Each player loses the total %(field)s of the cards left in %(zone)s.")
 RUNS_LOWEST = N_("In a run of consecutive values, only the lowest counts.")
@@ -284,6 +311,31 @@ ALL_OR_NOTHING_LOSE = N_(
     "Each player loses the total %(field)s of the cards in %(zone)s, except when one player took every card with "
     "%(field)s: that player loses nothing, and every other player loses that total instead."
 )
+SETS_SCORE = N_(
+    "Each player sorts the cards in %(zone)s into sets by their %(set)s. A complete set, with as many cards as its "
+    "%(size)s, scores its %(points)s once, however many cards it has."
+)
+SETS_PER = NP_("An incomplete set scores 1 point for every card.", "An incomplete set scores 1 point for every %(num)s cards, rounded down.")
+SETS_PER_FORMULA = N_("An incomplete set scores 1 point for every %(amount)s cards, rounded down.")
+SETS_NO_PARTIAL = N_("An incomplete set scores nothing.")
+WILD_SET = N_(
+    "Each card in %(zone)s for which %(condition)s completes one set of which the player holds at least one card; "
+    "these cards go where they score the most."
+)
+WILD_CARDS = NP_(
+    "Each card in %(zone)s for which %(condition)s stands for %(num)s missing card of a set of which the player holds at least one card; "
+    "these cards go where they score the most.",
+    "Each card in %(zone)s for which %(condition)s stands for %(num)s missing cards of a set of which the player holds at least one card; "
+    "these cards go where they score the most.",
+)
+WILD_FORMULA = N_(
+    "Each card in %(zone)s for which %(condition)s stands for %(amount)s missing cards of a set of which the player holds at least one card; "
+    "these cards go where they score the most."
+)
+SETS_TIES = N_("Ties go to %(ties)s, in that order.")
+TIE_CARDS = N_("the most cards in complete sets")
+TIE_SETS = N_("the most complete sets")
+TIE_BY = N_("the most complete sets of the highest %(field)s, then of the next %(field)s down")
 
 # --- tricks -------------------------------------------------------------------------------------------
 

@@ -33,6 +33,9 @@ from typing import Any, Callable, Mapping
 
 from cardgen.rulebook.rules_phrases import (
     ALL_OR_NOTHING,
+    ARRANGE_ALL,
+    ARRANGE_FORMULA,
+    ARRANGE_TOP,
     AUTO_STEP,
     BY_OTHERS,
     BY_OTHERS_END,
@@ -53,6 +56,9 @@ from cardgen.rulebook.rules_phrases import (
     END_ALL_PASS,
     END_ANY_SEAT,
     END_TABLE,
+    END_FINAL,
+    END_FINAL_FORMULA,
+    END_FINAL_NOW,
     END_TURNS,
     END_TURNS_FORMULA,
     EVERY_CARD,
@@ -67,6 +73,7 @@ from cardgen.rulebook.rules_phrases import (
     LED_FIELD,
     LOWER,
     MOVE,
+    MOVE_WHERE,
     NO_CARD,
     ONLY_OTHERWISE,
     ONLY_WHEN,
@@ -75,6 +82,7 @@ from cardgen.rulebook.rules_phrases import (
     RANDOM_PLAYER,
     REVERSE,
     ROLL,
+    ROLL_DOUBLES,
     RUNS_LOWEST,
     SCORE_COUNTER,
     SCORE_SUM,
@@ -114,10 +122,12 @@ from cardgen.rulebook.rules_phrases import (
     TRICK_WIN_TRUMP_VALUE,
     TURN_UP,
 )
+from cardgen.rulebook.rules_sets import sets_sentences
 from cardgen.rulebook.rules_words import ExpressionText, Named, Phrasebook, kind_of, compact, sentence
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_data import (
     AddEffect,
+    ArrangeEffect,
     AllOrNothingScore,
     ChooseEffect,
     CounterScore,
@@ -265,9 +275,11 @@ class RulesSummary:
         b = self.book
         source = b.rules.zones.get(move.from_)
         ordered = source.ordered if source is not None else True
-        return b.say(
-            MOVE, cards=self.cards_moved(move, ordered, card), source=b.zone_phrase(move.from_, move.who), target=b.zone_phrase(move.to, move.who)
-        )
+        cards, where_from, where_to = self.cards_moved(move, ordered, card), b.zone_phrase(move.from_, move.who), b.zone_phrase(move.to, move.who)
+        if move.where is not None:
+            condition = ExpressionText(b).condition(move.where, card=True)
+            return b.say(MOVE_WHERE, cards=cards, source=where_from, target=where_to, condition=condition)
+        return b.say(MOVE, cards=cards, source=where_from, target=where_to)
 
     def _move(self, effect: MoveEffect, card: bool) -> str:
         return self.move_sentence(effect.move, card=card)
@@ -304,10 +316,22 @@ class RulesSummary:
     def _skip(self, effect: SkipEffect, card: bool) -> str:
         return self.book.say_count(SKIP, effect.skip)
 
+    def _arrange(self, effect: ArrangeEffect, card: bool) -> str:
+        b = self.book
+        zone = b.zone_phrase(effect.arrange.zone)
+        if effect.arrange.count == "all":
+            return b.say(ARRANGE_ALL, zone=zone)
+        text = ExpressionText(b)
+        node = text.tree(effect.arrange.count, card)
+        value = text.known(node) if node is not None else None
+        return b.say_count(ARRANGE_TOP, value, zone=zone) if value is not None else b.say(ARRANGE_FORMULA, zone=zone, amount=text.amount(effect.arrange.count, card=card))
+
     def _roll(self, effect: RollEffect, card: bool) -> str:
         b = self.book
         die = next((d for d in b.spec.dice if d.id == effect.roll.dice), None)
         dice = b.local(die.name, die.id) if die is not None else effect.roll.dice
+        if effect.roll.doubles is not None:
+            return b.say(ROLL_DOUBLES, dice=dice, variable=b.owned(b.variable(effect.roll.var), "table"), doubles=b.owned(b.variable(effect.roll.doubles), "table"))
         return b.say(ROLL, dice=dice, variable=b.owned(b.variable(effect.roll.var), "table"))
 
     def _steal(self, effect: StealEffect, card: bool) -> str:
@@ -361,7 +385,7 @@ class RulesSummary:
             out.append(b.say(CHOOSE_TARGET, condition=ExpressionText(b).condition(option.target.where)))
         choice = option.card
         if choice is not None:
-            out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_), target=b.zone_phrase(choice.to)))
+            out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_, choice.whose), target=b.zone_phrase(choice.to)))
             if choice.where is not None:
                 out.append(b.say(CARD_WHERE, condition=ExpressionText(b).condition(choice.where, card=True)))
         tricks = self.rules.tricks
@@ -451,6 +475,17 @@ class RulesSummary:
             node = text.tree(end.turn_limit, False)
             value = text.known(node) if node is not None else None
             out.append(b.say_count(END_TURNS, value) if value is not None else b.say(END_TURNS_FORMULA, amount=text.amount(end.turn_limit)))
+        if end.final is not None:
+            text = ExpressionText(b)
+            condition = text.condition(end.final.when)
+            node = text.tree(end.final.turns, False)
+            value = text.known(node) if node is not None else None
+            if value == 0:
+                out.append(b.say(END_FINAL_NOW, condition=condition))
+            elif value is not None:
+                out.append(b.say_count(END_FINAL, value, condition=condition))
+            else:
+                out.append(b.say(END_FINAL_FORMULA, condition=condition, amount=text.amount(end.final.turns)))
         return out
 
     def scoring(self) -> list[str]:
@@ -500,6 +535,7 @@ EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {
     "choose": RulesSummary._choose,
     "skip": RulesSummary._skip,
     "roll": RulesSummary._roll,
+    "arrange": RulesSummary._arrange,
     "steal": RulesSummary._steal,
     "reverse": lambda summary, effect, card: summary.book.say(REVERSE),
     "extra_turn": lambda summary, effect, card: summary.book.say(EXTRA_TURN),
@@ -509,6 +545,7 @@ SCORING_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "sum": RulesSummary._sum,
     "counter": RulesSummary._counter,
     "all_or_nothing": RulesSummary._all_or_nothing,
+    "sets": lambda summary, item: sets_sentences(summary.book, item),
 }
 """Scoring kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 

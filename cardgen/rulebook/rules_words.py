@@ -34,7 +34,9 @@ from cardgen.rulebook.rules_phrases import (
     GROUP,
     HAVE,
     HOLDS,
+    IS_AMONG,
     IS_NONE_OF,
+    IS_NOT_AMONG,
     IS_ONE_OF,
     MINUS,
     MIRRORED,
@@ -47,6 +49,7 @@ from cardgen.rulebook.rules_phrases import (
     THIS_TURN,
     TOP_FIELD,
     TOTAL_OF,
+    MATCHING_OF,
     TURN_NUMBER,
     TARGET,
     ACTIVE,
@@ -366,6 +369,9 @@ class ExpressionText:
 
     def comparison(self, left: ast.expr, op: ast.cmpop, right: ast.expr, negated: bool) -> str:
         b = self.book
+        if isinstance(op, (ast.In, ast.NotIn)) and not isinstance(right, (ast.List, ast.Tuple)):  # a card's list field
+            inside = isinstance(op, ast.In) != negated
+            return b.say(IS_AMONG if inside else IS_NOT_AMONG, left=self.term(left), values=self.term(right))
         if isinstance(op, (ast.In, ast.NotIn)):
             assert isinstance(right, (ast.List, ast.Tuple))
             field = self.field_of(left)
@@ -514,6 +520,9 @@ class ExpressionText:
                 return b.say(COUNT_OF, zone=zone)
             if node.func.id == "total" and len(node.args) in (2, 3) and isinstance(node.args[1], ast.Name):
                 return b.say(TOTAL_OF, field=b.field(node.args[1].id).name, zone=zone)
+            if node.func.id == "matching" and len(node.args) in (3, 4) and isinstance(node.args[1], ast.Name):
+                field = node.args[1].id
+                return b.say(MATCHING_OF, field=b.field(field).name, zone=zone, value=self.term(node.args[2], field))
             return self.formula(node)
         if isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:
             return b.say(ARITHMETIC[type(node.op)], left=self.term(node.left), right=self.term(node.right))

@@ -73,7 +73,10 @@ def binds_target(rules: RulesData, path: PathKey) -> bool:
         assert isinstance(step, int) and isinstance(option, int)
         if rules.turn[step].id in aimed_steps(rules):
             return True
-        return len(path) >= 6 and path[5] in ("target", "do") and rules.turn[step].options[option].target is not None
+        chosen = rules.turn[step].options[option]
+        if len(path) >= 6 and path[5] == "card":  # a card chosen from the aimed seat's zone is read with `target` bound
+            return chosen.target is not None and chosen.card is not None and chosen.card.whose == "target"
+        return len(path) >= 6 and path[5] in ("target", "do") and chosen.target is not None
     if len(path) >= 2 and path[:2] == ("rules", "effects"):
         return card_effects_aimed(rules)
     return False
@@ -128,11 +131,17 @@ def chance_problems(spec: Spec, rules: RulesData, effects: Sequence[tuple[PathKe
             roll = effect.roll
             if roll.dice not in dice:
                 yield path + ("roll", "dice"), f"no dice {roll.dice!r} in the spec's `dice` (dice: {', '.join(sorted(dice)) or 'none'})", CODE
-            variable = rules.variables.get(roll.var)
-            if variable is None:
-                yield path + ("roll", "var"), f"no variable {roll.var!r}", CODE
-            elif variable.values is not None:
-                yield path + ("roll", "var"), f"variable {roll.var!r} takes the values of card field {variable.values!r}; a roll's variable holds a total (declare it without `values`)", CODE
+            for key, name in (("var", roll.var), ("doubles", roll.doubles)):
+                if name is None:
+                    continue
+                variable = rules.variables.get(name)
+                held = "a total" if key == "var" else "1 or 0 (whether the dice show the same face)"
+                if variable is None:
+                    yield path + ("roll", key), f"no variable {name!r}", CODE
+                elif variable.values is not None:
+                    yield path + ("roll", key), f"variable {name!r} takes the values of card field {variable.values!r}; a roll's {key} variable holds {held} (declare it without `values`)", CODE
+            if roll.doubles is not None and roll.doubles == roll.var:
+                yield path + ("roll", "doubles"), f"variable {roll.var!r} cannot hold both the total and whether the dice show the same face", CODE
         if isinstance(effect, StealEffect):
             zone = rules.zones.get(effect.steal.from_)
             if zone is not None and not zone.per_seat:
@@ -145,3 +154,17 @@ def chance_problems(spec: Spec, rules: RulesData, effects: Sequence[tuple[PathKe
             for path, effect, _, _ in effects:
                 if isinstance(effect, ChooseEffect) and effect.choose == name:
                     yield path, f"variable {name!r} has no `values`, so there is nothing to choose from (give it `values: FIELD`)", CODE
+
+
+def chosen_from_target(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    """A card chosen from the aimed seat's zone (``whose: target``) in an option that aims at no seat, or from a shared zone."""
+    for i, step in enumerate(rules.turn):
+        for j, option in enumerate(step.options):
+            choice = option.card
+            if choice is None or choice.whose != "target":
+                continue
+            here: PathKey = ("rules", "turn", i, "options", j, "card", "whose")
+            if option.target is None:
+                yield here, f"option {option.id!r} chooses a card from the aimed seat's zone but aims at no seat (give it a `target`)", "CG175"
+            elif choice.from_ in rules.zones and not rules.zones[choice.from_].per_seat:
+                yield here, f"zone {choice.from_!r} is shared; a card is chosen from the aimed seat's own zone (a per-seat zone)", "CG175"

@@ -20,6 +20,7 @@ from cardgen.spec.contract import DeckRule, DiceRule, NumberRule, OptionRule, Ru
 from cardgen.spec.models import FieldType, Spec
 from cardgen.spec.rules_data import (
     AddEffect,
+    ArrangeEffect,
     AllOrNothingScore,
     ChooseEffect,
     DealStep,
@@ -31,6 +32,7 @@ from cardgen.spec.rules_data import (
     RulesData,
     SetAsideStep,
     SetEffect,
+    SetsScore,
     SetStep,
     ShuffleStep,
     SkipEffect,
@@ -38,11 +40,14 @@ from cardgen.spec.rules_data import (
     SumScore,
     TransferEffect,
 )
-from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, dice_rolled, steal_zone_uses, target_expressions
-from cardgen.spec.rules_expr import BUILTIN_NAMES, ANY, MIXED, NUMBER, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, chosen_from_target, dice_rolled, steal_zone_uses, target_expressions
+from cardgen.spec.rules_expr import BUILTIN_NAMES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_sets import FILL_WORDS, fill_words, sets_fields, sets_problems
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
 
+LIST_ELEMENTS = {"int_list": NUMBER, "palette_list": TEXT}
+"""The list field types an expression may look a value up in (``X in card.FIELD``), with the kind of their elements."""
 NUMBER_RANGE = (-1_000_000, 1_000_000)
 """The range a number read by rules data may take (the rules data itself bounds what is playable)."""
 
@@ -56,6 +61,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
     """The names the expressions of ``rules`` may use."""
     fields: set[str] = set()
     kinds: dict[str, str] = {}
+    lists: dict[str, str] = {}
     in_play = set(decks_in_play(rules))
     for deck in spec.decks:
         if deck.id in in_play:
@@ -63,6 +69,9 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
             for name, definition in deck.fields.items():
                 kind = field_kind(definition.type)
                 kinds[name] = kind if kinds.get(name, kind) == kind else MIXED
+                element = LIST_ELEMENTS.get(definition.type)
+                if element is not None:
+                    lists[name] = element if lists.get(name, element) == element else MIXED
     setup: set[str] = set()
     for entry in spec.setups:
         setup.update(f"deal.{deck}" for deck in entry.deal)
@@ -77,6 +86,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
         setup=frozenset(setup),
         card_ids=frozenset(card.id for deck in spec.decks if deck.id in in_play for card in deck.cards),
         field_kinds=kinds,
+        list_kinds=lists,
         variable_kinds={  # a variable without `values` holds a number a roll or a `set` gives it
             name: kinds.get(variable.values, ANY) if variable.values is not None else NUMBER for name, variable in rules.variables.items()
         },
@@ -93,8 +103,11 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
         here = base + ("setup", i)
         if isinstance(step, DealStep):
             yield here + ("deal", "count"), step.deal.count, False
-        elif isinstance(step, MoveStep) and step.move.count != "all":
-            yield here + ("move", "count"), step.move.count, False
+        elif isinstance(step, MoveStep):
+            if step.move.count != "all":
+                yield here + ("move", "count"), step.move.count, False
+            if step.move.where is not None:
+                yield here + ("move", "where"), step.move.where, True
         elif isinstance(step, SetStep):
             yield here + ("set", "value"), step.set.value, False
         elif isinstance(step, SetAsideStep):
@@ -127,14 +140,30 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
             yield base + ("end", key), value, False
     if end.turn_limit is not None:
         yield base + ("end", "turn_limit"), end.turn_limit, False
+    if end.final is not None:
+        yield base + ("end", "final", "when"), end.final.when, False
+        yield base + ("end", "final", "turns"), end.final.turns, False
+    for k, score in enumerate(rules.scoring):
+        if isinstance(score, SetsScore):
+            here = base + ("scoring", k, "sets")
+            if score.sets.per is not None:
+                yield here + ("per",), score.sets.per, False
+            if score.sets.wild is not None:
+                yield here + ("wild", "where"), score.sets.wild.where, True
+                if score.sets.wild.fills not in FILL_WORDS:
+                    yield here + ("wild", "fills"), score.sets.wild.fills, False
 
 
 def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool) -> Iterator[tuple[PathKey, int | str, bool]]:
     for k, effect in enumerate(effects):
+        if isinstance(effect, MoveEffect) and effect.move.where is not None:
+            yield path + (k, "move", "where"), effect.move.where, True
         if isinstance(effect, MoveEffect) and effect.move.count != "all":
             yield path + (k, "move", "count"), effect.move.count, card
         elif isinstance(effect, AddEffect):
             yield path + (k, "add", "amount"), effect.add.amount, card
+        elif isinstance(effect, ArrangeEffect) and effect.arrange.count != "all":
+            yield path + (k, "arrange", "count"), effect.arrange.count, card
         elif isinstance(effect, SetEffect):
             yield path + (k, "set", "value"), effect.set.value, card
 
@@ -181,6 +210,21 @@ def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
             yield base + ("scoring", k, "sum", "zone"), score.sum.zone
         elif isinstance(score, AllOrNothingScore):
             yield base + ("scoring", k, "all_or_nothing", "zone"), score.all_or_nothing.zone
+        elif isinstance(score, SetsScore):
+            yield base + ("scoring", k, "sets", "zone"), score.sets.zone
+            if score.sets.wild is not None:
+                yield base + ("scoring", k, "sets", "wild", "zone"), score.sets.wild.zone
+
+
+def _arrange_problems(rules: RulesData, path: PathKey, effect: ArrangeEffect, index: int, length: int) -> Iterator[tuple[PathKey, str, str]]:
+    """An arrangement of a zone that does not exist or has no order, or that is not the last effect of its list."""
+    zone = rules.zones.get(effect.arrange.zone)
+    if zone is None:
+        yield path + ("arrange", "zone"), f"no zone {effect.arrange.zone!r} (zones: {', '.join(sorted(rules.zones))})", "CG175"
+    elif not zone.ordered:
+        yield path + ("arrange", "zone"), f"zone {effect.arrange.zone!r} is not ordered (ordered: false), so its cards have no order to arrange", "CG175"
+    if index != length - 1:
+        yield path, "an arrangement must be the last effect of its list (what follows it waits for the seat's choices)", "CG175"
 
 
 def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
@@ -233,6 +277,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
         if isinstance(step, SetStep) and step.set.var not in rules.variables:
             yield ("rules", "setup", i, "set", "var"), f"no variable {step.set.var!r}", "CG175"
     for path, effect, index, length in _all_effects(rules):
+        if isinstance(effect, ArrangeEffect):
+            yield from _arrange_problems(rules, path, effect, index, length)
         if isinstance(effect, AddEffect) and effect.add.counter not in rules.counters:
             yield path + ("add", "counter"), f"no counter {effect.add.counter!r}", "CG175"
         elif isinstance(effect, TransferEffect):
@@ -256,6 +302,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
         elif isinstance(score, AllOrNothingScore):
             if score.all_or_nothing.field not in names.fields:
                 yield ("rules", "scoring", k, "all_or_nothing", "field"), f"no card field {score.all_or_nothing.field!r} in the decks in play", "CG175"
+        elif isinstance(score, SetsScore):
+            yield from sets_problems(rules, names, ("rules", "scoring", k, "sets"), score)
         elif not isinstance(score, SumScore) and score.counter not in rules.counters:
             yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
     for i, step in enumerate(rules.setup):
@@ -264,6 +312,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
                 if zone in rules.zones and rules.zones[zone].per_seat:
                     yield ("rules", "setup", i, "set_aside", key), f"zone {zone!r} is per seat; cards are set aside from and to a shared zone", "CG175"
     yield from _option_problems(rules, names)
+    yield from chosen_from_target(rules)
     yield from chance_problems(spec, rules, list(_all_effects(rules)))
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)
@@ -318,14 +367,14 @@ def _trump_kind(trump: int | str, follow: str, names: Names) -> Iterator[tuple[P
         yield ("rules", "tricks", "trump"), f"the trump {trump!r} gives {kind} values, and {follow!r} holds {wanted} values, so no card is ever a trump", "CG175"
 
 
-_COUNTS = frozenset({"count", "amount", "start", "turn_limit"})
+_COUNTS = frozenset({"count", "amount", "start", "turn_limit", "per", "turns"})
 """The last keys of the paths of expressions that give a whole number (a count, an amount, a start, a limit)."""
 
 
 def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: Reads) -> str | None:
     """Why an expression worked out once, before play (a counter's start, a deal's count, the turn limit), reads
     something only a position has (a zone, a counter, a variable, the turn), or None."""
-    fixed = path[-2:] == ("deal", "count") or path[-1] == "turn_limit" or (path[1] == "counters" and path[-1] == "start")
+    fixed = path[-2:] in (("deal", "count"), ("sets", "per"), ("wild", "fills"), ("final", "turns")) or path[-1] == "turn_limit" or (path[1] == "counters" and path[-1] == "start")
     if not fixed:
         return None
     position = sorted(reads.zones | reads.counters | reads.variables)
@@ -342,8 +391,12 @@ def _kind_problem(rules: RulesData, names: Names, path: PathKey, source: int | s
         return f"{source!r} gives a text or a list where a whole number is needed"
     if isinstance(source, int) and path[-1] == "count" and not -MAX_RULES_COUNT <= source <= MAX_RULES_COUNT:
         return over(f"{path[-1]} is", source, MAX_RULES_COUNT, "(either sign)")
+    if isinstance(source, int) and path[-2:] == ("final", "turns") and not 0 <= source <= MAX_TURN_LIMIT:
+        return f"final turns is {source:,}; it must lie between 0 and {MAX_TURN_LIMIT:,}"
     if isinstance(source, int) and path[-1] == "turn_limit" and not 1 <= source <= MAX_TURN_LIMIT:
         return f"turn_limit is {source:,}; it must lie between 1 and {MAX_TURN_LIMIT:,}"
+    if path[-2:] == ("wild", "fills") and kind not in (NUMBER, ANY) and not fill_words(names, source):
+        return f"{source!r} gives neither a whole number nor one of {', '.join(FILL_WORDS)} (a text that is an option whose choices are those words)"
     if path[-2:] == ("set", "value"):
         var = _set_variable(rules, path)
         wanted = names.variable_kinds.get(var, ANY) if var is not None else ANY
@@ -494,6 +547,8 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
             reads.fields.add(score.sum.field)
         elif isinstance(score, AllOrNothingScore):
             reads.fields.add(score.all_or_nothing.field)
+        elif isinstance(score, SetsScore):
+            reads.fields.update(sets_fields(score))
     if rules.tricks is not None:
         reads.fields.update({rules.tricks.follow, rules.tricks.rank})
     reads.fields.update(variable.values for variable in rules.variables.values() if variable.values is not None)

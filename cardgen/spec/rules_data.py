@@ -103,6 +103,11 @@ class MoveSpec(RulesModel):
         default="me",
         description="Whose per-seat zones: me (the seat deciding), next, previous, each, others, target (the seat an option of this turn chose), active (the seat whose turn it is).",
     )
+    where: str | None = Field(
+        default=None,
+        description="Only cards satisfying this expression over `card` (the card that may move) move: the first `count` of them from the top down; "
+        "the others stay where they are (take the first two pottery cards of the deck, passing the others).",
+    )
 
 
 class AddEffect(RulesModel):
@@ -169,6 +174,11 @@ class RollSpec(RulesModel):
 
     dice: str = Field(description="The id of an entry of the spec's `dice` list (its count of dice with its sides, rolled together).")
     var: RulesIdentifier = Field(description="The variable (declared without `values`) set to the total rolled; later conditions read it.")
+    doubles: RulesIdentifier | None = Field(
+        default=None,
+        description="A variable (declared without `values`) set to 1 when every die shows the same face (doubles), else 0; "
+        "the outcomes are then each total with and without doubles, each with its exact probability.",
+    )
 
 
 class StealEffect(RulesModel):
@@ -188,10 +198,24 @@ class StealSpec(RulesModel):
     )
 
 
+class ArrangeEffect(RulesModel):
+    """The seat deciding puts the top cards of an ordered zone back in any order it likes, choosing card by card from the top
+    down which comes next (each order is one series of choices; a choice offers each kind of card left once)."""
+
+    arrange: "ArrangeSpec" = Field(description="The zone and how many of its top cards are arranged.")
+
+
+class ArrangeSpec(RulesModel):
+    """Which cards are arranged."""
+
+    zone: RulesIdentifier = Field(description="An ordered zone (the seat deciding's own, for a per-seat zone).")
+    count: Expr | Literal["all"] = Field(default="all", description="How many of its top cards are arranged (`all`: the whole zone); fewer when fewer are there.")
+
+
 SimpleEffect = Literal["reverse", "extra_turn"]
 """Effects with no parameters: ``reverse`` (the turn order changes direction), ``extra_turn`` (the seat to move plays again)."""
 
-Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect, RollEffect, StealEffect]
+Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect, RollEffect, StealEffect, ArrangeEffect]
 
 # --- turn -------------------------------------------------------------------------------------------
 
@@ -203,6 +227,11 @@ class CardChoice(RulesModel):
     to: RulesIdentifier = Field(description="Where the card goes (the seat's own, for a per-seat zone).")
     where: str | None = Field(default=None, description="An expression every card that may be chosen satisfies, over `card` and the game's names.")
     effects: bool = Field(default=True, description="Whether the card's own effect (under `effects`) happens when it is chosen.")
+    whose: Literal["me", "target"] = Field(
+        default="me",
+        description="Whose per-seat `from` zone the card is chosen from: the seat deciding's (me), or the seat the option aims at "
+        "(target: the option needs a `target`; take a card of your choice from another player).",
+    )
 
 
 class TargetChoice(RulesModel):
@@ -270,6 +299,21 @@ class End(RulesModel):
     table: str | None = Field(default=None, description="An expression over the table checked after each action (e.g. `count(offer) == 0`).")
     all_pass: bool = Field(default=False, description="Whether the game ends when every seat in turn has passed.")
     turn_limit: Expr | None = Field(default=None, description="The game ends after this many turns (a designer's cap; every playout reaching it is reported).")
+    final: "FinalRound | None" = Field(
+        default=None,
+        description="A final round: when its condition holds at the end of a turn, every seat still plays its final turns, then the game ends.",
+    )
+
+
+class FinalRound(RulesModel):
+    """The end of the game announced by a condition at the end of a turn (the deck has run out) and played out in turn order."""
+
+    when: str = Field(description="An expression over the table checked at the end of every turn, e.g. `count(deck) == 0`.")
+    turns: Expr = Field(
+        default=1,
+        description="Turns every seat still plays once it holds, the seat that ended the turn included, in turn order from the next "
+        "(worked out before play; 0: the game ends at once).",
+    )
 
 
 class SumScore(RulesModel):
@@ -301,7 +345,54 @@ class AllOrNothingScore(RulesModel):
     all_or_nothing: SumSpec = Field(description="The zone and the field summed, as in `sum`.")
 
 
-Scoring = Union[SumScore, CounterScore, AllOrNothingScore]
+class SetsScore(RulesModel):
+    """Points from sets collected in a seat's zone: the cards are grouped by a field naming their set; a set
+    holding as many cards as its size scores its points once, an incomplete one a point for every ``per``
+    cards. Wild cards (in another zone) may complete started sets, each placed where it scores the most."""
+
+    sets: "SetsSpec" = Field(description="The zone, the fields naming each card's set, its size and its points, and the wild cards.")
+
+
+class SetsSpec(RulesModel):
+    """How sets are counted in a seat's zone."""
+
+    zone: RulesIdentifier = Field(description="The per-seat zone the sets are counted in (a collection).")
+    set: str = Field(description="The card field naming the set a card belongs to; cards without it are not counted.")
+    size: str = Field(description="The whole-number card field giving how many cards complete the set.")
+    points: str = Field(description="The whole-number card field giving what a complete set scores, once for the whole set.")
+    per: Expr | None = Field(
+        default=None,
+        description="An incomplete set scores one point for every this many cards (rounded down), worked out before play; none: an incomplete set scores nothing.",
+    )
+    wild: "WildCards | None" = Field(default=None, description="Cards that complete sets a seat has started, placed at scoring where they score the most.")
+    ties: list["SetsTie"] = Field(
+        default_factory=list,
+        description="Tiebreakers after the score, in order: `cards` (cards in complete sets), `sets` (complete sets), or `{by: FIELD}` "
+        "(complete sets counted for each value of a whole-number field, highest value first).",
+    )
+
+
+class WildCards(RulesModel):
+    """Cards in a seat's zone that each complete a set it has started (at least one card of it)."""
+
+    zone: RulesIdentifier = Field(description="The per-seat zone the wild cards are in (a hand).")
+    where: str = Field(description="An expression over `card` that the wild cards of that zone satisfy, e.g. `card.effect == 'complete'`.")
+    fills: Expr = Field(
+        default="set",
+        description="How many missing cards one wild card stands for: `set` (every card a started set lacks), `piece` (one), a whole "
+        "number, or an expression worked out before play giving one of those (`options.NAME`, a rule option whose choices are `set` and `piece`).",
+    )
+
+
+class TieByField(RulesModel):
+    """A tiebreaker: complete sets counted for each value of a card field, the highest value compared first."""
+
+    by: str = Field(description="The whole-number card field (of the sets' cards) whose values are compared, highest first.")
+
+
+SetsTie = Union[Literal["cards", "sets"], TieByField]
+
+Scoring = Union[SumScore, CounterScore, AllOrNothingScore, SetsScore]
 
 
 class RuleOption(RulesModel):
@@ -431,5 +522,5 @@ class Tricks(RulesModel):
 
 SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep]
 
-for _model in (RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
+for _model in (End, ArrangeEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

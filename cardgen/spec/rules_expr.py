@@ -20,7 +20,8 @@ when every construct and every name in it belongs to this small language:
 * ``distinct(ZONE, FIELD)`` (how many different values of a card field the zone's cards show; cards
   without a value add none), so ``distinct(row, colour) < count(row)`` holds when two cards of a row
   share a colour (a bust); ``has(ZONE, FIELD, VALUE)`` (whether some card in the zone has that value,
-  an expression: ``has(area, colour, card.colour)``, ``has(hand, type, 'joker')``);
+  an expression: ``has(area, colour, card.colour)``, ``has(hand, type, 'joker')``); ``matching(ZONE, FIELD, VALUE)``
+  (how many cards in the zone have that value: ``matching(collection, set, card.set)``);
 * ``card.FIELD`` in a card choice's ``where`` (the card that may be chosen); a card's ``id``, ``type``
   and ``effect`` are fields too;
 * ``target`` (the seat an option aims at, from 0) in an option's ``target.where`` and the amounts of
@@ -46,9 +47,9 @@ BUILTIN_NAMES = frozenset({"players", "seat", "turn", "active"})
 CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
 SETUP_PARTS = ("deal", "display", "pieces")
 """The parts of a setup an expression may read, as ``setup.PART.ID``."""
-FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2, "distinct": 2, "has": 3}
+FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2, "distinct": 2, "has": 3, "matching": 3}
 """Each function of the rules and how many arguments it takes."""
-FIELD_FUNCTIONS = frozenset({"total", "distinct", "has"})
+FIELD_FUNCTIONS = frozenset({"total", "distinct", "has", "matching"})
 """The functions whose second argument names a card field."""
 SEAT_NAMES = frozenset({"target", "seat", "active"})
 """What a seat argument (``count(hand, target)``, ``counter(chips, target)``) may be."""
@@ -96,6 +97,8 @@ class Names:
     """Variable -> the kind of its values (that of its ``values`` field)."""
     options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Rule option -> its choices, for ``options.NAME``."""
+    list_kinds: Mapping[str, str] = field(default_factory=dict)
+    """List card field -> the kind of its elements (``int_list``: numbers, ``palette_list``: texts), for ``X in card.FIELD``."""
 
 
 @dataclass
@@ -201,8 +204,10 @@ class _Checker:
             left, left_kind = node.left, self.visit_node(node.left, inner)
             for op, right in zip(node.ops, node.comparators):
                 if isinstance(op, (ast.In, ast.NotIn)):
-                    if not isinstance(right, (ast.List, ast.Tuple)) or not all(isinstance(e, ast.Constant) for e in right.elts):
-                        raise self.fail("`in` takes a list of constants, e.g. [1, 13]")
+                    if self.list_field(right) is not None:
+                        self.among(left, left_kind, right, inner)
+                    elif not isinstance(right, (ast.List, ast.Tuple)) or not all(isinstance(e, ast.Constant) for e in right.elts):
+                        raise self.fail("`in` takes a list of constants, e.g. [1, 13], or a list field of a card, e.g. card.totals")
                     left, left_kind = right, OTHER
                     continue
                 right_kind = self.visit_node(right, inner)
@@ -220,6 +225,23 @@ class _Checker:
         if isinstance(node, ast.Call):
             return self.call(node, attribute=False, depth=depth)
         raise self.fail(f"{ast.unparse(node)!r} is not allowed here")
+
+    def list_field(self, node: ast.expr) -> str | None:
+        """The list field ``node`` reads (``card.FIELD`` or ``top(ZONE).FIELD`` of an int_list or palette_list field), or None."""
+        if isinstance(node, ast.Attribute) and node.attr in self.names.list_kinds:
+            base = node.value
+            if (isinstance(base, ast.Name) and base.id == "card") or (isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top"):
+                return node.attr
+        return None
+
+    def among(self, left: ast.expr, left_kind: str, right: ast.expr, depth: int) -> None:
+        """``X in card.FIELD``: a value looked for in a card's list field, of the kind of the list's elements."""
+        self.visit_node(right, depth)
+        field_name = self.list_field(right)
+        assert field_name is not None
+        wanted = self.names.list_kinds[field_name]
+        if ANY not in (left_kind, wanted) and left_kind != wanted:
+            raise self.fail(f"{ast.unparse(left)!r} is {_KIND_WORDS[left_kind]} and the list {ast.unparse(right)!r} holds {_KIND_WORDS[wanted]}")
 
     def number(self, kind: str, node: ast.expr, what: str) -> None:
         if kind not in (NUMBER, ANY):
@@ -337,11 +359,11 @@ class _Checker:
         if name in FIELD_FUNCTIONS:
             field_node = node.args[1]
             if not isinstance(field_node, ast.Name):
-                raise self.fail(f"{name}(ZONE, FIELD{', VALUE' if name == 'has' else ''}) names a card field")
+                raise self.fail(f"{name}(ZONE, FIELD{', VALUE' if name in ('has', 'matching') else ''}) names a card field")
             self.field_name(field_node.id)
             if name == "total":
                 self.number(self.field_kind(field_node.id), field_node, "total()")
-        if name == "has":
+        if name in ("has", "matching"):
             self.visit_node(node.args[2], depth + 1)
         if name == "holds":
             card_node = node.args[1]

@@ -29,6 +29,21 @@ def dice_totals(count: int, sides: int) -> list[tuple[int, float]]:
     return [(total, n / throws) for total, n in enumerate(ways) if n]
 
 
+def dice_totals_doubles(count: int, sides: int) -> list[tuple[int, float]]:
+    """Every total ``count`` dice can show split by whether all dice show one face, as ``total * 2 + doubles``
+    (doubles 1 or 0), with its exact probability; only outcomes that can happen, lowest first."""
+    throws = sides**count
+    out: list[tuple[int, float]] = []
+    for total, probability in dice_totals(count, sides):
+        same = 1 if count > 1 and total % count == 0 and 1 <= total // count <= sides else 0
+        ways = round(probability * throws)
+        if ways - same:
+            out.append((total * 2, (ways - same) / throws))
+        if same:
+            out.append((total * 2 + 1, same / throws))
+    return out
+
+
 @dataclass(frozen=True)
 class ChanceStep:
     """One chance effect of the rules data, by its index among the Game's chance steps."""
@@ -41,7 +56,9 @@ class ChanceStep:
     var: int = -1
     """A roll: the variable the total goes into."""
     totals: tuple[tuple[int, float], ...] = ()
-    """A roll: every total with its probability."""
+    """A roll: every total with its probability (``total * 2 + doubles`` when the roll records doubles)."""
+    doubles: int = -1
+    """A roll that records doubles: the variable set to 1 when the dice show one face, else 0 (-1: none)."""
 
     def outcomes(self, base: int) -> list[tuple[int, float]]:
         """A roll's outcomes as actions: ``base`` (its first action) plus the total."""

@@ -84,6 +84,16 @@ def _has(values: list[Any], zone: list[int], value: Any) -> bool:
     return value is not None and any(values[d] == value for d in zone)
 
 
+def _among(value: Any, values: Any) -> bool:
+    """Whether ``value`` is one of a card's list field (never when either is missing)."""
+    return value is not None and values is not None and value in values
+
+
+def _matching(values: list[Any], zone: list[int], value: Any) -> int:
+    """How many designs in ``zone`` have ``value`` (never ``None``) in a field table."""
+    return 0 if value is None else sum(1 for d in zone if values[d] == value)
+
+
 @dataclass
 class Tables:
     """What compiled expressions read, fixed for one Game."""
@@ -106,7 +116,7 @@ class Tables:
 
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
-        self.namespace.update({"_distinct": _distinct, "_has": _has, "_neg": _neg})
+        self.namespace.update({"_distinct": _distinct, "_has": _has, "_matching": _matching, "_among": _among, "_neg": _neg})
         self.namespace.update({"_add": _add, "_sub": _sub, "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod})
         for name, values in self.field_values.items():
             self.namespace[f"F_{name}"] = values
@@ -147,6 +157,9 @@ class _Emitter:
             for op, right in zip(node.ops, node.comparators):
                 if type(op) in _ORDER:
                     parts.append(f"{_ORDER[type(op)]}({self.emit(left)}, {self.emit(right)})")
+                elif isinstance(op, (ast.In, ast.NotIn)) and not isinstance(right, (ast.List, ast.Tuple)):  # a card's list field
+                    among = f"_among({self.emit(left)}, {self.emit(right)})"
+                    parts.append(among if isinstance(op, ast.In) else f"(not {among})")
                 elif isinstance(op, (ast.In, ast.NotIn)):
                     assert isinstance(right, (ast.List, ast.Tuple))
                     values = ", ".join(repr(e.value) for e in right.elts if isinstance(e, ast.Constant))
@@ -219,6 +232,8 @@ class _Emitter:
             return f"_distinct({table}, {zone})"
         if node.func.id == "has":
             return f"_has({table}, {zone}, {self.emit(node.args[2])})"
+        if node.func.id == "matching":
+            return f"_matching({table}, {zone}, {self.emit(node.args[2])})"
         return f"sum(({table}[d] or 0) for d in {zone})"
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from cardgen.engine.interpreter.chance import ChanceStep, dice_totals
-from cardgen.engine.interpreter.compile import compile_expression
+from cardgen.engine.interpreter.chance import ChanceStep, dice_totals, dice_totals_doubles
+from cardgen.engine.interpreter.compile import ExprFunction, compile_expression
 from cardgen.spec.rules_data import (
     AddEffect,
+    ArrangeEffect,
     ChooseEffect,
     Effect,
     MoveEffect,
@@ -58,6 +59,8 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
     source_seat, target_seat = game.zone_per_seat[move.from_], game.zone_per_seat[move.to]
     count = None if move.count == "all" else compile_expression(move.count, t, card=card, target=aimed)
     seats = who_seats(game.num_players, move.who)
+    if move.where is not None:
+        return _move_where(game, move, count, seats, compile_expression(move.where, t, card=True))
 
     def run(s: DataState, seat: int, c: int) -> None:
         for who in seats(s, seat):
@@ -66,6 +69,31 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
             n = len(src) if count is None else count(s, seat, c) or 0  # no value (a missing field) moves none
             for _ in range(min(n, len(src))):
                 dst.append(src.pop())
+
+    return run
+
+
+def _move_where(
+    game: "DataGame", move: MoveSpec, count: ExprFunction | None, seats: Callable[["DataState", int], Sequence[int]], where: ExprFunction
+) -> EffectFunction:
+    """A move of only the cards satisfying ``where``: the first ``count`` of them from the top down; the others stay in place."""
+    t = game.tables
+    source, target = t.zone_index[move.from_], t.zone_index[move.to]
+    source_seat, target_seat = game.zone_per_seat[move.from_], game.zone_per_seat[move.to]
+
+    def run(s: DataState, seat: int, c: int) -> None:
+        for who in seats(s, seat):
+            src = s.z[source + (who if source_seat else 0)]
+            dst = s.z[target + (who if target_seat else 0)]
+            n = len(src) if count is None else count(s, seat, c) or 0
+            i = len(src) - 1
+            while i >= 0 and n > 0:
+                design = src[i]
+                if where(s, seat, design):
+                    del src[i]
+                    dst.append(design)
+                    n -= 1
+                i -= 1
 
     return run
 
@@ -85,6 +113,8 @@ def compile_effect(game: "DataGame", effect: Effect, *, card: bool, target: bool
         return extra
     if isinstance(effect, MoveEffect):
         return compile_move(game, effect.move, card, target)
+    if isinstance(effect, ArrangeEffect):
+        return compile_arrange(game, effect, card, target)
     if isinstance(effect, AddEffect):
         index, per_seat = t.counter_index[effect.add.counter], t.names.counters[effect.add.counter]
         amount = compile_expression(effect.add.amount, t, card=card, target=target)
@@ -133,7 +163,10 @@ def compile_chance(game: "DataGame", effect: RollEffect | StealEffect) -> Effect
     k = len(game.chances)
     if isinstance(effect, RollEffect):
         die = game.dice[effect.roll.dice]
-        game.chances.append(ChanceStep(k, "roll", die.id, t.variable_index[effect.roll.var], tuple(dice_totals(die.count, die.sides))))
+        doubles = effect.roll.doubles
+        totals = dice_totals_doubles(die.count, die.sides) if doubles is not None else dice_totals(die.count, die.sides)
+        doubles_var = t.variable_index[doubles] if doubles is not None else -1
+        game.chances.append(ChanceStep(k, "roll", die.id, t.variable_index[effect.roll.var], tuple(totals), doubles_var))
 
         def roll(s: DataState, seat: int, c: int) -> None:
             s.chance = k
@@ -148,3 +181,21 @@ def compile_chance(game: "DataGame", effect: RollEffect | StealEffect) -> Effect
         if s.z[slot]:
             s.chance, s.chance_from, s.chance_to = k, slot, target + (seat if target_seat else 0)
     return take
+
+
+def compile_arrange(game: "DataGame", effect: ArrangeEffect, card: bool, aimed: bool) -> EffectFunction:
+    """The seat deciding arranges the top ``count`` cards of an ordered zone: the state waits for its choices, card by card
+    from the top down, until the cards left below have one order only."""
+    t = game.tables
+    index, per_seat = t.zone_index[effect.arrange.zone], game.zone_per_seat[effect.arrange.zone]
+    count = None if effect.arrange.count == "all" else compile_expression(effect.arrange.count, t, card=card, target=aimed)
+
+    def arrange(s: DataState, seat: int, c: int) -> None:
+        slot = index + (seat if per_seat else 0)
+        zone = s.z[slot]
+        n = len(zone) if count is None else min(len(zone), max(0, count(s, seat, c) or 0))
+        low = len(zone) - n
+        if len(set(zone[low:])) > 1:
+            s.arranging, s.arrange_low, s.arrange_next = slot, low, len(zone) - 1
+
+    return arrange

@@ -29,6 +29,7 @@ from cardgen.engine.interpreter.chance import ChanceStep, card_outcomes
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.engine.interpreter.scoring import all_or_nothing
+from cardgen.engine.interpreter.sets import SetsScorer
 from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
@@ -41,6 +42,7 @@ from cardgen.spec.rules_data import (
     MoveSpec,
     MoveStep,
     SetAsideStep,
+    SetsScore,
     SetStep,
     ShuffleStep,
     SumScore,
@@ -63,6 +65,8 @@ class _Option:
     name: str
     card_from: int
     card_from_seat: bool
+    card_from_target: bool
+    """Whether the card is chosen from the aimed seat's per-seat zone (``card.whose: target``)."""
     card_to: int
     card_to_seat: bool
     where: ExprFunction | None
@@ -198,9 +202,10 @@ class DataGame(Game):
                     name=(option.name or {}).get(locale, option.id.replace("_", " ")),
                     card_from=zone_index[choice.from_] if choice else 0,
                     card_from_seat=bool(choice and rules.zones[choice.from_].per_seat),
+                    card_from_target=bool(choice and choice.whose == "target"),
                     card_to=zone_index[choice.to] if choice else 0,
                     card_to_seat=bool(choice and rules.zones[choice.to].per_seat),
-                    where=compile_expression(choice.where, t, card=True) if choice and choice.where else None,
+                    where=compile_expression(choice.where, t, card=True, target=option.target is not None) if choice and choice.where else None,
                     card_effects=bool(choice and choice.effects),
                     when=compile_expression(option.when, t) if option.when else None,
                     otherwise=option.otherwise,
@@ -220,9 +225,16 @@ class DataGame(Game):
         self.end_table = compile_expression(end.table, t) if end.table else None
         self.all_pass = end.all_pass
         self.turn_limit = constant_value(end.turn_limit, t) if end.turn_limit is not None else None
+        self.final_when = compile_expression(end.final.when, t) if end.final is not None else None
+        """A final round's condition, checked at the end of every turn (None: no final round)."""
+        self.final_turns = constant_value(end.final.turns, t) if end.final is not None else 0
+        if not 0 <= self.final_turns <= MAX_TURN_LIMIT:
+            raise ValueError(f"rules.end.final.turns is {self.final_turns:,} with {P} players; it must lie between 0 and {MAX_TURN_LIMIT:,}")
         if self.turn_limit is not None and not 1 <= self.turn_limit <= MAX_TURN_LIMIT:
             raise ValueError(f"rules.end.turn_limit is {self.turn_limit:,} with {P} players; it must lie between 1 and {MAX_TURN_LIMIT:,}")
         self.scorers = [self._scorer(item) for item in rules.scoring]
+        self.tiebreakers: list[SetsScorer] = [scorer for scorer in self.scorers if isinstance(scorer, SetsScorer) and scorer.tie_kinds]
+        """Scoring items with tiebreakers, in order: after the total score, a ranking compares their tiebreak values."""
         self.trick_rules = (
             TrickRules(rules.tricks, t, P, [self._effect(e, card=False, target=False) for e in rules.tricks.after]) if rules.tricks is not None else None
         )
@@ -233,6 +245,8 @@ class DataGame(Game):
         self.width = max([seats * self.card_width] + [len(v) for v in self.variable_values] + totals)
         self.choice_base = len(options)
         self.chance_base = self.choice_base + len(self.variable_values)
+        self.arrange_base = self.chance_base + len(self.chances)
+        """The option index of an arrangement's choices (after every chance step): ``arrange_base * width + design``."""
         self.first_where = compile_expression(rules.first_player.where, t) if isinstance(rules.first_player, FirstSeatWhere) else None
         self.setup_rules = rules
         self.setup_steps = [self._setup_step(step) for step in rules.setup]
@@ -243,6 +257,8 @@ class DataGame(Game):
                 summed = item.sum if isinstance(item, SumScore) else item.all_or_nothing
                 values = t.field_values[summed.field][:-1]
                 bound += sum(abs(v) * n for v, n in zip(values, self.copies) if isinstance(v, int))
+            elif isinstance(item, SetsScore):
+                bound += next(scorer.bound for scorer, scored in zip(self.scorers, rules.scoring) if scored is item and isinstance(scorer, SetsScorer))
             else:
                 counter = rules.counters[item.counter]
                 bound += max(abs(counter.min), abs(counter.max))
@@ -269,6 +285,8 @@ class DataGame(Game):
         t = self.tables
         if isinstance(item, AllOrNothingScore):
             return all_or_nothing(item, t, self.num_players)
+        if isinstance(item, SetsScore):
+            return SetsScorer(item, t, self.copies)
         if isinstance(item, SumScore):
             zone, per_seat = t.zone_index[item.sum.zone], t.names.zones[item.sum.zone]
             values, sign, runs = t.field_values[item.sum.field], item.sum.sign, item.sum.runs
@@ -364,7 +382,8 @@ class DataState(State):
     """A position of a data game: zones, counters and variables as plain lists."""
 
     __slots__ = ("g", "z", "c", "v", "seat", "decider", "forced", "step", "direction", "skips", "extra", "passes", "turn", "over", "pending", "pending_then", "option_uses", "effect_uses",
-                 "trick_seats", "lead_next", "tricks_taken", "tg", "chance", "chance_from", "chance_to")
+                 "trick_seats", "lead_next", "tricks_taken", "tg", "chance", "chance_from", "chance_to", "final_left",
+                 "arranging", "arrange_low", "arrange_next")
 
     def __init__(self, game: DataGame) -> None:
         self.g = game
@@ -399,6 +418,12 @@ class DataState(State):
         """The chance step (a roll or a steal) the state waits for, by its index in the Game's (-1: none)."""
         self.chance_from = self.chance_to = -1
         """A steal waiting for chance: the zone slot a card is taken from and the one it goes to."""
+        self.final_left = -1
+        """Turns still to play in the final round (-1: it has not begun)."""
+        self.arranging = -1
+        """The zone slot whose top cards the seat deciding is arranging (-1: none)."""
+        self.arrange_low = self.arrange_next = -1
+        """While arranging: the lowest index of the cards arranged, and the index whose card is chosen next (from the top down)."""
 
     def start_turn(self) -> None:
         """Begin the turn of ``self.seat``: turn counters back to their start."""
@@ -463,13 +488,26 @@ class DataState(State):
             self.tg = aim
         if not option.chooses_card:
             return bases
-        zone = self.z[option.card_from + (seat if option.card_from_seat else 0)]
         where = option.where
+        if option.card_from_target:  # a card of the aimed seat's zone: the cards offered depend on the seat
+            return self._offered_from_targets(option, seat, bases)
+        zone = self.z[option.card_from + (seat if option.card_from_seat else 0)]
         cards = [d for d in sorted(set(zone)) if where is None or where(self, seat, d)]
         if option.trick:
             assert g.trick_rules is not None
             cards = g.trick_rules.playable(self, seat, cards)
         return [first + d for first in bases for d in cards]
+
+    def _offered_from_targets(self, option: _Option, seat: int, bases: list[Action]) -> list[Action]:
+        """One action per aimed seat and card of that seat's ``from`` zone satisfying ``where`` (read with ``target`` bound)."""
+        g, where, aim = self.g, option.where, self.tg
+        out: list[Action] = []
+        for first in bases:
+            self.tg = (first - option.index * g.width) // g.card_width
+            zone = self.z[option.card_from + self.tg]
+            out.extend(first + d for d in sorted(set(zone)) if where is None or where(self, seat, d))
+        self.tg = aim
+        return out
 
     def legal_actions(self) -> list[Action]:
         if self.over is not None:
@@ -480,6 +518,9 @@ class DataState(State):
         if self.pending >= 0:
             base = (g.choice_base + self.pending) * g.width
             return [base + k for k in range(len(g.variable_values[self.pending]))]
+        if self.arranging >= 0:
+            base = g.arrange_base * g.width
+            return [base + d for d in sorted(set(self.z[self.arranging][self.arrange_low : self.arrange_next + 1]))]
         actions: list[Action] = []
         fallbacks: list[_Option] = []
         for option in g.steps[self.step]:
@@ -501,7 +542,7 @@ class DataState(State):
         """Carry out every step marked ``auto`` that offers exactly one action, one after another."""
         g = self.g
         bound = g.info().max_game_length
-        while self.over is None and self.chance < 0 and self.pending < 0 and g.step_auto[self.step] and self.forced < bound:
+        while self.over is None and self.chance < 0 and self.pending < 0 and self.arranging < 0 and g.step_auto[self.step] and self.forced < bound:
             actions = self.legal_actions()
             if len(actions) != 1:
                 return
@@ -512,6 +553,9 @@ class DataState(State):
         g = self.g
         index, parameter = divmod(action, g.width)
         seat = self.deciding_seat()
+        if index >= g.arrange_base:
+            self._arrange(parameter)
+            return
         if index >= g.chance_base:
             self._resolve_chance(index - g.chance_base, parameter)
             return
@@ -527,7 +571,7 @@ class DataState(State):
         if option.target is not None:
             self.tg, card = divmod(parameter, g.card_width)
         if option.chooses_card:
-            source = self.z[option.card_from + (seat if option.card_from_seat else 0)]
+            source = self.z[option.card_from + (self.tg if option.card_from_target else seat if option.card_from_seat else 0)]
             source.remove(card)
             self.z[option.card_to + (seat if option.card_to_seat else 0)].append(card)
         for effect in option.do:
@@ -542,7 +586,7 @@ class DataState(State):
             assert g.trick_rules is not None
             g.trick_rules.played(self, seat)
         self.passes = self.passes + 1 if option.passes else 0
-        if self.pending >= 0 or self.chance >= 0:
+        if self.pending >= 0 or self.chance >= 0 or self.arranging >= 0:
             self.pending_then = option.then
             self._check_end()
             return
@@ -552,14 +596,27 @@ class DataState(State):
         """The outcome of the chance step waited for: a total rolled into its variable, or the design of the card taken."""
         chance = self.g.chances[step]
         if chance.kind == "roll":
+            if chance.doubles >= 0:
+                outcome, self.v[chance.doubles] = divmod(outcome, 2)
             self.v[chance.var] = outcome
         else:
             self.z[self.chance_from].remove(outcome)
             self.z[self.chance_to].append(outcome)
             self.chance_from = self.chance_to = -1
         self.chance = -1
-        if self.pending < 0:  # a choice made in the same option waits until chance has spoken
+        if self.pending < 0 and self.arranging < 0:  # a choice made in the same option waits until chance has spoken
             self._then(self.pending_then)
+
+    def _arrange(self, design: int) -> None:
+        """The card of ``design`` (the one nearest the top) goes next in the arrangement; done when the rest has one order."""
+        zone, low, place = self.z[self.arranging], self.arrange_low, self.arrange_next
+        at = max(i for i in range(low, place + 1) if zone[i] == design)
+        zone.insert(place, zone.pop(at))
+        self.arrange_next = place - 1
+        if len(set(zone[low:place])) < 2:
+            self.arranging = self.arrange_low = self.arrange_next = -1
+            if self.chance < 0 and self.pending < 0:
+                self._then(self.pending_then)
 
     def _then(self, then: int) -> None:
         self._check_end()
@@ -574,6 +631,8 @@ class DataState(State):
             self._enter(then)
             return
         g = self.g
+        if g.final_when is not None and self._final_round():
+            return
         if self.lead_next >= 0:
             self.seat, self.lead_next = self.lead_next, -1
         elif self.extra:
@@ -582,6 +641,20 @@ class DataState(State):
             self.seat = (self.seat + self.direction * (1 + self.skips)) % g.num_players
         self.skips = 0
         self.start_turn()
+
+    def _final_round(self) -> bool:
+        """At the end of a turn: begin the final round when its condition holds, else count it down; whether the game is over."""
+        g = self.g
+        if self.final_left < 0:
+            if g.final_when is not None and g.final_when(self, self.seat, 0):
+                self.final_left = g.num_players * g.final_turns
+                if self.final_left == 0:
+                    self.over = Termination.NORMAL
+        else:
+            self.final_left -= 1
+            if self.final_left <= 0:
+                self.over = Termination.NORMAL
+        return self.over is not None
 
     def _enter(self, step: int) -> None:
         """Go on to ``step``, decided by whom its ``by`` says."""
@@ -611,6 +684,16 @@ class DataState(State):
         g = self.g
         return [sum(scorer(self, seat) for scorer in g.scorers) for seat in range(g.num_players)]
 
+    def ranking(self) -> list[list[Seat]]:
+        """By total score, then the tiebreakers of the scoring items that have them, in order; then shared."""
+        g = self.g
+        if not g.tiebreakers:
+            return State.ranking(self)
+        scores = self.scores()
+        keys = [(scores[seat],) + tuple(v for scorer in g.tiebreakers for v in scorer.ties(self, seat)) for seat in range(g.num_players)]
+        order = sorted(set(keys), reverse=True)
+        return [[seat for seat, key in enumerate(keys) if key == value] for value in order]
+
     def clone(self) -> "DataState":
         other = DataState.__new__(DataState)
         other.g = self.g
@@ -626,15 +709,22 @@ class DataState(State):
         other.trick_seats = list(self.trick_seats)
         other.lead_next, other.tricks_taken = self.lead_next, self.tricks_taken
         other.tg, other.chance, other.chance_from, other.chance_to = self.tg, self.chance, self.chance_from, self.chance_to
+        other.final_left = self.final_left
+        other.arranging, other.arrange_low, other.arrange_next = self.arranging, self.arrange_low, self.arrange_next
         return other
 
     def action_to_string(self, action: Action) -> str:
         g = self.g
         index, parameter = divmod(action, g.width)
         seat = self.deciding_seat()
+        if index >= g.arrange_base:
+            return f"P{seat + 1} puts {g.card_names[parameter]} next, from the top down"
         if index >= g.chance_base:
             chance = g.chances[index - g.chance_base]
             if chance.kind == "roll":
+                if chance.doubles >= 0:
+                    total, double = divmod(parameter, 2)
+                    return f"P{seat + 1} rolls {chance.name}: {total}{' (doubles)' if double else ''}"
                 return f"P{seat + 1} rolls {chance.name}: {parameter}"
             return f"P{seat + 1} takes at random from {chance.name}: {g.card_names[parameter]}"
         if index >= g.choice_base:
@@ -654,7 +744,7 @@ class DataState(State):
         zones = tuple(tuple(sorted(zone)) if g.unordered[i] else tuple(zone) for i, zone in enumerate(self.z))
         return (zones, tuple(self.c), tuple(self.v), self.seat, self.decider, self.step, self.direction, self.skips, self.extra,
                 self.passes, self.turn, self.over, self.pending, self.pending_then, tuple(self.trick_seats), self.lead_next, self.tricks_taken,
-                self.tg, self.chance, self.chance_from, self.chance_to)
+                self.tg, self.chance, self.chance_from, self.chance_to, self.final_left, self.arranging, self.arrange_low, self.arrange_next)
 
     def usage(self) -> dict[str, int]:
         g = self.g

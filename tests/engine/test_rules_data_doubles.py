@@ -1,0 +1,131 @@
+"""A roll that records doubles (``roll: {dice, var, doubles}``): Pickpockets (tests/fixtures/dice-steal) with one
+more rule, "with doubles you may dig whatever the total", played by the generic interpreter.
+
+The outcomes of a roll with doubles are checked against every throw of the dice counted one by one; the
+variable is set by chance's outcome; the rule reads it; the generated rulebook says it; and each misuse of
+the new key is CG175 at its place.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+import yaml
+
+from cardgen.catalogue import validate_folder
+from cardgen.engine.core import CHANCE, make_game
+from cardgen.engine.interpreter import DataGame
+from cardgen.engine.interpreter.chance import dice_totals, dice_totals_doubles
+from cardgen.findings import Severity
+from cardgen.rulebook.rules_summary import rules_summary
+from cardgen.spec.load import load_spec
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "dice-steal"
+
+
+@pytest.mark.parametrize(("count", "sides"), [(1, 6), (2, 4), (2, 6), (3, 4), (3, 6), (4, 3)])
+def test_the_outcomes_match_every_throw_counted(count: int, sides: int) -> None:
+    ways: dict[int, int] = {}
+    for throw in itertools.product(range(1, sides + 1), repeat=count):
+        code = sum(throw) * 2 + (1 if count > 1 and len(set(throw)) == 1 else 0)
+        ways[code] = ways.get(code, 0) + 1
+    expected = [(code, Fraction(n, sides**count)) for code, n in sorted(ways.items())]
+    got = [(code, Fraction(p).limit_denominator(sides**count)) for code, p in dice_totals_doubles(count, sides)]
+    assert got == expected
+    assert sum(p for _, p in dice_totals_doubles(count, sides)) == pytest.approx(1.0)
+    # Folding doubles away gives the plain totals.
+    folded: dict[int, float] = {}
+    for code, p in dice_totals_doubles(count, sides):
+        folded[code // 2] = folded.get(code // 2, 0.0) + p
+    plain = dice_totals(count, sides)
+    assert sorted(folded) == [total for total, _ in plain]
+    assert [folded[total] for total, _ in plain] == pytest.approx([p for _, p in plain])
+
+
+def _with_doubles(data: dict[str, Any]) -> None:
+    rules = data["rules"]
+    rules["variables"]["double"] = {"name": {"en": "doubles", "pt_BR": "dados iguais"}, "gender": {"pt_BR": "masculine plural"}}
+    rules["turn"][0]["options"][0]["do"] = [{"roll": {"dice": "pair", "var": "rolled", "doubles": "double"}}]
+    dig = next(o for o in rules["turn"][1]["options"] if o["id"] == "dig")
+    dig["when"] = "(rolled >= numbers.dig_at or double == 1) and count(bag) > 0"
+
+
+def _copy(tmp_path: Path, change: Callable[[dict[str, Any]], object]) -> Path:
+    folder = tmp_path / "dice-steal"
+    shutil.copytree(FIXTURE, folder)
+    path = folder / "game.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    _with_doubles(data)
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return folder
+
+
+def _game(tmp_path: Path) -> DataGame:
+    loaded = load_spec(_copy(tmp_path, lambda data: None))
+    assert loaded.spec is not None
+    game = make_game(loaded.spec, 2)
+    assert isinstance(game, DataGame)
+    return game
+
+
+def test_a_double_lets_the_player_dig_below_the_total(tmp_path: Path) -> None:
+    game = _game(tmp_path)
+    dig = next(o for o in game.options if o.key == "act.dig").index
+    for total, double, digs in ((4, 1, True), (4, 0, False), (8, 0, True), (2, 1, True)):
+        s = game.new_initial_state(3)
+        (roll,) = s.legal_actions()
+        s.apply_action(roll)
+        assert s.current_player() == CHANCE
+        outcomes = dict(s.chance_outcomes())
+        names = {s.action_to_string(a) for a in outcomes}
+        assert any("(doubles)" in name for name in names) and not all("(doubles)" in name for name in names)
+        assert sum(outcomes.values()) == pytest.approx(1.0)
+        action = next(a for a in outcomes if a % game.width == total * 2 + double)
+        assert outcomes[action] == pytest.approx((1 if double else {4: 2, 8: 4}.get(total, 0)) / 36)
+        s.apply_action(action)
+        assert s.v[game.tables.variable_index["rolled"]] == total
+        assert s.v[game.tables.variable_index["double"]] == double
+        offered = {a // game.width for a in s.legal_actions()}
+        assert (dig in offered) is digs, (total, double)
+
+
+def test_the_rulebook_says_the_doubles(tmp_path: Path) -> None:
+    from cardgen.rulebook.i18n import translations
+
+    loaded = load_spec(_copy(tmp_path, lambda data: None))
+    assert loaded.spec is not None
+    for locale, words in (("en", "the same face"), ("pt_BR", "mesma face")):
+        summary = rules_summary(loaded.spec, locale, translations(locale))
+        assert summary is not None
+        text = str(summary["turn"])
+        assert words in text, text
+
+
+def test_the_copy_with_doubles_is_clean(tmp_path: Path) -> None:
+    result = validate_folder(_copy(tmp_path, lambda data: None), kinds=("static",))
+    assert [f.render() for f in result.findings if f.severity is Severity.ERROR] == []
+
+
+def _roll_spec(data: dict[str, Any]) -> dict[str, Any]:
+    roll: dict[str, Any] = data["rules"]["turn"][0]["options"][0]["do"][0]["roll"]
+    return roll
+
+
+MUTANTS: list[tuple[str, Callable[[dict[str, Any]], object]]] = [
+    ("an unknown variable", lambda d: _roll_spec(d).__setitem__("doubles", "pair_shown")),
+    ("the total's own variable", lambda d: _roll_spec(d).__setitem__("doubles", "rolled")),
+    ("a variable over card values", lambda d: d["rules"]["variables"]["double"].__setitem__("values", "value")),
+]
+
+
+@pytest.mark.parametrize(("name", "change"), MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_each_misuse_is_refused_at_its_place(tmp_path: Path, name: str, change: Callable[[dict[str, Any]], object]) -> None:
+    result = validate_folder(_copy(tmp_path, change), kinds=("static",))
+    found = [(f.code, f.path) for f in result.findings if f.severity is Severity.ERROR]
+    assert ("CG175", "rules.turn[0].options[0].do[0].roll.doubles") in found, found
