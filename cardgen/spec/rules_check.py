@@ -31,6 +31,7 @@ from cardgen.spec.rules_data import (
     RulesData,
     SetAsideStep,
     SetEffect,
+    SetsScore,
     SetStep,
     ShuffleStep,
     SkipEffect,
@@ -39,7 +40,7 @@ from cardgen.spec.rules_data import (
     TransferEffect,
 )
 from cardgen.spec.rules_chance import binds_target, chance_problems, dice_rolled, steal_zone_uses, target_expressions
-from cardgen.spec.rules_expr import BUILTIN_NAMES, ANY, MIXED, NUMBER, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ANY, MIXED, NUMBER, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
 
@@ -110,22 +111,32 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
                 yield base + ("tricks", key), value, True
         yield from _effect_expressions(base + ("tricks", "after"), tricks.after, False)
     for i, turn_step in enumerate(rules.turn):
+        if turn_step.when is not None:
+            yield base + ("turn", i, "when"), turn_step.when, False
         for j, option in enumerate(turn_step.options):
             here = base + ("turn", i, "options", j)
             if option.when is not None:
                 yield here + ("when",), option.when, False
+            if isinstance(option.passes, str):
+                yield here + ("passes",), option.passes, False
             if option.card is not None and option.card.where is not None:
                 yield here + ("card", "where"), option.card.where, True
             yield from _effect_expressions(here + ("do",), option.do, option.card is not None)
     for effect_id, effects in rules.effects.items():
         yield from _effect_expressions(base + ("effects", effect_id), effects, True)
     end = rules.end
-    for key in ("any_seat", "table"):
+    for key in ("any_seat", "table", "all_seats"):
         value = getattr(end, key)
         if value is not None:
             yield base + ("end", key), value, False
     if end.turn_limit is not None:
         yield base + ("end", "turn_limit"), end.turn_limit, False
+    for k, tiebreak in enumerate(rules.tiebreaks):
+        yield base + ("tiebreaks", k), tiebreak, False
+    for k, score in enumerate(rules.scoring):
+        if isinstance(score, SetsScore):
+            for key in ("points", "bonus", "bonus_at", "multiplied", "times"):
+                yield base + ("scoring", k, "sets", key), getattr(score.sets, key), False
 
 
 def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool) -> Iterator[tuple[PathKey, int | str, bool]]:
@@ -180,6 +191,8 @@ def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
             yield base + ("scoring", k, "sum", "zone"), score.sum.zone
         elif isinstance(score, AllOrNothingScore):
             yield base + ("scoring", k, "all_or_nothing", "zone"), score.all_or_nothing.zone
+        elif isinstance(score, SetsScore):
+            yield base + ("scoring", k, "sets", "zone"), score.sets.zone
 
 
 def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
@@ -222,6 +235,15 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             yield here + ("min",), f"counter {name!r} has min {kept.min} above its max {kept.max}", "CG175"
         elif isinstance(kept.start, int) and not kept.min <= kept.start <= kept.max:
             yield here + ("start",), f"counter {name!r} starts at {kept.start}, outside its range [{kept.min}, {kept.max}]", "CG175"
+    for i, turn_step in enumerate(rules.turn):
+        for j, option in enumerate(turn_step.options):
+            if option.card is None or option.card.whose != "target":
+                continue
+            here = ("rules", "turn", i, "options", j, "card", "whose")
+            if option.card.from_ in rules.zones and not rules.zones[option.card.from_].per_seat:
+                yield here, f"zone {option.card.from_!r} is shared; `whose: target` chooses from a seat's own zone", "CG175"
+            elif option.target is None and i == 0:
+                yield here, "`whose: target` chooses from the zone of the seat the turn aims at, and nothing has aimed at a seat at the turn's first step (give the option a `target`)", "CG175"
     for path, zone in [*_zone_uses(rules), *steal_zone_uses(_all_effects(rules))]:
         if zone not in rules.zones:
             yield path, f"no zone {zone!r} (zones: {', '.join(sorted(rules.zones))})", "CG175"
@@ -247,7 +269,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             elif isinstance(effect, ChooseEffect) and rules.variables[var].values is not None and not _has_values(spec, rules, rules.variables[var].values or ""):
                 yield path, f"variable {var!r} takes the values of {rules.variables[var].values!r}, which no card in play has, so the choice offers nothing", "CG175"
     for name, variable in rules.variables.items():
-        if variable.values is not None and variable.values not in names.fields:
+        if variable.values is not None and variable.values not in names.fields and variable.values not in CARD_ATTRIBUTES:
             yield ("rules", "variables", name, "values"), f"no card field {variable.values!r} in the decks in play", "CG175"
     for k, score in enumerate(rules.scoring):
         if isinstance(score, SumScore) and score.sum.field not in names.fields:
@@ -255,6 +277,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
         elif isinstance(score, AllOrNothingScore):
             if score.all_or_nothing.field not in names.fields:
                 yield ("rules", "scoring", k, "all_or_nothing", "field"), f"no card field {score.all_or_nothing.field!r} in the decks in play", "CG175"
+        elif isinstance(score, SetsScore):
+            yield from _sets_problems(names, k, score)
         elif not isinstance(score, SumScore) and score.counter not in rules.counters:
             yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
     for i, step in enumerate(rules.setup):
@@ -298,14 +322,29 @@ def _trump_kind(trump: int | str, follow: str, names: Names) -> Iterator[tuple[P
         yield ("rules", "tricks", "trump"), f"the trump {trump!r} gives {kind} values, and {follow!r} holds {wanted} values, so no card is ever a trump", "CG175"
 
 
-_COUNTS = frozenset({"count", "amount", "start", "turn_limit"})
+def _sets_problems(names: Names, k: int, score: SetsScore) -> Iterator[tuple[PathKey, str, str]]:
+    """A ``sets`` item whose field is not a card field, or whose value no design has (it could never score)."""
+    here: PathKey = ("rules", "scoring", k, "sets")
+    spec = score.sets
+    if spec.field not in names.fields and spec.field not in CARD_ATTRIBUTES:
+        yield here + ("field",), f"no card field {spec.field!r} in the decks in play", "CG175"
+
+
+_SCORE_CONSTANTS = frozenset({"points", "bonus", "bonus_at", "times"})
+"""The keys of a ``sets`` item worked out once, before play."""
+_COUNTS = frozenset({"count", "amount", "start", "turn_limit", "points", "bonus", "bonus_at", "multiplied", "times", "passes"})
 """The last keys of the paths of expressions that give a whole number (a count, an amount, a start, a limit)."""
 
 
 def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: Reads) -> str | None:
     """Why an expression worked out once, before play (a counter's start, a deal's count, the turn limit), reads
     something only a position has (a zone, a counter, a variable, the turn), or None."""
-    fixed = path[-2:] == ("deal", "count") or path[-1] == "turn_limit" or (path[1] == "counters" and path[-1] == "start")
+    fixed = (
+        path[-2:] == ("deal", "count")
+        or path[-1] == "turn_limit"
+        or (path[1] == "counters" and path[-1] == "start")
+        or (path[1] == "scoring" and path[-1] in _SCORE_CONSTANTS)
+    )
     if not fixed:
         return None
     position = sorted(reads.zones | reads.counters | reads.variables)
@@ -435,7 +474,9 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
         except ExpressionError:
             continue
     for score in rules.scoring:
-        if isinstance(score, SumScore):
+        if isinstance(score, SetsScore) and score.sets.field in names.fields:
+            reads.fields.add(score.sets.field)
+        elif isinstance(score, SumScore):
             reads.fields.add(score.sum.field)
         elif isinstance(score, AllOrNothingScore):
             reads.fields.add(score.all_or_nothing.field)

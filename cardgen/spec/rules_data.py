@@ -195,6 +195,10 @@ class CardChoice(RulesModel):
     to: RulesIdentifier = Field(description="Where the card goes (the seat's own, for a per-seat zone).")
     where: str | None = Field(default=None, description="An expression every card that may be chosen satisfies, over `card` and the game's names.")
     effects: bool = Field(default=True, description="Whether the card's own effect (under `effects`) happens when it is chosen.")
+    whose: Literal["me", "target"] = Field(
+        default="me",
+        description="Whose per-seat `from` zone the card is chosen from: the deciding seat's own (me), or the seat the turn aims at (target: a card taken from a rival's area).",
+    )
 
 
 class TargetChoice(RulesModel):
@@ -219,7 +223,10 @@ class Option(RulesModel):
     otherwise: bool = Field(default=False, description="Offered only when none of the step's other options is (a pass when stuck).")
     do: list[Effect] = Field(default_factory=list, description="What happens, in order, after the card (if any) is moved.")
     then: str = Field(default="end", description="`end` ends the turn, `again` repeats this step, or the id of the step that comes next.")
-    passes: bool = Field(default=False, description="Whether taking this option counts as passing (for `end.all_pass`).")
+    passes: bool | str = Field(
+        default=False,
+        description="Whether taking this option counts as passing (for `end.all_pass`): true, false, or an expression read when it is taken (`count(pile) == 0`: a pass counts only once the pile is empty).",
+    )
 
 
 class Step(RulesModel):
@@ -228,6 +235,10 @@ class Step(RulesModel):
     id: RulesIdentifier
     name: LocalText | None = Field(default=None, description="The step's name in every locale, for the generated turn summary (defaults to its number).")
     options: list[Option] = Field(min_length=1, description="What the seat may do here, in the order the rulebook lists them.")
+    when: str | None = Field(
+        default=None,
+        description="An expression that must hold for the step to be taken; when it does not, the turn goes on to the next step in the list (the turn ends after the last), with no decision (a hand limit: `count(hand) > numbers.hand_limit`).",
+    )
 
 
 # --- end and scoring --------------------------------------------------------------------------------
@@ -239,7 +250,12 @@ class End(RulesModel):
     any_seat: str | None = Field(default=None, description="An expression checked for every seat after each action (e.g. `count(hand) == 0`).")
     table: str | None = Field(default=None, description="An expression over the table checked after each action (e.g. `count(offer) == 0`).")
     all_pass: bool = Field(default=False, description="Whether the game ends when every seat in turn has passed.")
+    all_seats: str | None = Field(default=None, description="An expression that ends the game when it holds for every seat (e.g. `count(hand) == 0 and count(pile) == 0`).")
     turn_limit: Expr | None = Field(default=None, description="The game ends after this many turns (a designer's cap; every playout reaching it is reported).")
+    at: Literal["action", "turn"] = Field(
+        default="action",
+        description="When the end is looked at: after every action (action), or only as a turn ends, once its last step is done (turn).",
+    )
 
 
 class SumScore(RulesModel):
@@ -271,7 +287,30 @@ class AllOrNothingScore(RulesModel):
     all_or_nothing: SumSpec = Field(description="The zone and the field summed, as in `sum`.")
 
 
-Scoring = Union[SumScore, CounterScore, AllOrNothingScore]
+class SetsScore(RulesModel):
+    """Points for complete sets: one card of every design whose field has a value (one of each construction)
+    makes a set, so a seat's sets are the copies of its scarcest such design in the zone."""
+
+    sets: "SetsSpec" = Field(description="The zone, which designs make a set, and what a set is worth.")
+
+
+class SetsSpec(RulesModel):
+    """Which designs make a complete set and what sets score."""
+
+    zone: RulesIdentifier = Field(description="The zone the sets are counted in (the seat's own, for a per-seat zone).")
+    field: str = Field(description="The card field (or `type`, `effect`) that picks the designs of a set.")
+    value: str = Field(description="The field's value those designs have: one card of each of them is a set.")
+    points: Expr = Field(description="Points for each complete set.")
+    bonus: Expr = Field(default=0, description="Points added once when the seat has at least `bonus_at` sets.")
+    bonus_at: Expr = Field(default=2, description="Complete sets needed for the bonus.")
+    multiplied: Expr = Field(
+        default=0,
+        description="How many of the seat's sets score `times` their points (an expression over the seat: a counter of sets doubled). It may exceed the sets standing: a set multiplied and broken later keeps its points.",
+    )
+    times: Expr = Field(default=1, description="What a multiplied set's points are multiplied by.")
+
+
+Scoring = Union[SumScore, CounterScore, AllOrNothingScore, SetsScore]
 
 
 class RulesData(RulesModel):
@@ -291,6 +330,10 @@ class RulesData(RulesModel):
     scoring: list[Scoring] = Field(
         min_length=1,
         description="How the scores are counted; the highest total wins (a game won by the fewest points scores them with `sign: -1`).",
+    )
+    tiebreaks: list[Expr] = Field(
+        default_factory=list,
+        description="Between seats with equal scores, in order: expressions over the seat (`sets(area, type, 'construction')`), the higher value placing first; seats equal on all of them share their place.",
     )
     tricks: "Tricks | None" = Field(
         default=None,
@@ -388,5 +431,5 @@ class Tricks(RulesModel):
 
 SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep]
 
-for _model in (RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
+for _model in (RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

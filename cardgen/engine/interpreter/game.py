@@ -27,8 +27,9 @@ from typing import Any, Callable, Sequence
 from cardgen.engine.core import CHANCE, TERMINAL, Action, Game, GameInfo, Seat, State, Termination
 from cardgen.engine.interpreter.chance import ChanceStep, card_outcomes
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
-from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_any_seat, compile_expression, constant_value, field_tables
+from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_all_seats, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.engine.interpreter.scoring import all_or_nothing
+from cardgen.engine.interpreter.scoring_sets import sets_bound, sets_scorer
 from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
@@ -41,6 +42,7 @@ from cardgen.spec.rules_data import (
     MoveSpec,
     MoveStep,
     SetAsideStep,
+    SetsScore,
     SetStep,
     ShuffleStep,
     SumScore,
@@ -69,12 +71,15 @@ class _Option:
     otherwise: bool
     do: tuple[EffectFunction, ...]
     then: int
-    passes: bool
+    passes: bool | ExprFunction
+    """Whether taking the option counts as a pass: a constant, or an expression read as it is taken."""
     chooses_card: bool
     trick: bool = False
     """Whether the card chosen is played to the trick (its zone is ``tricks.zone``)."""
     target: ExprFunction | None = None
     """An option aimed at a seat: which seats (``target`` bound to each in turn) it may aim at."""
+    from_target: bool = False
+    """Whether the card is chosen from the aimed-at seat's zone (``card.whose: target``), not the deciding seat's."""
 
 
 class DataGame(Game):
@@ -197,18 +202,25 @@ class DataGame(Game):
                     otherwise=option.otherwise,
                     do=tuple(self._effect(e, card=choice is not None, target=option.target is not None) for e in option.do),
                     then=then,
-                    passes=option.passes,
+                    passes=option.passes if isinstance(option.passes, bool) else compile_expression(option.passes, t, card=False, target=option.target is not None),
                     chooses_card=choice is not None,
                     trick=bool(choice is not None and rules.tricks is not None and choice.to == rules.tricks.zone),
                     target=compile_expression(option.target.where, t, target=True) if option.target is not None else None,
+                    from_target=bool(choice and choice.whose == "target"),
                 )
                 compiled.append(compiled_option)
                 options.append(compiled_option)
             self.steps.append(compiled)
         self.options = options
+        self.step_when: list[ExprFunction | None] = [compile_expression(step.when, t) if step.when else None for step in rules.turn]
+        """Each step's condition: a step whose condition fails is passed over to the next (or the turn ends)."""
         end = rules.end
         self.end_any_seat = compile_any_seat(end.any_seat, t) if end.any_seat else None
         self.end_table = compile_expression(end.table, t) if end.table else None
+        self.end_all_seats = compile_all_seats(end.all_seats, t) if end.all_seats else None
+        self.end_at_turn = end.at == "turn"
+        """Whether the end is looked at only as a turn ends (``end.at: turn``), not after every action."""
+        self.tiebreaks = [compile_expression(source, t) for source in rules.tiebreaks]
         self.all_pass = end.all_pass
         self.turn_limit = constant_value(end.turn_limit, t) if end.turn_limit is not None else None
         if self.turn_limit is not None and not 1 <= self.turn_limit <= MAX_TURN_LIMIT:
@@ -230,7 +242,9 @@ class DataGame(Game):
         total_cards = sum(self.copies)
         bound = 0
         for item in rules.scoring:
-            if isinstance(item, (SumScore, AllOrNothingScore)):
+            if isinstance(item, SetsScore):
+                bound += sets_bound(item, t, self.copies)
+            elif isinstance(item, (SumScore, AllOrNothingScore)):
                 summed = item.sum if isinstance(item, SumScore) else item.all_or_nothing
                 values = t.field_values[summed.field][:-1]
                 bound += sum(abs(v) * n for v, n in zip(values, self.copies) if isinstance(v, int))
@@ -260,6 +274,8 @@ class DataGame(Game):
         t = self.tables
         if isinstance(item, AllOrNothingScore):
             return all_or_nothing(item, t, self.num_players)
+        if isinstance(item, SetsScore):
+            return sets_scorer(item, t, self.copies)
         if isinstance(item, SumScore):
             zone, per_seat = t.zone_index[item.sum.zone], t.names.zones[item.sum.zone]
             values, sign, runs = t.field_values[item.sum.field], item.sum.sign, item.sum.runs
@@ -394,13 +410,35 @@ class DataState(State):
         if self.g.turn_limit is not None and self.turn > self.g.turn_limit:
             self.over = Termination.TURN_LIMIT
         else:
-            self._check_end()
+            if not self.g.end_at_turn:
+                self._check_end()
+            if self.over is None:
+                self._enter(0, begun=False)
+
+    def _enter(self, step: int, begun: bool = True) -> None:
+        """Go to ``step``, passing over every step whose ``when`` fails; past the last step the turn ends.
+
+        A turn none of whose steps may be taken (``begun`` false) is a dead end (no legal action, CG503),
+        never a loop of empty turns."""
+        whens = self.g.step_when
+        while step < len(whens):
+            when = whens[step]
+            if when is None or when(self, self.seat, 0):
+                self.step = step
+                return
+            step += 1
+        if not begun:
+            self.step = -1
+            return
+        self._end_turn()
 
     def _check_end(self) -> None:
         g = self.g
         if g.end_table is not None and g.end_table(self, self.seat, 0):
             self.over = Termination.NORMAL
         elif g.end_any_seat is not None and g.end_any_seat(self, 0, 0):
+            self.over = Termination.NORMAL
+        elif g.end_all_seats is not None and g.end_all_seats(self, 0, 0):
             self.over = Termination.NORMAL
         elif g.all_pass and self.passes >= g.num_players:
             self.over = Termination.NO_LEGAL_MOVES
@@ -441,8 +479,17 @@ class DataState(State):
             self.tg = -1
         if not option.chooses_card:
             return bases
-        zone = self.z[option.card_from + (seat if option.card_from_seat else 0)]
         where = option.where
+        if option.from_target and option.target is not None:  # the cards of each seat aimed at
+            offered = []
+            for first in bases:
+                self.tg = (first - base) // g.card_width
+                zone = self.z[option.card_from + (self.tg if option.card_from_seat else 0)]
+                offered.extend(first + d for d in sorted(set(zone)) if where is None or where(self, seat, d))
+            self.tg = -1
+            return offered
+        owner = self.tg if option.from_target else seat
+        zone = self.z[option.card_from + (owner if option.card_from_seat else 0)]
         cards = [d for d in sorted(set(zone)) if where is None or where(self, seat, d)]
         if option.trick:
             assert g.trick_rules is not None
@@ -458,6 +505,8 @@ class DataState(State):
         if self.pending >= 0:
             base = (g.choice_base + self.pending) * g.width
             return [base + k for k in range(len(g.variable_values[self.pending]))]
+        if self.step < 0:
+            return []
         actions: list[Action] = []
         fallbacks: list[_Option] = []
         for option in g.steps[self.step]:
@@ -489,8 +538,10 @@ class DataState(State):
         card = parameter
         if option.target is not None:
             self.tg, card = divmod(parameter, g.card_width)
+        passes = option.passes if isinstance(option.passes, bool) else bool(option.passes(self, seat, card))
         if option.chooses_card:
-            source = self.z[option.card_from + (seat if option.card_from_seat else 0)]
+            owner = self.tg if option.from_target else seat
+            source = self.z[option.card_from + (owner if option.card_from_seat else 0)]
             source.remove(card)
             self.z[option.card_to + (seat if option.card_to_seat else 0)].append(card)
         for effect in option.do:
@@ -504,11 +555,12 @@ class DataState(State):
         if option.trick:
             assert g.trick_rules is not None
             g.trick_rules.played(self, seat)
-        self.passes = self.passes + 1 if option.passes else 0
+        self.passes = self.passes + 1 if passes else 0
         self.tg = -1
         if self.pending >= 0 or self.chance >= 0:
             self.pending_then = option.then
-            self._check_end()
+            if not g.end_at_turn:
+                self._check_end()
             return
         self._then(option.then)
 
@@ -526,15 +578,25 @@ class DataState(State):
             self._then(self.pending_then)
 
     def _then(self, then: int) -> None:
-        self._check_end()
-        if self.over is not None:
-            return
+        if not self.g.end_at_turn:
+            self._check_end()
+            if self.over is not None:
+                return
         if then == AGAIN:
+            self._enter(self.step)
             return
         if then >= 0:
-            self.step = then
+            self._enter(then)
             return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        """The turn is over: look at the end (``end.at: turn``), then the next seat's turn begins."""
         g = self.g
+        if g.end_at_turn:
+            self._check_end()
+            if self.over is not None:
+                return
         if self.lead_next >= 0:
             self.seat, self.lead_next = self.lead_next, -1
         elif self.extra:
@@ -547,6 +609,12 @@ class DataState(State):
     def scores(self) -> list[int]:
         g = self.g
         return [sum(scorer(self, seat) for scorer in g.scorers) for seat in range(g.num_players)]
+
+    def ranking(self) -> list[list[Seat]]:
+        """Seats from first place down: by score, then by each of ``rules.tiebreaks`` in order (higher first)."""
+        g = self.g
+        keys = [(score, *(tiebreak(self, seat, 0) or 0 for tiebreak in g.tiebreaks)) for seat, score in enumerate(self.scores())]
+        return [[seat for seat, key in enumerate(keys) if key == value] for value in sorted(set(keys), reverse=True)]
 
     def clone(self) -> "DataState":
         other = DataState.__new__(DataState)
