@@ -30,11 +30,18 @@ from cardgen.spec.source import PathKey
 CODE = "CG175"
 
 
+def passed_over_to(rules: RulesData, step_id: str) -> str:
+    """Where the turn goes when the step ``step_id`` (one with a ``when``) is passed over: the next step, or the end."""
+    ids = [step.id for step in rules.turn]
+    index = ids.index(step_id)
+    return ids[index + 1] if index + 1 < len(ids) else "end"
+
+
 def aimed_steps(rules: RulesData) -> frozenset[str]:
     """The turn steps reached only after an option of the turn aimed at a seat, so ``target`` is known in them.
 
     The aim lasts until the turn ends. A step is aimed when it is not the first and every way into it (an
-    option's ``then``, a ``by: others`` step's ``after``) comes from an option with a ``target`` or from a
+    option's ``then``, a ``by: others`` step's ``after``, a step with a ``when`` passed over) comes from an option with a ``target`` or from a
     step that is aimed itself; worked out as the largest such set.
     """
     if not rules.turn:
@@ -45,6 +52,8 @@ def aimed_steps(rules: RulesData) -> frozenset[str]:
     for step in rules.turn:
         if step.by == "others":  # nobody left to decide
             ways.append((step.id, step.after, False))
+        if step.when is not None:  # passed over when its condition fails
+            ways.append((step.id, passed_over_to(rules, step.id), False))
         for option in step.options:
             ways.append((step.id, step.after if option.then == "next" else option.then, option.target is not None))
     aimed = {step.id for step in rules.turn if step.id != first}

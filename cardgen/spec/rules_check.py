@@ -39,11 +39,13 @@ from cardgen.spec.rules_data import (
     SumScore,
     TransferEffect,
 )
-from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, dice_rolled, steal_zone_uses, target_expressions
+from cardgen.spec.rules_chance import aimed_steps, passed_over_to, binds_target, chance_problems, dice_rolled, steal_zone_uses, target_expressions
 from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ANY, MIXED, NUMBER, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
 
+KEEP_PASSES = "keep"
+"""``passes: keep``: an option that neither passes nor breaks a run of passes."""
 NUMBER_RANGE = (-1_000_000, 1_000_000)
 """The range a number read by rules data may take (the rules data itself bounds what is playable)."""
 
@@ -118,7 +120,7 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
             here = base + ("turn", i, "options", j)
             if option.when is not None:
                 yield here + ("when",), option.when, False
-            if isinstance(option.passes, str):
+            if isinstance(option.passes, str) and option.passes != KEEP_PASSES:
                 yield here + ("passes",), option.passes, False
             if option.card is not None and option.card.where is not None:
                 yield here + ("card", "where"), option.card.where, True
@@ -243,8 +245,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             here = ("rules", "turn", i, "options", j, "card", "whose")
             if option.card.from_ in rules.zones and not rules.zones[option.card.from_].per_seat:
                 yield here, f"zone {option.card.from_!r} is shared; `whose: target` chooses from a seat's own zone", "CG175"
-            elif option.target is None and i == 0:
-                yield here, "`whose: target` chooses from the zone of the seat the turn aims at, and nothing has aimed at a seat at the turn's first step (give the option a `target`)", "CG175"
+            elif option.target is None and turn_step.id not in aimed_steps(rules):
+                yield here, "`whose: target` chooses from the zone of the seat the turn aims at, and some way into this step comes from no option with a `target` (give the option a `target`)", "CG175"
     for path, zone in [*_zone_uses(rules), *steal_zone_uses(_all_effects(rules))]:
         if zone not in rules.zones:
             yield path, f"no zone {zone!r} (zones: {', '.join(sorted(rules.zones))})", "CG175"
@@ -434,7 +436,7 @@ def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
                 yield here + ("options", j, "then"), f"no step {option.then!r} (steps: {', '.join(steps)}; or end, again, next)", "CG175"
             elif option.then == "next" and step.by != "others":
                 yield here + ("options", j, "then"), "`then: next` hands a `by: others` window to the following seat; this step is not one", "CG175"
-            if option.passes and step.by != "turn":
+            if option.passes and option.passes != KEEP_PASSES and step.by != "turn":
                 yield here + ("options", j, "passes"), "only the seat whose turn it is passes (for `end.all_pass`); this option is a reaction", "CG175"
     # Windows that close into each other with nobody acting would hand the turn round for ever.
     for i, step in enumerate(rules.turn):
@@ -455,6 +457,8 @@ def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
             into = [step.after if o.then == "next" else o.then for o in step.options]
             if step.by == "others":
                 into.append(step.after)
+            if step.when is not None:
+                into.append(passed_over_to(rules, step.id))
             if step.id not in ends and any(t == "end" or t in ends for t in into):
                 ends.add(step.id)
                 changed = True

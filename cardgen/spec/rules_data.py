@@ -236,7 +236,11 @@ class Option(RulesModel):
     )
     passes: bool | str = Field(
         default=False,
-        description="Whether taking this option counts as passing (for `end.all_pass`): true, false, or an expression read when it is taken (`count(pile) == 0`: a pass counts only once the pile is empty).",
+        description=(
+            "Whether taking this option counts as passing (for `end.all_pass`): true; false (it breaks a run of passes); "
+            "an expression read when it is taken (`count(pile) == 0`: a pass counts only once the pile is empty); or `keep`: "
+            "it neither passes nor breaks the run (a discard down to a hand limit after passing)."
+        ),
     )
 
 

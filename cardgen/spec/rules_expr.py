@@ -23,7 +23,8 @@ when every construct and every name in it belongs to this small language:
   an expression: ``has(area, colour, card.colour)``, ``has(hand, type, 'joker')``); ``sets(ZONE, FIELD, VALUE)``
   (complete sets in the zone: the designs whose field has that value each make one card of a set, so it is the
   copies of the scarcest of them there; 0 when no design has the value): ``sets(area, type, 'construction')``;
-* ``min(A, B)`` and ``max(A, B)`` of two whole numbers;
+* ``min(A, B)`` and ``max(A, B)`` of two whole numbers; ``A if CONDITION else B`` (the value of A when the
+  condition holds, else B's: ``doubled if options.mausolo == 'on_play' else 0``);
 * ``card.FIELD`` in a card choice's ``where`` (the card that may be chosen); a card's ``id``, ``type``
   and ``effect`` are fields too;
 * ``target`` (the seat an option aims at, from 0) in an option's ``target.where`` and the amounts of
@@ -216,6 +217,9 @@ class _Checker:
                 self.option_choice(left, right)
                 left, left_kind = right, right_kind
             return NUMBER
+        if isinstance(node, ast.IfExp):
+            self.visit_node(node.test, inner)
+            return _join([self.visit_node(node.body, inner), self.visit_node(node.orelse, inner)])
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, str)):
             return TEXT if isinstance(node.value, str) else NUMBER
         if isinstance(node, ast.Name):

@@ -174,6 +174,8 @@ class _Emitter:
                     parts.append(f"({self.emit(left)} {_OPS[type(op)]} {self.emit(right)})")
                 left = right
             return "(" + " and ".join(parts) + ")"
+        if isinstance(node, ast.IfExp):
+            return f"({self.emit(node.body)} if {self.emit(node.test)} else {self.emit(node.orelse)})"
         if isinstance(node, ast.Constant):
             return repr(node.value)
         if isinstance(node, ast.Name):

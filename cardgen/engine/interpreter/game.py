@@ -33,7 +33,7 @@ from cardgen.engine.interpreter.scoring_sets import sets_bound, sets_scorer
 from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
-from cardgen.spec.rules_check import decks_in_play, names_of
+from cardgen.spec.rules_check import KEEP_PASSES, decks_in_play, names_of
 from cardgen.spec.rules_data import (
     AllOrNothingScore,
     DealStep,
@@ -73,8 +73,9 @@ class _Option:
     otherwise: bool
     do: tuple[EffectFunction, ...]
     then: int
-    passes: bool | ExprFunction
-    """Whether taking the option counts as a pass: a constant, or an expression read as it is taken."""
+    passes: bool | ExprFunction | None
+    """Whether taking the option counts as a pass: a constant, an expression read as it is taken, or None
+    (``passes: keep``: the run of passes stays as it is)."""
     chooses_card: bool
     trick: bool = False
     """Whether the card chosen is played to the trick (its zone is ``tricks.zone``)."""
@@ -211,7 +212,11 @@ class DataGame(Game):
                     otherwise=option.otherwise,
                     do=tuple(self._effect(e, card=choice is not None, target=option.target is not None) for e in option.do),
                     then=then,
-                    passes=option.passes if isinstance(option.passes, bool) else compile_expression(option.passes, t, card=False, target=option.target is not None),
+                    passes=(
+                        option.passes if isinstance(option.passes, bool)
+                        else None if option.passes == KEEP_PASSES
+                        else compile_expression(option.passes, t, card=False, target=option.target is not None)
+                    ),
                     chooses_card=choice is not None,
                     trick=bool(choice is not None and rules.tricks is not None and choice.to == rules.tricks.zone),
                     target=compile_expression(option.target.where, t, target=True) if option.target is not None else None,
@@ -586,7 +591,7 @@ class DataState(State):
         card = parameter
         if option.target is not None:
             self.tg, card = divmod(parameter, g.card_width)
-        passes = option.passes if isinstance(option.passes, bool) else bool(option.passes(self, seat, card))
+        passes = option.passes if option.passes is None or isinstance(option.passes, bool) else bool(option.passes(self, seat, card))
         if option.chooses_card:
             owner = self.tg if option.from_target else seat
             source = self.z[option.card_from + (owner if option.card_from_seat else 0)]
@@ -603,7 +608,8 @@ class DataState(State):
         if option.trick:
             assert g.trick_rules is not None
             g.trick_rules.played(self, seat)
-        self.passes = self.passes + 1 if passes else 0
+        if passes is not None:
+            self.passes = self.passes + 1 if passes else 0
         if self.pending >= 0 or self.chance >= 0:
             self.pending_then = option.then
             if not g.end_at_turn:
