@@ -43,7 +43,7 @@ from cardgen.spec.models import Spec
 
 from reference import mausoleum_guardians as ref
 
-SPEC = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "mg-data"
+SPEC = Path(__file__).resolve().parents[2] / "specs" / "mausoleum-guardians"
 DEFAULT_GAMES = int(os.environ.get("MG_LOCKSTEP_GAMES", "400"))
 """Games per player count at the shipped options."""
 OPTION_GAMES = int(os.environ.get("MG_LOCKSTEP_GAMES", "40"))

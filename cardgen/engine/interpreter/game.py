@@ -85,6 +85,17 @@ class _Option:
     """Whether the card is chosen from the aimed-at seat's zone (``card.whose: target``), not the deciding seat's."""
 
 
+def _never(when: ExprFunction | None) -> bool:
+    """Whether a condition is false whatever the position: it reads nothing of a state (rule options, numbers and
+    the player count are folded in when the game is made) and gives false for every seat tried."""
+    if when is None:
+        return False
+    try:
+        return not any(when(None, seat, 0) for seat in (0, 1))
+    except (AttributeError, TypeError):  # it reads the position
+        return False
+
+
 class DataGame(Game):
     """A spec's rules data at one player count, compiled."""
 
@@ -377,8 +388,9 @@ class DataGame(Game):
         return self.card_ids.index(card_id)
 
     def usage_keys(self) -> list[str]:
-        """Every option taken and every card effect carried out at least once."""
-        return [f"option:{o.key}" for o in self.options] + [f"effect:{e}" for e in self.effect_ids]
+        """Every option taken and every card effect carried out at least once, except the options whose condition
+        is false in every position (one offered only under another choice of a rule option)."""
+        return [f"option:{o.key}" for o in self.options if not _never(o.when)] + [f"effect:{e}" for e in self.effect_ids]
 
 
 class DataState(State):
