@@ -32,6 +32,13 @@ import ast
 from typing import Any, Callable, Mapping
 
 from cardgen.rulebook.rules_phrases import (
+    END_ALL_SEATS,
+    END_AT_TURN,
+    PASSES_WHEN,
+    SCORE_SETS,
+    SETS_BONUS,
+    SETS_MULTIPLIED,
+    STEP_WHEN,
     ALL_OR_NOTHING,
     AUTO_STEP,
     BY_OTHERS,
@@ -121,6 +128,7 @@ from cardgen.spec.rules_data import (
     AllOrNothingScore,
     ChooseEffect,
     CounterScore,
+    SetsScore,
     DealStep,
     MoveEffect,
     MoveSpec,
@@ -346,6 +354,8 @@ class RulesSummary:
                 notes.append(b.say(BY_OTHERS_STEP, number=b.number(numbers[step.after])))
             else:
                 notes.append(b.say(BY_OTHERS_END))
+        if step.when is not None:
+            notes.append(b.say(STEP_WHEN, condition=ExpressionText(b).condition(step.when)))
         if step.auto:
             notes.append(b.say(AUTO_STEP))
         return notes
@@ -361,7 +371,7 @@ class RulesSummary:
             out.append(b.say(CHOOSE_TARGET, condition=ExpressionText(b).condition(option.target.where)))
         choice = option.card
         if choice is not None:
-            out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_), target=b.zone_phrase(choice.to)))
+            out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_, "target" if choice.whose == "target" else "me"), target=b.zone_phrase(choice.to)))
             if choice.where is not None:
                 out.append(b.say(CARD_WHERE, condition=ExpressionText(b).condition(choice.where, card=True)))
         tricks = self.rules.tricks
@@ -370,7 +380,9 @@ class RulesSummary:
         out.extend(self.effect(effect, card=choice is not None) for effect in option.do)
         if choice is not None and choice.effects and self.rules.effects:
             out.append(b.say(CARD_EFFECT))
-        if option.passes and self.rules.end.all_pass:
+        if isinstance(option.passes, str) and option.passes != "keep" and self.rules.end.all_pass:
+            out.append(b.say(PASSES_WHEN, condition=ExpressionText(b).condition(option.passes)))
+        elif option.passes is True and self.rules.end.all_pass:
             out.append(b.say(PASSES))
         if option.then == "end":
             out.append(b.say(THEN_END))
@@ -387,6 +399,7 @@ class RulesSummary:
         return [
             {"cards": b.carriers(effect_id) or effect_id, "text": " ".join(self.effect(e, card=True) for e in effects)}
             for effect_id, effects in self.rules.effects.items()
+            if effects  # an effect with nothing to do (its card's part is in the turn's steps) says nothing
         ]
 
     def tricks(self) -> list[str]:
@@ -444,6 +457,8 @@ class RulesSummary:
             out.append(b.say(END_ANY_SEAT, condition=ExpressionText(b, "a_player").condition(end.any_seat)))
         if end.table is not None:
             out.append(b.say(END_TABLE, condition=ExpressionText(b).condition(end.table)))
+        if end.all_seats is not None:
+            out.append(b.say(END_ALL_SEATS, condition=ExpressionText(b, "their").condition(end.all_seats)))
         if end.all_pass:
             out.append(b.say(END_ALL_PASS))
         if end.turn_limit is not None:
@@ -451,6 +466,8 @@ class RulesSummary:
             node = text.tree(end.turn_limit, False)
             value = text.known(node) if node is not None else None
             out.append(b.say_count(END_TURNS, value) if value is not None else b.say(END_TURNS_FORMULA, amount=text.amount(end.turn_limit)))
+        if end.at == "turn":
+            out.append(b.say(END_AT_TURN))
         return out
 
     def scoring(self) -> list[str]:
@@ -463,6 +480,19 @@ class RulesSummary:
         spec = item.sum
         text = b.say(SCORE_SUM if spec.sign > 0 else LOSE_SUM, field=b.field(spec.field).name, zone=b.zone_phrase(spec.zone, "their"))
         return f"{text} {b.say(RUNS_LOWEST)}" if spec.runs == "lowest" else text
+
+    def _sets(self, item: SetsScore) -> str:
+        """Complete sets: what each scores, the bonus, and the sets multiplied."""
+        b = self.book
+        spec = item.sets
+        text = ExpressionText(b, "their")
+        value = b.value_label(spec.field, spec.value)
+        out = [b.say(SCORE_SETS, zone=b.zone_phrase(spec.zone, "their"), value=value, points=text.amount(spec.points))]
+        if spec.bonus != 0:
+            out.append(b.say(SETS_BONUS, at=text.amount(spec.bonus_at), bonus=text.amount(spec.bonus)))
+        if spec.multiplied != 0 and spec.times != 1:
+            out.append(sentence(b.say(SETS_MULTIPLIED, multiplied=text.amount(spec.multiplied), times=text.amount(spec.times))))
+        return " ".join(out)
 
     def _all_or_nothing(self, item: AllOrNothingScore) -> str:
         b = self.book
@@ -509,6 +539,7 @@ SCORING_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "sum": RulesSummary._sum,
     "counter": RulesSummary._counter,
     "all_or_nothing": RulesSummary._all_or_nothing,
+    "sets": RulesSummary._sets,
 }
 """Scoring kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 
