@@ -20,6 +20,7 @@ happen, then the card's own effect; then the turn goes where ``then`` says. A
 
 from __future__ import annotations
 
+import ast
 import random
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -34,6 +35,7 @@ from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import KEEP_PASSES, decks_in_play, names_of
+from cardgen.spec.rules_expr import parse_expression
 from cardgen.spec.rules_data import (
     AllOrNothingScore,
     DealStep,
@@ -83,6 +85,8 @@ class _Option:
     """An option aimed at a seat: which seats (``target`` bound to each in turn) it may aim at."""
     from_target: bool = False
     """Whether the card is chosen from the aimed-at seat's zone (``card.whose: target``), not the deciding seat's."""
+    fixed: tuple[bool | None, ...] = ()
+    """Per design, the card condition worked out once where it reads nothing of the position (None: read it in play)."""
 
 
 def _never(when: ExprFunction | None) -> bool:
@@ -94,6 +98,23 @@ def _never(when: ExprFunction | None) -> bool:
         return not any(when(None, seat, 0) for seat in (0, 1))
     except (AttributeError, TypeError):  # it reads the position
         return False
+
+
+def _fixed_per_design(where: str, tables: Tables, designs: int) -> tuple[bool | None, ...]:
+    """Per design, whether a card condition holds, when it can be told from the card alone (it reads nothing of the
+    position for that card: ``card.type == 'construction'``); None where it must be read in play. A condition
+    naming a seat is always read in play."""
+    tree, _ = parse_expression(where, tables.names, card=True)
+    if any(isinstance(node, ast.Name) and node.id in ("seat", "target", "active", "turn") for node in ast.walk(tree)):
+        return (None,) * designs
+    condition = compile_expression(where, tables, card=True)
+    fixed: list[bool | None] = []
+    for design in range(designs):
+        try:
+            fixed.append(bool(condition(None, 0, design)))
+        except (AttributeError, TypeError):  # it reads the position for this card
+            fixed.append(None)
+    return tuple(fixed)
 
 
 class DataGame(Game):
@@ -232,11 +253,15 @@ class DataGame(Game):
                     trick=bool(choice is not None and rules.tricks is not None and choice.to == rules.tricks.zone),
                     target=compile_expression(option.target.where, t, target=True) if option.target is not None else None,
                     from_target=bool(choice and choice.whose == "target"),
+                    fixed=_fixed_per_design(choice.where, t, len(designs)) if choice and choice.where else (),
                 )
                 compiled.append(compiled_option)
                 options.append(compiled_option)
             self.steps.append(compiled)
         self.options = options
+        self.live_steps: list[list[_Option]] = [[o for o in step if not _never(o.when)] for step in self.steps]
+
+        """Each step's options that some position may offer (an option only another rule option's choice offers is left out)."""
         self.step_when: list[ExprFunction | None] = [compile_expression(step.when, t) if step.when else None for step in rules.turn]
         """Each step's condition: a step whose condition fails is passed over to the next (or the turn ends)."""
         end = rules.end
@@ -259,6 +284,11 @@ class DataGame(Game):
         seats = P if any(o.target is not None for o in options) else 1
         totals = [chance.totals[-1][0] + 1 for chance in self.chances if chance.totals]
         self.width = max([seats * self.card_width] + [len(v) for v in self.variable_values] + totals)
+        self.only_action: list[int] = [
+            live[0].index * self.width if len(live) == 1 and live[0].when is None and not live[0].chooses_card and live[0].target is None else -1
+            for live in self.live_steps
+        ]
+        """Per step, its one action when it has a single option with no condition, card or seat to choose (else -1)."""
         self.choice_base = len(options)
         self.chance_base = self.choice_base + len(self.variable_values)
         self.first_where = compile_expression(rules.first_player.where, t) if isinstance(rules.first_player, FirstSeatWhere) else None
@@ -516,11 +546,32 @@ class DataState(State):
     def termination(self) -> Termination | None:
         return self.over
 
-    def _offered(self, option: _Option) -> list[Action]:
+    def _offered(self, option: _Option, seen: dict[int, list[int]] | None = None) -> list[Action]:
+        """The actions ``option`` offers now (``seen``: the distinct designs of the zones already looked at in this call)."""
         g = self.g
-        seat = self.deciding_seat()
+        seat = self.seat if self.decider < 0 else self.decider
         if option.when is not None and not option.when(self, seat, 0):
             return []
+        where, fixed = option.where, option.fixed
+        cards: list[int] = []
+        if option.chooses_card and not option.from_target:  # the cards first: no card, no need to look at seats
+            slot = option.card_from + (seat if option.card_from_seat else 0)
+            zone = self.z[slot]
+            if not zone:
+                return []
+            if seen is None:
+                distinct = sorted(set(zone))
+            else:
+                distinct = seen.get(slot) or seen.setdefault(slot, sorted(set(zone)))
+            if where is None:
+                cards = distinct
+            else:
+                for d in distinct:
+                    known = fixed[d]
+                    if known or (known is None and where(self, seat, d)):
+                        cards.append(d)
+            if not cards:
+                return []
         base = option.index * g.width
         bases = [base]
         if option.target is not None:
@@ -535,16 +586,16 @@ class DataState(State):
             return bases
         where = option.where
         if option.from_target and option.target is not None:  # the cards of each seat aimed at
-            offered = []
+            offered: list[Action] = []
             for first in bases:
                 self.tg = (first - base) // g.card_width
                 zone = self.z[option.card_from + (self.tg if option.card_from_seat else 0)]
                 offered.extend(first + d for d in sorted(set(zone)) if where is None or where(self, seat, d))
             self.tg = -1
             return offered
-        owner = self.tg if option.from_target else seat
-        zone = self.z[option.card_from + (owner if option.card_from_seat else 0)]
-        cards = [d for d in sorted(set(zone)) if where is None or where(self, seat, d)]
+        if option.from_target:
+            zone = self.z[option.card_from + (self.tg if option.card_from_seat else 0)]
+            cards = [d for d in sorted(set(zone)) if where is None or where(self, seat, d)]
         if option.trick:
             assert g.trick_rules is not None
             cards = g.trick_rules.playable(self, seat, cards)
@@ -563,14 +614,15 @@ class DataState(State):
             return []
         actions: list[Action] = []
         fallbacks: list[_Option] = []
-        for option in g.steps[self.step]:
+        seen: dict[int, list[int]] = {}
+        for option in g.live_steps[self.step]:
             if option.otherwise:
                 fallbacks.append(option)
             else:
-                actions.extend(self._offered(option))
+                actions.extend(self._offered(option, seen))
         if not actions:
             for option in fallbacks:
-                actions.extend(self._offered(option))
+                actions.extend(self._offered(option, seen))
         actions.sort()
         return actions
 
@@ -583,6 +635,11 @@ class DataState(State):
         g = self.g
         bound = g.info().max_game_length
         while self.over is None and self.chance < 0 and self.pending < 0 and self.step >= 0 and g.step_auto[self.step] and self.forced < bound:
+            only = g.only_action[self.step]
+            if only >= 0:  # a step with one option that offers one action in every position: no need to list it
+                self.forced += 1
+                self._apply(only)
+                continue
             actions = self.legal_actions()
             if len(actions) != 1:
                 return
