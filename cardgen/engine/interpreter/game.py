@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from cardgen.engine.core import CHANCE, TERMINAL, Action, Game, GameInfo, Seat, State, Termination
@@ -87,6 +87,8 @@ class _Option:
     """Whether the card is chosen from the aimed-at seat's zone (``card.whose: target``), not the deciding seat's."""
     fixed: tuple[bool | None, ...] = ()
     """Per design, the card condition worked out once where it reads nothing of the position (None: read it in play)."""
+    all_fixed: bool = False
+    """Whether the card condition is known for every design before play (``fixed`` holds no None)."""
 
 
 def _never(when: ExprFunction | None) -> bool:
@@ -255,6 +257,8 @@ class DataGame(Game):
                     from_target=bool(choice and choice.whose == "target"),
                     fixed=_fixed_per_design(choice.where, t, len(designs)) if choice and choice.where else (),
                 )
+                if compiled_option.fixed and None not in compiled_option.fixed:
+                    compiled_option = replace(compiled_option, all_fixed=True)
                 compiled.append(compiled_option)
                 options.append(compiled_option)
             self.steps.append(compiled)
@@ -565,6 +569,8 @@ class DataState(State):
                 distinct = seen.get(slot) or seen.setdefault(slot, sorted(set(zone)))
             if where is None:
                 cards = distinct
+            elif option.all_fixed:
+                cards = [d for d in distinct if fixed[d]]
             else:
                 for d in distinct:
                     known = fixed[d]
