@@ -22,8 +22,9 @@ Deliberate mappings, the only ones:
 * The end. The reference's "every player passed with the pile empty" is the interpreter's ``all_pass``
   (Termination.NO_LEGAL_MOVES) and its "pile and hands empty" is ``all_seats`` (Termination.NORMAL).
 
-``MG_LOCKSTEP_GAMES`` sets the games per player count and choice of options (default: a few hundred in
-all at the default options and a few dozen under each other choice, to keep the suite fast).
+``MG_LOCKSTEP_GAMES`` sets the games per player count and choice of options (default: 400 per player count
+at the shipped options and 40 per player count under each of the 11 other combinations, 2,520 games in
+about 25 s of CPU; ``MG_LOCKSTEP_GAMES=400`` plays 14,400).
 """
 
 from __future__ import annotations
