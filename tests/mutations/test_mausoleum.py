@@ -56,7 +56,9 @@ def test_engine_accepts_a_three_type_mausoleum(tmp_path: Path) -> None:
 
 def test_hands_larger_than_the_deck(tmp_path: Path) -> None:
     """Hands of 20: two players can be dealt (40 of 52), three and four cannot. The static layer says
-    CG106 for those setups and the engine CG502 at exactly those player counts."""
+    CG106 for exactly those setups. The game is played from its rules data, whose deal stops when the
+    pile is empty (docs/decisions.md, "Budgets of rules data"), so the engine plays the short deals
+    without a finding of its own: the verdict is the static one."""
     folder = copy_spec("mausoleum-guardians", tmp_path)
 
     def change(data: Any) -> None:
@@ -72,10 +74,7 @@ def test_hands_larger_than_the_deck(tmp_path: Path) -> None:
     assert "60 cards" in cg106[0].message and "80 cards" in cg106[1].message
     assert result.loaded is not None
     report = engine(result.loaded, 20)
-    cg502 = sorted(errors(report.findings, "CG502"), key=lambda f: f.path)
-    assert [f.path for f in cg502] == ["setups[1]", "setups[2]"], rendered(report.findings)
-    assert "3 player(s)" in cg502[0].message and "4 player(s)" in cg502[1].message
-    assert {f.code for f in errors(report.findings)} == {"CG502"}, rendered(report.findings)
+    assert not errors(report.findings), rendered(report.findings)
 
 
 def _without(tmp_path: Path, card_id: str, **options: str) -> Path:

@@ -317,9 +317,6 @@ class DataGame(Game):
             max_score=bound,
         )
         self.total_cards = total_cards
-        probe = DataState(self)  # a setup that cannot deal is the designer's (CG502 at that player count), found now
-        for setup_step in self.setup_steps:
-            setup_step(probe, random.Random(0))
 
     # -- compiling effects and scoring ------------------------------------------------------------
 
@@ -373,13 +370,12 @@ class DataGame(Game):
 
             def deal(s: DataState, rng: random.Random) -> None:
                 pile = s.z[source]
-                if len(pile) < count * players:  # the same at every seed: the setup's counts do not depend on the shuffle
-                    raise ValueError(
-                        f"the setup deals {count} card(s) from {step.deal.from_!r} to each of {players} seats, and it holds only {len(pile)}"
-                    )
                 for _ in range(count):
+                    if not pile:
+                        break
                     for seat in range(players):
-                        s.z[target + (seat if per_seat else 0)].append(pile.pop())
+                        if pile:
+                            s.z[target + (seat if per_seat else 0)].append(pile.pop())
             return deal
         if isinstance(step, MoveStep):
             move = self._move(step.move, False)
