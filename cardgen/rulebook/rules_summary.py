@@ -128,7 +128,7 @@ from cardgen.spec.rules_data import (
     AllOrNothingScore,
     ChooseEffect,
     CounterScore,
-    SetsScore,
+    OneOfEachScore,
     DealStep,
     MoveEffect,
     MoveSpec,
@@ -481,10 +481,10 @@ class RulesSummary:
         text = b.say(SCORE_SUM if spec.sign > 0 else LOSE_SUM, field=b.field(spec.field).name, zone=b.zone_phrase(spec.zone, "their"))
         return f"{text} {b.say(RUNS_LOWEST)}" if spec.runs == "lowest" else text
 
-    def _sets(self, item: SetsScore) -> str:
+    def _one_of_each(self, item: OneOfEachScore) -> str:
         """Complete sets: what each scores, the bonus, and the sets multiplied."""
         b = self.book
-        spec = item.sets
+        spec = item.one_of_each
         text = ExpressionText(b, "their")
         value = b.value_label(spec.field, spec.value)
         out = [b.say(SCORE_SETS, zone=b.zone_phrase(spec.zone, "their"), value=value, points=text.amount(spec.points))]
@@ -539,7 +539,7 @@ SCORING_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "sum": RulesSummary._sum,
     "counter": RulesSummary._counter,
     "all_or_nothing": RulesSummary._all_or_nothing,
-    "sets": RulesSummary._sets,
+    "one_of_each": RulesSummary._one_of_each,
 }
 """Scoring kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 

@@ -31,7 +31,7 @@ from cardgen.spec.rules_data import (
     RulesData,
     SetAsideStep,
     SetEffect,
-    SetsScore,
+    OneOfEachScore,
     SetStep,
     ShuffleStep,
     SkipEffect,
@@ -137,9 +137,9 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
     for k, tiebreak in enumerate(rules.tiebreaks):
         yield base + ("tiebreaks", k), tiebreak, False
     for k, score in enumerate(rules.scoring):
-        if isinstance(score, SetsScore):
+        if isinstance(score, OneOfEachScore):
             for key in ("points", "bonus", "bonus_at", "multiplied", "times"):
-                yield base + ("scoring", k, "sets", key), getattr(score.sets, key), False
+                yield base + ("scoring", k, "one_of_each", key), getattr(score.one_of_each, key), False
 
 
 def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool) -> Iterator[tuple[PathKey, int | str, bool]]:
@@ -194,8 +194,8 @@ def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
             yield base + ("scoring", k, "sum", "zone"), score.sum.zone
         elif isinstance(score, AllOrNothingScore):
             yield base + ("scoring", k, "all_or_nothing", "zone"), score.all_or_nothing.zone
-        elif isinstance(score, SetsScore):
-            yield base + ("scoring", k, "sets", "zone"), score.sets.zone
+        elif isinstance(score, OneOfEachScore):
+            yield base + ("scoring", k, "one_of_each", "zone"), score.one_of_each.zone
 
 
 def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
@@ -280,8 +280,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
         elif isinstance(score, AllOrNothingScore):
             if score.all_or_nothing.field not in names.fields:
                 yield ("rules", "scoring", k, "all_or_nothing", "field"), f"no card field {score.all_or_nothing.field!r} in the decks in play", "CG175"
-        elif isinstance(score, SetsScore):
-            yield from _sets_problems(names, k, score)
+        elif isinstance(score, OneOfEachScore):
+            yield from _one_of_each_problems(names, k, score)
         elif not isinstance(score, SumScore) and score.counter not in rules.counters:
             yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
     for i, step in enumerate(rules.setup):
@@ -344,10 +344,10 @@ def _trump_kind(trump: int | str, follow: str, names: Names) -> Iterator[tuple[P
         yield ("rules", "tricks", "trump"), f"the trump {trump!r} gives {kind} values, and {follow!r} holds {wanted} values, so no card is ever a trump", "CG175"
 
 
-def _sets_problems(names: Names, k: int, score: SetsScore) -> Iterator[tuple[PathKey, str, str]]:
+def _one_of_each_problems(names: Names, k: int, score: OneOfEachScore) -> Iterator[tuple[PathKey, str, str]]:
     """A ``sets`` item whose field is not a card field, or whose value no design has (it could never score)."""
-    here: PathKey = ("rules", "scoring", k, "sets")
-    spec = score.sets
+    here: PathKey = ("rules", "scoring", k, "one_of_each")
+    spec = score.one_of_each
     if spec.field not in names.fields and spec.field not in CARD_ATTRIBUTES:
         yield here + ("field",), f"no card field {spec.field!r} in the decks in play", "CG175"
 
@@ -533,8 +533,8 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
         except ExpressionError:
             continue
     for score in rules.scoring:
-        if isinstance(score, SetsScore) and score.sets.field in names.fields:
-            reads.fields.add(score.sets.field)
+        if isinstance(score, OneOfEachScore) and score.one_of_each.field in names.fields:
+            reads.fields.add(score.one_of_each.field)
         elif isinstance(score, SumScore):
             reads.fields.add(score.sum.field)
         elif isinstance(score, AllOrNothingScore):

@@ -321,14 +321,14 @@ class AllOrNothingScore(RulesModel):
     all_or_nothing: SumSpec = Field(description="The zone and the field summed, as in `sum`.")
 
 
-class SetsScore(RulesModel):
+class OneOfEachScore(RulesModel):
     """Points for complete sets: one card of every design whose field has a value (one of each construction)
     makes a set, so a seat's sets are the copies of its scarcest such design in the zone."""
 
-    sets: "SetsSpec" = Field(description="The zone, which designs make a set, and what a set is worth.")
+    one_of_each: "OneOfEachSpec" = Field(description="The zone, which designs make a set, and what a set is worth.")
 
 
-class SetsSpec(RulesModel):
+class OneOfEachSpec(RulesModel):
     """Which designs make a complete set and what sets score."""
 
     zone: RulesIdentifier = Field(description="The zone the sets are counted in (the seat's own, for a per-seat zone).")
@@ -344,7 +344,7 @@ class SetsSpec(RulesModel):
     times: Expr = Field(default=1, description="What a multiplied set's points are multiplied by.")
 
 
-Scoring = Union[SumScore, CounterScore, AllOrNothingScore, SetsScore]
+Scoring = Union[SumScore, CounterScore, AllOrNothingScore, OneOfEachScore]
 
 
 class RuleOption(RulesModel):
@@ -478,5 +478,5 @@ class Tricks(RulesModel):
 
 SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep]
 
-for _model in (RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
+for _model in (RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, OneOfEachScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

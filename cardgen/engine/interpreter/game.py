@@ -30,7 +30,7 @@ from cardgen.engine.interpreter.chance import ChanceStep, card_outcomes
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_all_seats, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.engine.interpreter.scoring import all_or_nothing
-from cardgen.engine.interpreter.scoring_sets import sets_bound, sets_scorer
+from cardgen.engine.interpreter.scoring_one_of_each import one_of_each_bound, one_of_each_scorer
 from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
@@ -44,7 +44,7 @@ from cardgen.spec.rules_data import (
     MoveSpec,
     MoveStep,
     SetAsideStep,
-    SetsScore,
+    OneOfEachScore,
     SetStep,
     ShuffleStep,
     SumScore,
@@ -301,8 +301,8 @@ class DataGame(Game):
         total_cards = sum(self.copies)
         bound = 0
         for item in rules.scoring:
-            if isinstance(item, SetsScore):
-                bound += sets_bound(item, t, self.copies)
+            if isinstance(item, OneOfEachScore):
+                bound += one_of_each_bound(item, t, self.copies)
             elif isinstance(item, (SumScore, AllOrNothingScore)):
                 summed = item.sum if isinstance(item, SumScore) else item.all_or_nothing
                 values = t.field_values[summed.field][:-1]
@@ -333,8 +333,8 @@ class DataGame(Game):
         t = self.tables
         if isinstance(item, AllOrNothingScore):
             return all_or_nothing(item, t, self.num_players)
-        if isinstance(item, SetsScore):
-            return sets_scorer(item, t, self.copies)
+        if isinstance(item, OneOfEachScore):
+            return one_of_each_scorer(item, t, self.copies)
         if isinstance(item, SumScore):
             zone, per_seat = t.zone_index[item.sum.zone], t.names.zones[item.sum.zone]
             values, sign, runs = t.field_values[item.sum.field], item.sum.sign, item.sum.runs

@@ -181,7 +181,7 @@ def _option(data: Any, option_id: str) -> Any:
 
 
 def _sets(data: Any) -> Any:
-    return data["rules"]["scoring"][0]["sets"]
+    return data["rules"]["scoring"][0]["one_of_each"]
 
 
 CASES: list[tuple[str, Callable[[Any], None], str, str]] = [

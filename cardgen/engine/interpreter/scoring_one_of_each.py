@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from cardgen.engine.interpreter.compile import Tables, compile_expression, constant_value
-from cardgen.spec.rules_data import SetsScore
+from cardgen.spec.rules_data import OneOfEachScore
 
 if TYPE_CHECKING:
     from cardgen.engine.interpreter.game import DataState
@@ -28,9 +28,9 @@ def complete_sets(zone: list[int], designs: tuple[int, ...]) -> int:
     return min([zone.count(d) for d in designs]) if designs else 0
 
 
-def sets_scorer(item: SetsScore, tables: Tables, copies: list[int]) -> Callable[["DataState", int], int]:
+def one_of_each_scorer(item: OneOfEachScore, tables: Tables, copies: list[int]) -> Callable[["DataState", int], int]:
     """The scorer of one ``sets`` item: ``f(state, seat)``. Sets multiplied count at most the sets the deck can make."""
-    spec = item.sets
+    spec = item.one_of_each
     zone, per_seat = tables.zone_index[spec.zone], tables.names.zones[spec.zone]
     designs = set_designs(tables, spec.field, spec.value)
     points, bonus, bonus_at, times = (constant_value(value, tables) for value in (spec.points, spec.bonus, spec.bonus_at, spec.times))
@@ -50,9 +50,9 @@ def sets_scorer(item: SetsScore, tables: Tables, copies: list[int]) -> Callable[
     return total
 
 
-def sets_bound(item: SetsScore, tables: Tables, copies: list[int]) -> int:
+def one_of_each_bound(item: OneOfEachScore, tables: Tables, copies: list[int]) -> int:
     """The most a seat can score with this item: every set of the deck, all multiplied, and the bonus."""
-    spec = item.sets
+    spec = item.one_of_each
     designs = set_designs(tables, spec.field, spec.value)
     most = min([copies[d] for d in designs]) if designs else 0
     points, bonus, times = (abs(constant_value(value, tables)) for value in (spec.points, spec.bonus, spec.times))
