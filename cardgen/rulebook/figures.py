@@ -56,11 +56,12 @@ def load_figure_modules() -> None:
 
 def figures_for(spec: Spec) -> GameFigures | None:
     """The figures the game package of ``spec``'s rules offers (None: no rules, or none offered); a game written
-    as rules data gets the interpreter's generic ones."""
+    as rules data gets those a game package registered under the spec's id, or the interpreter's generic ones."""
     if spec.rules_data is not None:
         from cardgen.render.data_figures import DATA_FIGURES
 
-        return DATA_FIGURES
+        load_figure_modules()  # a game package may draw its data game in its own words (registered under the spec's id)
+        return registered_figures(spec.id) or DATA_FIGURES
     if spec.rules_module is None:
         return None
     load_figure_modules()

@@ -361,3 +361,19 @@ English, so this one carries a context (:data:`TRICK_WIN_TRUMP_OF_CONTEXT`)."""
 TRICK_EQUAL = N_("Between equal cards, the one played first wins.")
 TRICK_TAKE = N_("The winner puts the trick into %(won)s and leads the next one.")
 TRICK_AFTER = N_("After each trick, as its winner: %(effects)s")
+
+# --- complete sets, steps taken only sometimes, runs of passes, ends looked at as a turn ends --------------
+
+STEP_WHEN = N_("This step is taken only when %(condition)s; otherwise it is skipped.")
+PASSES_WHEN = N_("This counts as passing when %(condition)s.")
+END_ALL_SEATS = N_("The game ends as soon as, for every player, %(condition)s.")
+END_AT_TURN = N_("Whether the game ends is looked at only when a turn is over.")
+SCORE_SETS = N_("Each complete set in %(zone)s, one card of each %(value)s, scores %(points)s points.")
+SETS_BONUS = N_("A player with at least %(at)s complete sets scores %(bonus)s points more, once.")
+SETS_MULTIPLIED = N_("%(multiplied)s of a player's sets count %(times)s times their points.")
+SETS_OF = N_("the number of complete sets of %(value)s in %(zone)s")
+SMALLER_OF = N_("the smaller of %(left)s and %(right)s")
+LARGER_OF = N_("the larger of %(left)s and %(right)s")
+EITHER = N_("%(then)s if %(condition)s, else %(otherwise)s")
+TOP_IS = N_("the top card of %(zone)s is %(cards)s")
+TOP_IS_NOT = N_("the top card of %(zone)s is not %(cards)s")

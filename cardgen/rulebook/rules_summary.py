@@ -32,6 +32,13 @@ import ast
 from typing import Any, Callable, Mapping
 
 from cardgen.rulebook.rules_phrases import (
+    END_ALL_SEATS,
+    END_AT_TURN,
+    PASSES_WHEN,
+    SCORE_SETS,
+    SETS_BONUS,
+    SETS_MULTIPLIED,
+    STEP_WHEN,
     ALL_OR_NOTHING,
     ARRANGE_ALL,
     ARRANGE_FORMULA,
@@ -131,6 +138,7 @@ from cardgen.spec.rules_data import (
     AllOrNothingScore,
     ChooseEffect,
     CounterScore,
+    OneOfEachScore,
     DealStep,
     MoveEffect,
     MoveSpec,
@@ -370,6 +378,8 @@ class RulesSummary:
                 notes.append(b.say(BY_OTHERS_STEP, number=b.number(numbers[step.after])))
             else:
                 notes.append(b.say(BY_OTHERS_END))
+        if step.when is not None:
+            notes.append(b.say(STEP_WHEN, condition=ExpressionText(b).condition(step.when)))
         if step.auto:
             notes.append(b.say(AUTO_STEP))
         return notes
@@ -394,7 +404,9 @@ class RulesSummary:
         out.extend(self.effect(effect, card=choice is not None) for effect in option.do)
         if choice is not None and choice.effects and self.rules.effects:
             out.append(b.say(CARD_EFFECT))
-        if option.passes and self.rules.end.all_pass:
+        if isinstance(option.passes, str) and option.passes != "keep" and self.rules.end.all_pass:
+            out.append(b.say(PASSES_WHEN, condition=ExpressionText(b).condition(option.passes)))
+        elif option.passes is True and self.rules.end.all_pass:
             out.append(b.say(PASSES))
         if option.then == "end":
             out.append(b.say(THEN_END))
@@ -411,6 +423,7 @@ class RulesSummary:
         return [
             {"cards": b.carriers(effect_id) or effect_id, "text": " ".join(self.effect(e, card=True) for e in effects)}
             for effect_id, effects in self.rules.effects.items()
+            if effects  # an effect with nothing to do (its card's part is in the turn's steps) says nothing
         ]
 
     def tricks(self) -> list[str]:
@@ -468,6 +481,8 @@ class RulesSummary:
             out.append(b.say(END_ANY_SEAT, condition=ExpressionText(b, "a_player").condition(end.any_seat)))
         if end.table is not None:
             out.append(b.say(END_TABLE, condition=ExpressionText(b).condition(end.table)))
+        if end.all_seats is not None:
+            out.append(b.say(END_ALL_SEATS, condition=ExpressionText(b, "their").condition(end.all_seats)))
         if end.all_pass:
             out.append(b.say(END_ALL_PASS))
         if end.turn_limit is not None:
@@ -486,6 +501,8 @@ class RulesSummary:
                 out.append(b.say_count(END_FINAL, value, condition=condition))
             else:
                 out.append(b.say(END_FINAL_FORMULA, condition=condition, amount=text.amount(end.final.turns)))
+        if end.at == "turn":
+            out.append(b.say(END_AT_TURN))
         return out
 
     def scoring(self) -> list[str]:
@@ -498,6 +515,19 @@ class RulesSummary:
         spec = item.sum
         text = b.say(SCORE_SUM if spec.sign > 0 else LOSE_SUM, field=b.field(spec.field).name, zone=b.zone_phrase(spec.zone, "their"))
         return f"{text} {b.say(RUNS_LOWEST)}" if spec.runs == "lowest" else text
+
+    def _one_of_each(self, item: OneOfEachScore) -> str:
+        """Complete sets: what each scores, the bonus, and the sets multiplied."""
+        b = self.book
+        spec = item.one_of_each
+        text = ExpressionText(b, "their")
+        value = b.value_label(spec.field, spec.value)
+        out = [b.say(SCORE_SETS, zone=b.zone_phrase(spec.zone, "their"), value=value, points=text.amount(spec.points))]
+        if spec.bonus != 0:
+            out.append(b.say(SETS_BONUS, at=text.amount(spec.bonus_at), bonus=text.amount(spec.bonus)))
+        if spec.multiplied != 0 and spec.times != 1:
+            out.append(sentence(b.say(SETS_MULTIPLIED, multiplied=text.amount(spec.multiplied), times=text.amount(spec.times))))
+        return " ".join(out)
 
     def _all_or_nothing(self, item: AllOrNothingScore) -> str:
         b = self.book
@@ -546,6 +576,7 @@ SCORING_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "counter": RulesSummary._counter,
     "all_or_nothing": RulesSummary._all_or_nothing,
     "sets": lambda summary, item: sets_sentences(summary.book, item),
+    "one_of_each": RulesSummary._one_of_each,
 }
 """Scoring kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 

@@ -19,6 +19,12 @@ from babel.numbers import format_decimal
 from pydantic import BaseModel
 
 from cardgen.rulebook.rules_phrases import (
+    EITHER,
+    TOP_IS,
+    TOP_IS_NOT,
+    LARGER_OF,
+    SETS_OF,
+    SMALLER_OF,
     ARITHMETIC,
     CARD_FIELD,
     CARD_IS,
@@ -349,6 +355,16 @@ class ExpressionText:
             return b.say(NOT_SO, condition=joined) if negated else joined
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return self.clause(node.operand, not negated)
+        if isinstance(node, ast.IfExp):
+            text = b.say(EITHER, then=self.clause(node.body), condition=self.clause(node.test), otherwise=self.clause(node.orelse))
+            return b.say(NOT_SO, condition=text) if negated else text
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "has" and len(node.args) in (3, 4):
+            field, wanted = node.args[1], node.args[2]
+            if isinstance(field, ast.Name) and isinstance(wanted, ast.Constant) and isinstance(wanted.value, str):
+                cards = b.carriers(wanted.value) if field.id == "effect" else b.value_label(field.id, wanted.value)
+                if cards:
+                    zone = b.zone_phrase(self.zone_id(node.args[0]), self.whose(node))
+                    return b.say(NOT_HOLDS if negated else HOLDS, zone=zone, cards=cards)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "holds" and len(node.args) == 2:
             card = node.args[1]
             if isinstance(card, ast.Constant) and isinstance(card.value, str):
@@ -379,8 +395,13 @@ class ExpressionText:
             inside = isinstance(op, ast.In) != negated
             if field == "id" and isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id == "card":
                 return b.say(CARD_IS if inside else CARD_IS_NOT, cards=b.listing(values, "or"))
+            if field == "effect" and isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id == "card":
+                carried = [b.carriers(e.value) for e in right.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+                if all(carried):
+                    return b.say(CARD_IS if inside else CARD_IS_NOT, cards=b.listing(carried, "or"))
             return b.say(IS_ONE_OF if inside else IS_NONE_OF, left=self.term(left), values=b.listing(values, "or"))
         kind = type(op)
+        right = self.chosen(right)
         if self.is_constant(left) and not self.is_constant(right):  # 0 < count(stock): read it as count(stock) > 0
             left, right, kind = right, left, MIRRORED[kind]
         special = self.special(left, kind, right, negated)
@@ -389,6 +410,14 @@ class ExpressionText:
         field = self.field_of(left) or self.field_of(right)
         phrases = COMPARISONS[kind]
         return b.say(phrases[1] if negated else phrases[0], left=self.term(left, field), right=self.term(right, field))
+
+    def chosen(self, node: ast.expr) -> ast.expr:
+        """A rule option read as a value (``card.effect == options.sculptors``): the spec's choice, as a constant."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "options":
+            option = self.book.rules.options.get(node.attr)
+            if option is not None:
+                return ast.Constant(str(self.book.spec.options.get(node.attr, option.default)))
+        return node
 
     def special(self, left: ast.expr, kind: type, right: ast.expr, negated: bool) -> str | None:
         """The readable forms of common comparisons: an empty zone, a card's effect or type, the seat's counter."""
@@ -423,6 +452,15 @@ class ExpressionText:
             cards = b.carriers(right.value) if left.attr == "effect" else b.value_label("id", right.value)
             if cards:
                 return b.say(CARD_IS if equal else CARD_IS_NOT, cards=cards)
+        if (
+            isinstance(left, ast.Attribute) and isinstance(left.value, ast.Call) and isinstance(left.value.func, ast.Name)
+            and left.value.func.id == "top" and left.attr in ("effect", "id") and kind in (ast.Eq, ast.NotEq)
+            and isinstance(right, ast.Constant) and isinstance(right.value, str)
+        ):
+            cards = b.carriers(right.value) if left.attr == "effect" else b.value_label("id", right.value)
+            if cards:
+                zone = b.zone_phrase(self.zone_id(left.value.args[0]), self.whose(left.value))
+                return b.say(TOP_IS if (kind is ast.Eq) != negated else TOP_IS_NOT, zone=zone, cards=cards)
         if (
             self.owner == "me" and isinstance(left, ast.Name) and left.id in b.rules.counters
             and b.rules.counters[left.id].per_seat and not negated and not self.reads_position(right)
@@ -514,6 +552,10 @@ class ExpressionText:
             return self.formula(node)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "counter" and isinstance(node.args[0], ast.Name):
             return b.owned(b.counter(node.args[0].id), self.whose(node))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max") and len(node.args) == 2:
+            return b.say(SMALLER_OF if node.func.id == "min" else LARGER_OF, left=self.term(node.args[0]), right=self.term(node.args[1]))
+        if isinstance(node, ast.IfExp):
+            return b.say(EITHER, then=self.term(node.body), condition=self.clause(node.test), otherwise=self.term(node.orelse))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
             zone = b.zone_phrase(self.zone_id(node.args[0]), self.whose(node))
             if node.func.id == "count":
@@ -523,6 +565,8 @@ class ExpressionText:
             if node.func.id == "matching" and len(node.args) in (3, 4) and isinstance(node.args[1], ast.Name):
                 field = node.args[1].id
                 return b.say(MATCHING_OF, field=b.field(field).name, zone=zone, value=self.term(node.args[2], field))
+            if node.func.id == "sets" and len(node.args) in (3, 4) and isinstance(node.args[1], ast.Name) and isinstance(node.args[2], ast.Constant):
+                return b.say(SETS_OF, value=b.value_label(node.args[1].id, node.args[2].value), zone=zone)
             return self.formula(node)
         if isinstance(node, ast.BinOp) and type(node.op) in ARITHMETIC:
             return b.say(ARITHMETIC[type(node.op)], left=self.term(node.left), right=self.term(node.right))

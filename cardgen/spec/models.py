@@ -473,6 +473,14 @@ class Spec(SpecModel):
         return self.rules if isinstance(self.rules, str) else None
 
     @property
+    def package_id(self) -> str | None:
+        """The id a game package registers its layouts and figures under for this spec: the rules module it names,
+        or for a game written as rules data, the spec's own id (its package keeps widgets, layouts and figures)."""
+        if self.rules_module is not None:
+            return self.rules_module
+        return self.id if self.rules_data is not None else None
+
+    @property
     def rules_data(self) -> RulesData | None:
         """The rules as data, when the spec describes its play itself."""
         return self.rules if isinstance(self.rules, RulesData) else None

@@ -30,11 +30,18 @@ from cardgen.spec.source import PathKey
 CODE = "CG175"
 
 
+def passed_over_to(rules: RulesData, step_id: str) -> str:
+    """Where the turn goes when the step ``step_id`` (one with a ``when``) is passed over: the next step, or the end."""
+    ids = [step.id for step in rules.turn]
+    index = ids.index(step_id)
+    return ids[index + 1] if index + 1 < len(ids) else "end"
+
+
 def aimed_steps(rules: RulesData) -> frozenset[str]:
     """The turn steps reached only after an option of the turn aimed at a seat, so ``target`` is known in them.
 
     The aim lasts until the turn ends. A step is aimed when it is not the first and every way into it (an
-    option's ``then``, a ``by: others`` step's ``after``) comes from an option with a ``target`` or from a
+    option's ``then``, a ``by: others`` step's ``after``, a step with a ``when`` passed over) comes from an option with a ``target`` or from a
     step that is aimed itself; worked out as the largest such set.
     """
     if not rules.turn:
@@ -45,6 +52,8 @@ def aimed_steps(rules: RulesData) -> frozenset[str]:
     for step in rules.turn:
         if step.by == "others":  # nobody left to decide
             ways.append((step.id, step.after, False))
+        if step.when is not None:  # passed over when its condition fails
+            ways.append((step.id, passed_over_to(rules, step.id), False))
         for option in step.options:
             ways.append((step.id, step.after if option.then == "next" else option.then, option.target is not None))
     aimed = {step.id for step in rules.turn if step.id != first}
@@ -157,14 +166,16 @@ def chance_problems(spec: Spec, rules: RulesData, effects: Sequence[tuple[PathKe
 
 
 def chosen_from_target(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
-    """A card chosen from the aimed seat's zone (``whose: target``) in an option that aims at no seat, or from a shared zone."""
+    """A card chosen from the aimed seat's zone (``whose: target``) where no seat is aimed at (an option without a
+    `target` in a step some way into which aims at none), or from a shared zone."""
+    aimed = aimed_steps(rules)
     for i, step in enumerate(rules.turn):
         for j, option in enumerate(step.options):
             choice = option.card
             if choice is None or choice.whose != "target":
                 continue
             here: PathKey = ("rules", "turn", i, "options", j, "card", "whose")
-            if option.target is None:
-                yield here, f"option {option.id!r} chooses a card from the aimed seat's zone but aims at no seat (give it a `target`)", "CG175"
+            if option.target is None and step.id not in aimed:
+                yield here, f"option {option.id!r} chooses a card from the aimed seat's zone, and neither it nor every way into its step aims at a seat (give it a `target`)", "CG175"
             elif choice.from_ in rules.zones and not rules.zones[choice.from_].per_seat:
                 yield here, f"zone {choice.from_!r} is shared; a card is chosen from the aimed seat's own zone (a per-seat zone)", "CG175"

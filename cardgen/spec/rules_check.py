@@ -33,6 +33,7 @@ from cardgen.spec.rules_data import (
     SetAsideStep,
     SetEffect,
     SetsScore,
+    OneOfEachScore,
     SetStep,
     ShuffleStep,
     SkipEffect,
@@ -40,14 +41,16 @@ from cardgen.spec.rules_data import (
     SumScore,
     TransferEffect,
 )
-from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, chosen_from_target, dice_rolled, steal_zone_uses, target_expressions
-from cardgen.spec.rules_expr import BUILTIN_NAMES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, chosen_from_target, dice_rolled, passed_over_to, steal_zone_uses, target_expressions
+from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
 from cardgen.spec.rules_sets import FILL_WORDS, fill_words, sets_fields, sets_problems
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
 
 LIST_ELEMENTS = {"int_list": NUMBER, "palette_list": TEXT}
 """The list field types an expression may look a value up in (``X in card.FIELD``), with the kind of their elements."""
+KEEP_PASSES = "keep"
+"""``passes: keep``: an option that neither passes nor breaks a run of passes."""
 NUMBER_RANGE = (-1_000_000, 1_000_000)
 """The range a number read by rules data may take (the rules data itself bounds what is playable)."""
 
@@ -124,17 +127,21 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
                 yield base + ("tricks", key), value, True
         yield from _effect_expressions(base + ("tricks", "after"), tricks.after, False)
     for i, turn_step in enumerate(rules.turn):
+        if turn_step.when is not None:
+            yield base + ("turn", i, "when"), turn_step.when, False
         for j, option in enumerate(turn_step.options):
             here = base + ("turn", i, "options", j)
             if option.when is not None:
                 yield here + ("when",), option.when, False
+            if isinstance(option.passes, str) and option.passes != KEEP_PASSES:
+                yield here + ("passes",), option.passes, False
             if option.card is not None and option.card.where is not None:
                 yield here + ("card", "where"), option.card.where, True
             yield from _effect_expressions(here + ("do",), option.do, option.card is not None)
     for effect_id, effects in rules.effects.items():
         yield from _effect_expressions(base + ("effects", effect_id), effects, True)
     end = rules.end
-    for key in ("any_seat", "table"):
+    for key in ("any_seat", "table", "all_seats"):
         value = getattr(end, key)
         if value is not None:
             yield base + ("end", key), value, False
@@ -152,6 +159,12 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
                 yield here + ("wild", "where"), score.sets.wild.where, True
                 if score.sets.wild.fills not in FILL_WORDS:
                     yield here + ("wild", "fills"), score.sets.wild.fills, False
+    for k, tiebreak in enumerate(rules.tiebreaks):
+        yield base + ("tiebreaks", k), tiebreak, False
+    for k, score in enumerate(rules.scoring):
+        if isinstance(score, OneOfEachScore):
+            for key in ("points", "bonus", "bonus_at", "multiplied", "times"):
+                yield base + ("scoring", k, "one_of_each", key), getattr(score.one_of_each, key), False
 
 
 def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool) -> Iterator[tuple[PathKey, int | str, bool]]:
@@ -215,6 +228,9 @@ def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
             if score.sets.wild is not None:
                 yield base + ("scoring", k, "sets", "wild", "zone"), score.sets.wild.zone
 
+        elif isinstance(score, OneOfEachScore):
+            yield base + ("scoring", k, "one_of_each", "zone"), score.one_of_each.zone
+
 
 def _arrange_problems(rules: RulesData, path: PathKey, effect: ArrangeEffect, index: int, length: int) -> Iterator[tuple[PathKey, str, str]]:
     """An arrangement of a zone that does not exist or has no order, or that is not the last effect of its list."""
@@ -267,6 +283,15 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             yield here + ("min",), f"counter {name!r} has min {kept.min} above its max {kept.max}", "CG175"
         elif isinstance(kept.start, int) and not kept.min <= kept.start <= kept.max:
             yield here + ("start",), f"counter {name!r} starts at {kept.start}, outside its range [{kept.min}, {kept.max}]", "CG175"
+    for i, turn_step in enumerate(rules.turn):
+        for j, option in enumerate(turn_step.options):
+            if option.card is None or option.card.whose != "target":
+                continue
+            here = ("rules", "turn", i, "options", j, "card", "whose")
+            if option.card.from_ in rules.zones and not rules.zones[option.card.from_].per_seat:
+                yield here, f"zone {option.card.from_!r} is shared; `whose: target` chooses from a seat's own zone", "CG175"
+            elif option.target is None and turn_step.id not in aimed_steps(rules):
+                yield here, "`whose: target` chooses from the zone of the seat the turn aims at, and some way into this step comes from no option with a `target` (give the option a `target`)", "CG175"
     for path, zone in [*_zone_uses(rules), *steal_zone_uses(_all_effects(rules))]:
         if zone not in rules.zones:
             yield path, f"no zone {zone!r} (zones: {', '.join(sorted(rules.zones))})", "CG175"
@@ -294,7 +319,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             elif isinstance(effect, ChooseEffect) and rules.variables[var].values is not None and not _has_values(spec, rules, rules.variables[var].values or ""):
                 yield path, f"variable {var!r} takes the values of {rules.variables[var].values!r}, which no card in play has, so the choice offers nothing", "CG175"
     for name, variable in rules.variables.items():
-        if variable.values is not None and variable.values not in names.fields:
+        if variable.values is not None and variable.values not in names.fields and variable.values not in CARD_ATTRIBUTES:
             yield ("rules", "variables", name, "values"), f"no card field {variable.values!r} in the decks in play", "CG175"
     for k, score in enumerate(rules.scoring):
         if isinstance(score, SumScore) and score.sum.field not in names.fields:
@@ -304,6 +329,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
                 yield ("rules", "scoring", k, "all_or_nothing", "field"), f"no card field {score.all_or_nothing.field!r} in the decks in play", "CG175"
         elif isinstance(score, SetsScore):
             yield from sets_problems(rules, names, ("rules", "scoring", k, "sets"), score)
+        elif isinstance(score, OneOfEachScore):
+            yield from _one_of_each_problems(names, k, score)
         elif not isinstance(score, SumScore) and score.counter not in rules.counters:
             yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
     for i, step in enumerate(rules.setup):
@@ -367,14 +394,29 @@ def _trump_kind(trump: int | str, follow: str, names: Names) -> Iterator[tuple[P
         yield ("rules", "tricks", "trump"), f"the trump {trump!r} gives {kind} values, and {follow!r} holds {wanted} values, so no card is ever a trump", "CG175"
 
 
-_COUNTS = frozenset({"count", "amount", "start", "turn_limit", "per", "turns"})
+def _one_of_each_problems(names: Names, k: int, score: OneOfEachScore) -> Iterator[tuple[PathKey, str, str]]:
+    """A ``sets`` item whose field is not a card field, or whose value no design has (it could never score)."""
+    here: PathKey = ("rules", "scoring", k, "one_of_each")
+    spec = score.one_of_each
+    if spec.field not in names.fields and spec.field not in CARD_ATTRIBUTES:
+        yield here + ("field",), f"no card field {spec.field!r} in the decks in play", "CG175"
+
+
+_SCORE_CONSTANTS = frozenset({"points", "bonus", "bonus_at", "times"})
+"""The keys of a ``sets`` item worked out once, before play."""
+_COUNTS = frozenset({"count", "amount", "start", "turn_limit", "per", "turns", "points", "bonus", "bonus_at", "multiplied", "times", "passes"})
 """The last keys of the paths of expressions that give a whole number (a count, an amount, a start, a limit)."""
 
 
 def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: Reads) -> str | None:
     """Why an expression worked out once, before play (a counter's start, a deal's count, the turn limit), reads
     something only a position has (a zone, a counter, a variable, the turn), or None."""
-    fixed = path[-2:] in (("deal", "count"), ("sets", "per"), ("wild", "fills"), ("final", "turns")) or path[-1] == "turn_limit" or (path[1] == "counters" and path[-1] == "start")
+    fixed = (
+        path[-2:] in (("deal", "count"), ("sets", "per"), ("wild", "fills"), ("final", "turns"))
+        or path[-1] == "turn_limit"
+        or (path[1] == "counters" and path[-1] == "start")
+        or (path[1] == "scoring" and path[-1] in _SCORE_CONSTANTS)
+    )
     if not fixed:
         return None
     position = sorted(reads.zones | reads.counters | reads.variables)
@@ -448,7 +490,7 @@ def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
                 yield here + ("options", j, "then"), f"no step {option.then!r} (steps: {', '.join(steps)}; or end, again, next)", "CG175"
             elif option.then == "next" and step.by != "others":
                 yield here + ("options", j, "then"), "`then: next` hands a `by: others` window to the following seat; this step is not one", "CG175"
-            if option.passes and step.by != "turn":
+            if option.passes and option.passes != KEEP_PASSES and step.by != "turn":
                 yield here + ("options", j, "passes"), "only the seat whose turn it is passes (for `end.all_pass`); this option is a reaction", "CG175"
     # Windows that close into each other with nobody acting would hand the turn round for ever.
     for i, step in enumerate(rules.turn):
@@ -469,6 +511,8 @@ def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
             into = [step.after if o.then == "next" else o.then for o in step.options]
             if step.by == "others":
                 into.append(step.after)
+            if step.when is not None:
+                into.append(passed_over_to(rules, step.id))
             if step.id not in ends and any(t == "end" or t in ends for t in into):
                 ends.add(step.id)
                 changed = True
@@ -543,7 +587,9 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
         except ExpressionError:
             continue
     for score in rules.scoring:
-        if isinstance(score, SumScore):
+        if isinstance(score, OneOfEachScore) and score.one_of_each.field in names.fields:
+            reads.fields.add(score.one_of_each.field)
+        elif isinstance(score, SumScore):
             reads.fields.add(score.sum.field)
         elif isinstance(score, AllOrNothingScore):
             reads.fields.add(score.all_or_nothing.field)

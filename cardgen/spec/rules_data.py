@@ -259,7 +259,14 @@ class Option(RulesModel):
         default="end",
         description="`end` ends the turn, `again` repeats this step, `next` hands a `by: others` step to the following seat, or the id of the step that comes next.",
     )
-    passes: bool = Field(default=False, description="Whether taking this option counts as passing (for `end.all_pass`).")
+    passes: bool | str = Field(
+        default=False,
+        description=(
+            "Whether taking this option counts as passing (for `end.all_pass`): true; false (it breaks a run of passes); "
+            "an expression read when it is taken (`count(pile) == 0`: a pass counts only once the pile is empty); or `keep`: "
+            "it neither passes nor breaks the run (a discard down to a hand limit after passing)."
+        ),
+    )
 
 
 class Step(RulesModel):
@@ -273,6 +280,10 @@ class Step(RulesModel):
     id: RulesIdentifier
     name: LocalText | None = Field(default=None, description="The step's name in every locale, for the generated turn summary (defaults to its number).")
     options: list[Option] = Field(min_length=1, description="What the seat may do here, in the order the rulebook lists them.")
+    when: str | None = Field(
+        default=None,
+        description="An expression that must hold for the step to be taken; when it does not, the turn goes on to the next step in the list (the turn ends after the last), with no decision (a hand limit: `count(hand) > numbers.hand_limit`).",
+    )
     by: Literal["turn", "target", "others"] = Field(
         default="turn",
         description=(
@@ -298,7 +309,12 @@ class End(RulesModel):
     any_seat: str | None = Field(default=None, description="An expression checked for every seat after each action (e.g. `count(hand) == 0`).")
     table: str | None = Field(default=None, description="An expression over the table checked after each action (e.g. `count(offer) == 0`).")
     all_pass: bool = Field(default=False, description="Whether the game ends when every seat in turn has passed.")
+    all_seats: str | None = Field(default=None, description="An expression that ends the game when it holds for every seat (e.g. `count(hand) == 0 and count(pile) == 0`).")
     turn_limit: Expr | None = Field(default=None, description="The game ends after this many turns (a designer's cap; every playout reaching it is reported).")
+    at: Literal["action", "turn"] = Field(
+        default="action",
+        description="When the end is looked at: after every action (action), or only as a turn ends, once its last step is done (turn).",
+    )
     final: "FinalRound | None" = Field(
         default=None,
         description="A final round: when its condition holds at the end of a turn, every seat still plays its final turns, then the game ends.",
@@ -392,7 +408,31 @@ class TieByField(RulesModel):
 
 SetsTie = Union[Literal["cards", "sets"], TieByField]
 
-Scoring = Union[SumScore, CounterScore, AllOrNothingScore, SetsScore]
+
+class OneOfEachScore(RulesModel):
+    """Points for complete sets: one card of every design whose field has a value (one of each construction)
+    makes a set, so a seat's sets are the copies of its scarcest such design in the zone."""
+
+    one_of_each: "OneOfEachSpec" = Field(description="The zone, which designs make a set, and what a set is worth.")
+
+
+class OneOfEachSpec(RulesModel):
+    """Which designs make a complete set and what sets score."""
+
+    zone: RulesIdentifier = Field(description="The zone the sets are counted in (the seat's own, for a per-seat zone).")
+    field: str = Field(description="The card field (or `type`, `effect`) that picks the designs of a set.")
+    value: str = Field(description="The field's value those designs have: one card of each of them is a set.")
+    points: Expr = Field(description="Points for each complete set.")
+    bonus: Expr = Field(default=0, description="Points added once when the seat has at least `bonus_at` sets.")
+    bonus_at: Expr = Field(default=2, description="Complete sets needed for the bonus.")
+    multiplied: Expr = Field(
+        default=0,
+        description="How many of the seat's sets score `times` their points (an expression over the seat: a counter of sets doubled). It may exceed the sets standing: a set multiplied and broken later keeps its points.",
+    )
+    times: Expr = Field(default=1, description="What a multiplied set's points are multiplied by.")
+
+
+Scoring = Union[SumScore, CounterScore, AllOrNothingScore, SetsScore, OneOfEachScore]
 
 
 class RuleOption(RulesModel):
@@ -425,6 +465,10 @@ class RulesData(RulesModel):
     scoring: list[Scoring] = Field(
         min_length=1,
         description="How the scores are counted; the highest total wins (a game won by the fewest points scores them with `sign: -1`).",
+    )
+    tiebreaks: list[Expr] = Field(
+        default_factory=list,
+        description="Between seats with equal scores, in order: expressions over the seat (`sets(area, type, 'construction')`), the higher value placing first; seats equal on all of them share their place.",
     )
     tricks: "Tricks | None" = Field(
         default=None,
@@ -522,5 +566,5 @@ class Tricks(RulesModel):
 
 SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep]
 
-for _model in (End, ArrangeEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, RulesData, ShuffleStep, DealStep, SetAsideStep):
+for _model in (End, ArrangeEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, OneOfEachScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

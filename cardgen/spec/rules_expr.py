@@ -21,7 +21,11 @@ when every construct and every name in it belongs to this small language:
   without a value add none), so ``distinct(row, colour) < count(row)`` holds when two cards of a row
   share a colour (a bust); ``has(ZONE, FIELD, VALUE)`` (whether some card in the zone has that value,
   an expression: ``has(area, colour, card.colour)``, ``has(hand, type, 'joker')``); ``matching(ZONE, FIELD, VALUE)``
-  (how many cards in the zone have that value: ``matching(collection, set, card.set)``);
+  (how many cards in the zone have that value: ``matching(collection, set, card.set)``); ``sets(ZONE, FIELD, VALUE)``
+  (complete sets in the zone: the designs whose field has that value each make one card of a set, so it is the
+  copies of the scarcest of them there; 0 when no design has the value): ``sets(area, type, 'construction')``;
+* ``min(A, B)`` and ``max(A, B)`` of two whole numbers; ``A if CONDITION else B`` (the value of A when the
+  condition holds, else B's: ``doubled if options.mausolo == 'on_play' else 0``);
 * ``card.FIELD`` in a card choice's ``where`` (the card that may be chosen); a card's ``id``, ``type``
   and ``effect`` are fields too;
 * ``target`` (the seat an option aims at, from 0) in an option's ``target.where`` and the amounts of
@@ -47,9 +51,11 @@ BUILTIN_NAMES = frozenset({"players", "seat", "turn", "active"})
 CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
 SETUP_PARTS = ("deal", "display", "pieces")
 """The parts of a setup an expression may read, as ``setup.PART.ID``."""
-FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2, "distinct": 2, "has": 3, "matching": 3}
+FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2, "distinct": 2, "has": 3, "matching": 3, "sets": 3}
 """Each function of the rules and how many arguments it takes."""
-FIELD_FUNCTIONS = frozenset({"total", "distinct", "has", "matching"})
+FIELD_FUNCTIONS = frozenset({"total", "distinct", "has", "matching", "sets"})
+NUMBER_FUNCTIONS = frozenset({"min", "max"})
+"""Functions of two whole numbers: ``min(a, b)``, ``max(a, b)``."""
 """The functions whose second argument names a card field."""
 SEAT_NAMES = frozenset({"target", "seat", "active"})
 """What a seat argument (``count(hand, target)``, ``counter(chips, target)``) may be."""
@@ -216,6 +222,9 @@ class _Checker:
                 self.option_choice(left, right)
                 left, left_kind = right, right_kind
             return NUMBER
+        if isinstance(node, ast.IfExp):
+            self.visit_node(node.test, inner)
+            return _join([self.visit_node(node.body, inner), self.visit_node(node.orelse, inner)])
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, str)):
             return TEXT if isinstance(node.value, str) else NUMBER
         if isinstance(node, ast.Name):
@@ -342,8 +351,14 @@ class _Checker:
         if isinstance(node.func, ast.Name) and node.func.id == "counter" and not node.keywords and not attribute:
             self.counter_of(node)
             return NUMBER
+        if isinstance(node.func, ast.Name) and node.func.id in NUMBER_FUNCTIONS and not node.keywords and not attribute:
+            if len(node.args) != 2:
+                raise self.fail(f"{node.func.id}() takes 2 argument(s): {node.func.id}(A, B)")
+            for argument in node.args:
+                self.number(self.visit_node(argument, depth + 1), argument, f"{node.func.id}()")
+            return NUMBER
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
-            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)}, counter)")
+            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)}, counter, min, max)")
         name = node.func.id
         if len(node.args) == FUNCTIONS[name] + 1:
             # One more, last argument: the seat whose per-seat zone is read.
@@ -359,11 +374,11 @@ class _Checker:
         if name in FIELD_FUNCTIONS:
             field_node = node.args[1]
             if not isinstance(field_node, ast.Name):
-                raise self.fail(f"{name}(ZONE, FIELD{', VALUE' if name in ('has', 'matching') else ''}) names a card field")
+                raise self.fail(f"{name}(ZONE, FIELD{', VALUE' if name in ('has', 'matching', 'sets') else ''}) names a card field")
             self.field_name(field_node.id)
             if name == "total":
                 self.number(self.field_kind(field_node.id), field_node, "total()")
-        if name in ("has", "matching"):
+        if name in ("has", "matching", "sets"):
             self.visit_node(node.args[2], depth + 1)
         if name == "holds":
             card_node = node.args[1]

@@ -60,8 +60,8 @@ FIXED = [
     ("keramikos", 3, 2),
     ("keramikos", 4, 0),
     ("keramikos", 4, 2),
-    # Mausoleum Guardians since issue 20 (the source's readings of Protection, Sculptors and Mausolo); its
-    # first-edition options still replay the former games: tests/games/test_mausoleum_guardians.py.
+    # Mausoleum Guardians, played from its rules data since issue 14 (its former engine, tests/reference, agrees
+    # with it move for move: tests/engine/test_lockstep_mausoleum_guardians.py); re-recorded because the engine changed.
     ("mausoleum-guardians", 2, 0),
     ("mausoleum-guardians", 3, 1),
     ("mausoleum-guardians", 4, 1),
@@ -79,9 +79,9 @@ FORTY_SEEDS = {
     ("keramikos", 2): "a3c96c9946d5fc3e",
     ("keramikos", 3): "fdf251fc6ece2288",
     ("keramikos", 4): "6c35999a2896f388",
-    ("mausoleum-guardians", 2): "4bdd025a70abdda5",
-    ("mausoleum-guardians", 3): "c177b580b98f6dd9",
-    ("mausoleum-guardians", 4): "ccb8e7c56e2020bf",
+    ("mausoleum-guardians", 2): "ad89a85ccd7ce9d9",
+    ("mausoleum-guardians", 3): "adf2581c2fbc2ff2",
+    ("mausoleum-guardians", 4): "7eab616ea627bef3",
 }
 
 

@@ -9,7 +9,7 @@ from cardgen.engine.state_copy import state_methods
 from cardgen.games.ceramus.rules import CeramusState
 from cardgen.games.ceratopsians.rules import CeratopsiansState
 from cardgen.games.keramikos.rules import KeramikosState
-from cardgen.games.mausoleum_guardians.rules import MausoleumState
+from reference.mausoleum_guardians import MausoleumState
 
 
 class _Pile:

@@ -29,10 +29,19 @@ def _only(folder: Path, code: str, also: set[str] | None = None) -> list[Any]:
 
 
 def test_a_number_the_rules_read_is_missing(tmp_path: Path) -> None:
+    """Ceramus' rules module reads add_tile_count; without it the contract names the number (CG170)."""
+    folder = copy_spec("ceramus", tmp_path)
+    edit_yaml(folder, lambda data: data["numbers"].pop("add_tile_count"))
+    found = _only(folder, "CG170", also={"CG140"})  # the prose naming it is reported too
+    assert "numbers.add_tile_count" in found[0].message and found[0].path == "numbers"
+
+
+def test_a_number_the_rules_data_read_is_missing(tmp_path: Path) -> None:
+    """Mausoleum Guardians' rules data read set_points; without it the expression reading it is the finding (CG175)."""
     folder = copy_spec("mausoleum-guardians", tmp_path)
     edit_yaml(folder, lambda data: data["numbers"].pop("set_points"))
-    found = _only(folder, "CG170", also={"CG140"})  # the prose naming it is reported too
-    assert "numbers.set_points" in found[0].message and found[0].path == "numbers"
+    found = _only(folder, "CG175", also={"CG140"})  # the prose naming it is reported too
+    assert found[0].path == "rules.scoring[0].sets.points" and "set_points" in found[0].message
 
 
 def test_a_second_hand_size_is_a_number_nobody_reads(tmp_path: Path) -> None:
@@ -49,13 +58,6 @@ def test_a_bonus_of_zero_is_refused_not_played_once(tmp_path: Path, name: str) -
     edit_yaml(folder, lambda data: data["numbers"].__setitem__(name, 0))
     found = _only(folder, "CG171")
     assert found[0].path == f"numbers.{name}" and f"{name}: 0" in line_of(found[0])
-
-
-def test_a_multiplier_of_one_does_nothing_and_is_refused(tmp_path: Path) -> None:
-    folder = copy_spec("mausoleum-guardians", tmp_path)
-    edit_yaml(folder, lambda data: data["numbers"].__setitem__("mausolo_multiplier", 1))
-    found = _only(folder, "CG171")
-    assert "1 would do nothing" in found[0].message
 
 
 def test_doubled_shapes_are_refused_where_the_copies_are(tmp_path: Path) -> None:
@@ -93,10 +95,10 @@ def test_a_display_the_rules_never_lay_out_is_unread(tmp_path: Path) -> None:
 
 
 def test_a_card_field_the_rules_never_read_is_unread(tmp_path: Path) -> None:
-    folder = copy_spec("mausoleum-guardians", tmp_path)
-    edit_yaml(folder, lambda data: deck(data, "cards").__setitem__("fields", {"bonus": {"type": "int", "required": False, "description": "Extra points."}}))
+    folder = copy_spec("keramikos", tmp_path)
+    edit_yaml(folder, lambda data: deck(data, "excavation")["fields"].__setitem__("bonus", {"type": "int", "required": False, "description": "Extra points."}))
     found = _only(folder, "CG172")
-    assert found[0].path == "decks[0].fields.bonus"
+    assert found[0].path.endswith(".fields.bonus")
 
 
 def test_a_number_for_an_effect_no_card_carries_is_unread(tmp_path: Path) -> None:
@@ -219,7 +221,8 @@ def test_points_that_follow_the_level_pass(tmp_path: Path) -> None:
 
 
 def test_a_defence_against_a_card_no_longer_in_the_deck_does_nothing(tmp_path: Path) -> None:
-    """Remove the Earthquake cards and the Architects guard against nothing (CG174 at the Architects)."""
+    """Remove the Earthquake cards: the rules data's Earthquake effect can never happen (CG177), so the Architects'
+    guard, written in the rules data against Earthquakes, guards against nothing."""
     folder = copy_spec("mausoleum-guardians", tmp_path)
 
     def no_quakes(data: Any) -> None:
@@ -228,8 +231,9 @@ def test_a_defence_against_a_card_no_longer_in_the_deck_does_nothing(tmp_path: P
 
     edit_yaml(folder, no_quakes)
     result = static(folder)
-    found = errors(result.findings, "CG174")
-    assert len(found) == 1 and "architects" in found[0].message and "earthquake" in found[0].message, rendered(result.findings)
+    found = [f for f in result.findings if f.code == "CG177"]
+    assert [f.path for f in found] == ["rules.effects.earthquake"], rendered(result.findings)
+    assert "earthquake" in found[0].message
 
 
 def test_a_mirror_of_symmetric_shapes_does_nothing(tmp_path: Path) -> None:

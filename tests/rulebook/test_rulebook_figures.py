@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.engine.core import Game, State, make_game, play_actions
+from cardgen.engine.interpreter import DataState
 from cardgen.render.figures import TableView, Words
 from cardgen.rulebook.build import build_rulebooks
 from cardgen.rulebook.figures import FIGURE_SEED, Labels, figures_for, play_first_turn, rulebook_figures
@@ -94,8 +95,9 @@ def test_a_changed_deal_changes_the_setup_diagram(tmp_path: Path) -> None:
     spec = _spec(folder)
     for setup in spec.setups:
         state = make_game(spec, setup.players).new_initial_state(FIGURE_SEED)
+        assert isinstance(state, DataState)
         for seat in range(setup.players):
-            held = getattr(state, "hsize")[seat]
+            held = len(state.z[state.g.slot("hand", seat)])
             assert held == 4 + (seat == 0) * spec.numbers["draw_per_turn"]
             assert re.search(rf"Player {seat + 1}: Mausoleum deck: {held} cards? in hand", after)
     pile = re.compile(r"Mausoleum deck: draw pile, (\d+) cards")

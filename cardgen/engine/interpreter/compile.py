@@ -92,6 +92,23 @@ def _among(value: Any, values: Any) -> bool:
 def _matching(values: list[Any], zone: list[int], value: Any) -> int:
     """How many designs in ``zone`` have ``value`` (never ``None``) in a field table."""
     return 0 if value is None else sum(1 for d in zone if values[d] == value)
+def _sets(values: list[Any], zone: list[int], value: Any) -> int:
+    """Complete sets in ``zone``: the copies there of the scarcest design whose field (a table) has ``value``."""
+    designs = [d for d, v in enumerate(values[:-1]) if v == value and value is not None]
+    return min(zone.count(d) for d in designs) if designs else 0
+
+
+def _sets_of(zone: list[int], designs: tuple[int, ...]) -> int:
+    """Complete sets of ``designs`` (known when the game is made) in ``zone``."""
+    return min([zone.count(d) for d in designs]) if designs else 0
+
+
+def _min(a: Any, b: Any) -> Any:
+    return None if a is None or b is None else min(a, b)
+
+
+def _max(a: Any, b: Any) -> Any:
+    return None if a is None or b is None else max(a, b)
 
 
 @dataclass
@@ -117,6 +134,7 @@ class Tables:
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
         self.namespace.update({"_distinct": _distinct, "_has": _has, "_matching": _matching, "_among": _among, "_neg": _neg})
+        self.namespace.update({"_sets": _sets, "_sets_of": _sets_of, "_min": _min, "_max": _max})
         self.namespace.update({"_add": _add, "_sub": _sub, "_mul": _mul, "_floordiv": _floordiv, "_mod": _mod})
         for name, values in self.field_values.items():
             self.namespace[f"F_{name}"] = values
@@ -168,6 +186,8 @@ class _Emitter:
                     parts.append(f"({self.emit(left)} {_OPS[type(op)]} {self.emit(right)})")
                 left = right
             return "(" + " and ".join(parts) + ")"
+        if isinstance(node, ast.IfExp):
+            return f"({self.emit(node.body)} if {self.emit(node.test)} else {self.emit(node.orelse)})"
         if isinstance(node, ast.Constant):
             return repr(node.value)
         if isinstance(node, ast.Name):
@@ -218,6 +238,8 @@ class _Emitter:
             counter = node.args[0]
             assert isinstance(counter, ast.Name)
             return f"s.c[{self.t.counter_index[counter.id]} + {self.emit(node.args[1])}]"
+        if node.func.id in ("min", "max"):
+            return f"_{node.func.id}({self.emit(node.args[0])}, {self.emit(node.args[1])})"
         zone = self.zone(node.args[0], self.seat_of(node, FUNCTIONS[node.func.id]))
         if node.func.id == "count":
             return f"len({zone})"
@@ -234,6 +256,12 @@ class _Emitter:
             return f"_has({table}, {zone}, {self.emit(node.args[2])})"
         if node.func.id == "matching":
             return f"_matching({table}, {zone}, {self.emit(node.args[2])})"
+        if node.func.id == "sets":
+            wanted = node.args[2]
+            if isinstance(wanted, ast.Constant):  # the designs of a set, known now
+                values = self.t.field_values[field_node.id][:-1]
+                return f"_sets_of({zone}, {tuple(d for d, v in enumerate(values) if v == wanted.value)!r})"
+            return f"_sets({table}, {zone}, {self.emit(wanted)})"
         return f"sum(({table}[d] or 0) for d in {zone})"
 
 
@@ -250,6 +278,13 @@ def compile_any_seat(source: int | str, tables: Tables) -> ExprFunction:
     """A function true when ``source`` holds for some seat: one expression per seat, joined by ``or``, no loop."""
     tree, _ = parse_expression(source, tables.names)
     code = " or ".join(_Emitter(tables, seat).emit(tree) for seat in range(tables.players))
+    return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+
+
+def compile_all_seats(source: int | str, tables: Tables) -> ExprFunction:
+    """A function true when ``source`` holds for every seat: one expression per seat, joined by ``and``."""
+    tree, _ = parse_expression(source, tables.names)
+    code = " and ".join(_Emitter(tables, seat).emit(tree) for seat in range(tables.players))
     return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 

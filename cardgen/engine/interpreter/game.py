@@ -20,20 +20,23 @@ happen, then the card's own effect; then the turn goes where ``then`` says. A
 
 from __future__ import annotations
 
+import ast
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from cardgen.engine.core import CHANCE, TERMINAL, Action, Game, GameInfo, Seat, State, Termination
 from cardgen.engine.interpreter.chance import ChanceStep, card_outcomes
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
-from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_any_seat, compile_expression, constant_value, field_tables
+from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_all_seats, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.engine.interpreter.scoring import all_or_nothing
+from cardgen.engine.interpreter.scoring_one_of_each import one_of_each_bound, one_of_each_scorer
 from cardgen.engine.interpreter.sets import SetsScorer
 from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
-from cardgen.spec.rules_check import decks_in_play, names_of
+from cardgen.spec.rules_check import KEEP_PASSES, decks_in_play, names_of
+from cardgen.spec.rules_expr import parse_expression
 from cardgen.spec.rules_data import (
     AllOrNothingScore,
     DealStep,
@@ -42,6 +45,7 @@ from cardgen.spec.rules_data import (
     MoveSpec,
     MoveStep,
     SetAsideStep,
+    OneOfEachScore,
     SetsScore,
     SetStep,
     ShuffleStep,
@@ -65,8 +69,6 @@ class _Option:
     name: str
     card_from: int
     card_from_seat: bool
-    card_from_target: bool
-    """Whether the card is chosen from the aimed seat's per-seat zone (``card.whose: target``)."""
     card_to: int
     card_to_seat: bool
     where: ExprFunction | None
@@ -75,12 +77,48 @@ class _Option:
     otherwise: bool
     do: tuple[EffectFunction, ...]
     then: int
-    passes: bool
+    passes: bool | ExprFunction | None
+    """Whether taking the option counts as a pass: a constant, an expression read as it is taken, or None
+    (``passes: keep``: the run of passes stays as it is)."""
     chooses_card: bool
     trick: bool = False
     """Whether the card chosen is played to the trick (its zone is ``tricks.zone``)."""
     target: ExprFunction | None = None
     """An option aimed at a seat: which seats (``target`` bound to each in turn) it may aim at."""
+    from_target: bool = False
+    """Whether the card is chosen from the aimed-at seat's zone (``card.whose: target``), not the deciding seat's."""
+    fixed: tuple[bool | None, ...] = ()
+    """Per design, the card condition worked out once where it reads nothing of the position (None: read it in play)."""
+    all_fixed: bool = False
+    """Whether the card condition is known for every design before play (``fixed`` holds no None)."""
+
+
+def _never(when: ExprFunction | None) -> bool:
+    """Whether a condition is false whatever the position: it reads nothing of a state (rule options, numbers and
+    the player count are folded in when the game is made) and gives false for every seat tried."""
+    if when is None:
+        return False
+    try:
+        return not any(when(None, seat, 0) for seat in (0, 1))
+    except (AttributeError, TypeError):  # it reads the position
+        return False
+
+
+def _fixed_per_design(where: str, tables: Tables, designs: int) -> tuple[bool | None, ...]:
+    """Per design, whether a card condition holds, when it can be told from the card alone (it reads nothing of the
+    position for that card: ``card.type == 'construction'``); None where it must be read in play. A condition
+    naming a seat is always read in play."""
+    tree, _ = parse_expression(where, tables.names, card=True, target=True)
+    if any(isinstance(node, ast.Name) and node.id in ("seat", "target", "active", "turn") for node in ast.walk(tree)):
+        return (None,) * designs
+    condition = compile_expression(where, tables, card=True, target=True)
+    fixed: list[bool | None] = []
+    for design in range(designs):
+        try:
+            fixed.append(bool(condition(None, 0, design)))
+        except (AttributeError, TypeError):  # it reads the position for this card
+            fixed.append(None)
+    return tuple(fixed)
 
 
 class DataGame(Game):
@@ -202,27 +240,43 @@ class DataGame(Game):
                     name=(option.name or {}).get(locale, option.id.replace("_", " ")),
                     card_from=zone_index[choice.from_] if choice else 0,
                     card_from_seat=bool(choice and rules.zones[choice.from_].per_seat),
-                    card_from_target=bool(choice and choice.whose == "target"),
                     card_to=zone_index[choice.to] if choice else 0,
                     card_to_seat=bool(choice and rules.zones[choice.to].per_seat),
-                    where=compile_expression(choice.where, t, card=True, target=option.target is not None) if choice and choice.where else None,
+                    where=compile_expression(choice.where, t, card=True, target=True) if choice and choice.where else None,
                     card_effects=bool(choice and choice.effects),
                     when=compile_expression(option.when, t) if option.when else None,
                     otherwise=option.otherwise,
                     do=tuple(self._effect(e, card=choice is not None, target=option.target is not None) for e in option.do),
                     then=then,
-                    passes=option.passes,
+                    passes=(
+                        option.passes if isinstance(option.passes, bool)
+                        else None if option.passes == KEEP_PASSES
+                        else compile_expression(option.passes, t, card=False, target=option.target is not None)
+                    ),
                     chooses_card=choice is not None,
                     trick=bool(choice is not None and rules.tricks is not None and choice.to == rules.tricks.zone),
                     target=compile_expression(option.target.where, t, target=True) if option.target is not None else None,
+                    from_target=bool(choice and choice.whose == "target"),
+                    fixed=_fixed_per_design(choice.where, t, len(designs)) if choice and choice.where else (),
                 )
+                if compiled_option.fixed and None not in compiled_option.fixed:
+                    compiled_option = replace(compiled_option, all_fixed=True)
                 compiled.append(compiled_option)
                 options.append(compiled_option)
             self.steps.append(compiled)
         self.options = options
+        self.live_steps: list[list[_Option]] = [[o for o in step if not _never(o.when)] for step in self.steps]
+
+        """Each step's options that some position may offer (an option only another rule option's choice offers is left out)."""
+        self.step_when: list[ExprFunction | None] = [compile_expression(step.when, t) if step.when else None for step in rules.turn]
+        """Each step's condition: a step whose condition fails is passed over to the next (or the turn ends)."""
         end = rules.end
         self.end_any_seat = compile_any_seat(end.any_seat, t) if end.any_seat else None
         self.end_table = compile_expression(end.table, t) if end.table else None
+        self.end_all_seats = compile_all_seats(end.all_seats, t) if end.all_seats else None
+        self.end_at_turn = end.at == "turn"
+        """Whether the end is looked at only as a turn ends (``end.at: turn``), not after every action."""
+        self.tiebreaks = [compile_expression(source, t) for source in rules.tiebreaks]
         self.all_pass = end.all_pass
         self.turn_limit = constant_value(end.turn_limit, t) if end.turn_limit is not None else None
         self.final_when = compile_expression(end.final.when, t) if end.final is not None else None
@@ -243,6 +297,11 @@ class DataGame(Game):
         seats = P if any(o.target is not None for o in options) else 1
         totals = [chance.totals[-1][0] + 1 for chance in self.chances if chance.totals]
         self.width = max([seats * self.card_width] + [len(v) for v in self.variable_values] + totals)
+        self.only_action: list[int] = [
+            live[0].index * self.width if len(live) == 1 and live[0].when is None and not live[0].chooses_card and live[0].target is None else -1
+            for live in self.live_steps
+        ]
+        """Per step, its one action when it has a single option with no condition, card or seat to choose (else -1)."""
         self.choice_base = len(options)
         self.chance_base = self.choice_base + len(self.variable_values)
         self.arrange_base = self.chance_base + len(self.chances)
@@ -253,12 +312,14 @@ class DataGame(Game):
         total_cards = sum(self.copies)
         bound = 0
         for item in rules.scoring:
-            if isinstance(item, (SumScore, AllOrNothingScore)):
+            if isinstance(item, OneOfEachScore):
+                bound += one_of_each_bound(item, t, self.copies)
+            elif isinstance(item, SetsScore):
+                bound += next(scorer.bound for scorer, scored in zip(self.scorers, rules.scoring) if scored is item and isinstance(scorer, SetsScorer))
+            elif isinstance(item, (SumScore, AllOrNothingScore)):
                 summed = item.sum if isinstance(item, SumScore) else item.all_or_nothing
                 values = t.field_values[summed.field][:-1]
                 bound += sum(abs(v) * n for v, n in zip(values, self.copies) if isinstance(v, int))
-            elif isinstance(item, SetsScore):
-                bound += next(scorer.bound for scorer, scored in zip(self.scorers, rules.scoring) if scored is item and isinstance(scorer, SetsScorer))
             else:
                 counter = rules.counters[item.counter]
                 bound += max(abs(counter.min), abs(counter.max))
@@ -285,6 +346,8 @@ class DataGame(Game):
         t = self.tables
         if isinstance(item, AllOrNothingScore):
             return all_or_nothing(item, t, self.num_players)
+        if isinstance(item, OneOfEachScore):
+            return one_of_each_scorer(item, t, self.copies)
         if isinstance(item, SetsScore):
             return SetsScorer(item, t, self.copies)
         if isinstance(item, SumScore):
@@ -374,8 +437,9 @@ class DataGame(Game):
         return self.card_ids.index(card_id)
 
     def usage_keys(self) -> list[str]:
-        """Every option taken and every card effect carried out at least once."""
-        return [f"option:{o.key}" for o in self.options] + [f"effect:{e}" for e in self.effect_ids]
+        """Every option taken and every card effect carried out at least once, except the options whose condition
+        is false in every position (one offered only under another choice of a rule option)."""
+        return [f"option:{o.key}" for o in self.options if not _never(o.when)] + [f"effect:{e}" for e in self.effect_ids]
 
 
 class DataState(State):
@@ -436,13 +500,46 @@ class DataState(State):
         if self.g.turn_limit is not None and self.turn > self.g.turn_limit:
             self.over = Termination.TURN_LIMIT
         else:
-            self._check_end()
+            if not self.g.end_at_turn:
+                self._check_end()
+            if self.over is None:
+                self._enter(0, begun=False)
+
+    def _enter(self, step: int, begun: bool = True) -> None:
+        """Go on to ``step``, passing over every step whose ``when`` fails (past the last step the turn ends),
+        decided by whom its ``by`` says.
+
+        A turn none of whose steps may be taken (``begun`` false) is a dead end (no legal action, CG503),
+        never a loop of empty turns. A step's ``when`` is read for the seat that would decide it."""
+        g = self.g
+        whens = g.step_when
+        while step < len(whens):
+            when = whens[step]
+            if when is None or when(self, self.tg if g.step_by[step] == BY_TARGET else self.seat, 0):
+                break
+            step += 1
+        else:
+            if not begun:
+                self.step, self.decider = -1, -1
+                return
+            self._end_turn()
+            return
+        self.step = step
+        by = g.step_by[step]
+        if by == BY_TURN:
+            self.decider = -1
+        elif by == BY_TARGET:
+            self.decider = self.tg
+        else:
+            self._open_window(self.seat)
 
     def _check_end(self) -> None:
         g = self.g
         if g.end_table is not None and g.end_table(self, self.seat, 0):
             self.over = Termination.NORMAL
         elif g.end_any_seat is not None and g.end_any_seat(self, 0, 0):
+            self.over = Termination.NORMAL
+        elif g.end_all_seats is not None and g.end_all_seats(self, 0, 0):
             self.over = Termination.NORMAL
         elif g.all_pass and self.passes >= g.num_players:
             self.over = Termination.NO_LEGAL_MOVES
@@ -471,11 +568,34 @@ class DataState(State):
     def termination(self) -> Termination | None:
         return self.over
 
-    def _offered(self, option: _Option) -> list[Action]:
+    def _offered(self, option: _Option, seen: dict[int, list[int]] | None = None) -> list[Action]:
+        """The actions ``option`` offers now (``seen``: the distinct designs of the zones already looked at in this call)."""
         g = self.g
-        seat = self.deciding_seat()
+        seat = self.seat if self.decider < 0 else self.decider
         if option.when is not None and not option.when(self, seat, 0):
             return []
+        where, fixed = option.where, option.fixed
+        cards: list[int] = []
+        if option.chooses_card and not option.from_target:  # the cards first: no card, no need to look at seats
+            slot = option.card_from + (seat if option.card_from_seat else 0)
+            zone = self.z[slot]
+            if not zone:
+                return []
+            if seen is None:
+                distinct = sorted(set(zone))
+            else:
+                distinct = seen.get(slot) or seen.setdefault(slot, sorted(set(zone)))
+            if where is None:
+                cards = distinct
+            elif option.all_fixed:
+                cards = [d for d in distinct if fixed[d]]
+            else:
+                for d in distinct:
+                    known = fixed[d]
+                    if known or (known is None and where(self, seat, d)):
+                        cards.append(d)
+            if not cards:
+                return []
         base = option.index * g.width
         bases = [base]
         if option.target is not None:
@@ -489,25 +609,21 @@ class DataState(State):
         if not option.chooses_card:
             return bases
         where = option.where
-        if option.card_from_target:  # a card of the aimed seat's zone: the cards offered depend on the seat
-            return self._offered_from_targets(option, seat, bases)
-        zone = self.z[option.card_from + (seat if option.card_from_seat else 0)]
-        cards = [d for d in sorted(set(zone)) if where is None or where(self, seat, d)]
+        if option.from_target and option.target is not None:  # the cards of each seat aimed at
+            offered: list[Action] = []
+            for first in bases:
+                self.tg = (first - base) // g.card_width
+                zone = self.z[option.card_from + (self.tg if option.card_from_seat else 0)]
+                offered.extend(first + d for d in sorted(set(zone)) if where is None or where(self, seat, d))
+            self.tg = -1
+            return offered
+        if option.from_target:
+            zone = self.z[option.card_from + (self.tg if option.card_from_seat else 0)]
+            cards = [d for d in sorted(set(zone)) if where is None or where(self, seat, d)]
         if option.trick:
             assert g.trick_rules is not None
             cards = g.trick_rules.playable(self, seat, cards)
         return [first + d for first in bases for d in cards]
-
-    def _offered_from_targets(self, option: _Option, seat: int, bases: list[Action]) -> list[Action]:
-        """One action per aimed seat and card of that seat's ``from`` zone satisfying ``where`` (read with ``target`` bound)."""
-        g, where, aim = self.g, option.where, self.tg
-        out: list[Action] = []
-        for first in bases:
-            self.tg = (first - option.index * g.width) // g.card_width
-            zone = self.z[option.card_from + self.tg]
-            out.extend(first + d for d in sorted(set(zone)) if where is None or where(self, seat, d))
-        self.tg = aim
-        return out
 
     def legal_actions(self) -> list[Action]:
         if self.over is not None:
@@ -521,16 +637,19 @@ class DataState(State):
         if self.arranging >= 0:
             base = g.arrange_base * g.width
             return [base + d for d in sorted(set(self.z[self.arranging][self.arrange_low : self.arrange_next + 1]))]
+        if self.step < 0:
+            return []
         actions: list[Action] = []
         fallbacks: list[_Option] = []
-        for option in g.steps[self.step]:
+        seen: dict[int, list[int]] = {}
+        for option in g.live_steps[self.step]:
             if option.otherwise:
                 fallbacks.append(option)
             else:
-                actions.extend(self._offered(option))
+                actions.extend(self._offered(option, seen))
         if not actions:
             for option in fallbacks:
-                actions.extend(self._offered(option))
+                actions.extend(self._offered(option, seen))
         actions.sort()
         return actions
 
@@ -542,7 +661,12 @@ class DataState(State):
         """Carry out every step marked ``auto`` that offers exactly one action, one after another."""
         g = self.g
         bound = g.info().max_game_length
-        while self.over is None and self.chance < 0 and self.pending < 0 and self.arranging < 0 and g.step_auto[self.step] and self.forced < bound:
+        while self.over is None and self.chance < 0 and self.pending < 0 and self.arranging < 0 and self.step >= 0 and g.step_auto[self.step] and self.forced < bound:
+            only = g.only_action[self.step]
+            if only >= 0:  # a step with one option that offers one action in every position: no need to list it
+                self.forced += 1
+                self._apply(only)
+                continue
             actions = self.legal_actions()
             if len(actions) != 1:
                 return
@@ -570,8 +694,10 @@ class DataState(State):
         card = parameter
         if option.target is not None:
             self.tg, card = divmod(parameter, g.card_width)
+        passes = option.passes if option.passes is None or isinstance(option.passes, bool) else bool(option.passes(self, seat, card))
         if option.chooses_card:
-            source = self.z[option.card_from + (self.tg if option.card_from_target else seat if option.card_from_seat else 0)]
+            owner = self.tg if option.from_target else seat
+            source = self.z[option.card_from + (owner if option.card_from_seat else 0)]
             source.remove(card)
             self.z[option.card_to + (seat if option.card_to_seat else 0)].append(card)
         for effect in option.do:
@@ -585,10 +711,12 @@ class DataState(State):
         if option.trick:
             assert g.trick_rules is not None
             g.trick_rules.played(self, seat)
-        self.passes = self.passes + 1 if option.passes else 0
+        if passes is not None:
+            self.passes = self.passes + 1 if passes else 0
         if self.pending >= 0 or self.chance >= 0 or self.arranging >= 0:
             self.pending_then = option.then
-            self._check_end()
+            if not g.end_at_turn:
+                self._check_end()
             return
         self._then(option.then)
 
@@ -619,10 +747,13 @@ class DataState(State):
                 self._then(self.pending_then)
 
     def _then(self, then: int) -> None:
-        self._check_end()
-        if self.over is not None:
-            return
+        if not self.g.end_at_turn:
+            self._check_end()
+            if self.over is not None:
+                return
         if then == AGAIN:
+            if self.g.step_when[self.step] is not None:  # a repeated step is taken again only while its condition holds
+                self._enter(self.step)
             return
         if then == NEXT:
             self._open_window(self.decider)
@@ -630,7 +761,15 @@ class DataState(State):
         if then >= 0:
             self._enter(then)
             return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        """The turn is over: look at the end (``end.at: turn``), then the next seat's turn begins."""
         g = self.g
+        if g.end_at_turn:
+            self._check_end()
+            if self.over is not None:
+                return
         if g.final_when is not None and self._final_round():
             return
         if self.lead_next >= 0:
@@ -641,6 +780,7 @@ class DataState(State):
             self.seat = (self.seat + self.direction * (1 + self.skips)) % g.num_players
         self.skips = 0
         self.start_turn()
+
 
     def _final_round(self) -> bool:
         """At the end of a turn: begin the final round when its condition holds, else count it down; whether the game is over."""
@@ -655,17 +795,6 @@ class DataState(State):
             if self.final_left <= 0:
                 self.over = Termination.NORMAL
         return self.over is not None
-
-    def _enter(self, step: int) -> None:
-        """Go on to ``step``, decided by whom its ``by`` says."""
-        self.step = step
-        by = self.g.step_by[step]
-        if by == BY_TURN:
-            self.decider = -1
-        elif by == BY_TARGET:
-            self.decider = self.tg
-        else:
-            self._open_window(self.seat)
 
     def _open_window(self, after: int) -> None:
         """Hand a ``by: others`` step to the first seat after ``after`` in turn order that is offered something; when the
@@ -685,14 +814,16 @@ class DataState(State):
         return [sum(scorer(self, seat) for scorer in g.scorers) for seat in range(g.num_players)]
 
     def ranking(self) -> list[list[Seat]]:
-        """By total score, then the tiebreakers of the scoring items that have them, in order; then shared."""
+        """Seats from first place down: by score, then by the tiebreakers of the scoring items that have them (in
+        scoring order), then by each of ``rules.tiebreaks`` in order (higher first); seats equal on all share a place."""
         g = self.g
-        if not g.tiebreakers:
+        if not g.tiebreaks and not g.tiebreakers:
             return State.ranking(self)
-        scores = self.scores()
-        keys = [(scores[seat],) + tuple(v for scorer in g.tiebreakers for v in scorer.ties(self, seat)) for seat in range(g.num_players)]
-        order = sorted(set(keys), reverse=True)
-        return [[seat for seat, key in enumerate(keys) if key == value] for value in order]
+        keys = [
+            (score, *(v for scorer in g.tiebreakers for v in scorer.ties(self, seat)), *(tiebreak(self, seat, 0) or 0 for tiebreak in g.tiebreaks))
+            for seat, score in enumerate(self.scores())
+        ]
+        return [[seat for seat, key in enumerate(keys) if key == value] for value in sorted(set(keys), reverse=True)]
 
     def clone(self) -> "DataState":
         other = DataState.__new__(DataState)

@@ -1,14 +1,9 @@
-"""Mausoleum Guardians: registers the rules module ``mausoleum-guardians``."""
+"""Mausoleum Guardians: the card widgets, layouts and rulebook figures of a game written as rules data.
 
-from __future__ import annotations
-
-from cardgen.engine.core import register_game
-from cardgen.games.mausoleum_guardians.rules import (
-    RULES_ID,
-    MausoleumGame,
-    MausoleumState,
-)
-
-register_game(RULES_ID, MausoleumGame)
-
-__all__ = ["RULES_ID", "MausoleumGame", "MausoleumState"]
+The game is played by the generic interpreter from the ``rules:`` mapping of
+``specs/mausoleum-guardians/game.yaml``; the engine it shipped with is kept as the
+reference in ``tests/reference/mausoleum_guardians.py``, and the two agree move for
+move (``tests/engine/test_lockstep_mausoleum_guardians.py``). The widgets and
+layouts register themselves from ``widgets.py``, the figures from ``figures.py``,
+when the generic layers import the game packages' parts.
+"""

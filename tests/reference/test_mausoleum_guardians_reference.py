@@ -1,4 +1,8 @@
-"""Mausoleum Guardians: the spec's facts and the rules engine, clarification by clarification."""
+"""Mausoleum Guardians' hand-written engine, the reference of its rules data: the spec's facts and the rules,
+clarification by clarification.
+
+The shipped game is played from its rules data by the interpreter; these tests keep the reference honest,
+and tests/engine/test_lockstep_mausoleum_guardians.py proves that the two agree move for move."""
 
 from __future__ import annotations
 
@@ -7,20 +11,28 @@ import random
 from pathlib import Path
 
 import pytest
-from game_helpers import SPECS, shipped_spec
 
 from cardgen.engine.agents import RandomAgent
-from cardgen.engine.core import CHANCE, TERMINAL, Termination, make_game
+from cardgen.engine.core import CHANCE, TERMINAL, Termination
+from cardgen.spec.load import load_spec
 from cardgen.engine.playout import play_game
-from cardgen.games.mausoleum_guardians.rules import DEFEND, PASS, PLAY, MausoleumGame, MausoleumState
+from reference.mausoleum_guardians import DEFEND, PASS, PLAY, MausoleumGame, MausoleumState
 from cardgen.spec.models import Spec
 
-SPEC_DIR = SPECS / "mausoleum-guardians"
+SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "mausoleum-guardians"
+
+
+def make_game(spec: Spec, players: int) -> MausoleumGame:
+    """The reference engine for ``spec`` (the shipped spec is played by the interpreter)."""
+    return MausoleumGame(spec, players)
 
 
 @pytest.fixture(scope="module")
 def spec() -> Spec:
-    return shipped_spec("mausoleum-guardians")
+    loaded = load_spec(SPEC_DIR)
+    assert loaded.findings == [], [f.render() for f in loaded.findings]
+    assert loaded.spec is not None
+    return loaded.spec
 
 
 @pytest.fixture(scope="module")
