@@ -41,7 +41,7 @@ def test_a_number_the_rules_data_read_is_missing(tmp_path: Path) -> None:
     folder = copy_spec("mausoleum-guardians", tmp_path)
     edit_yaml(folder, lambda data: data["numbers"].pop("set_points"))
     found = _only(folder, "CG175", also={"CG140"})  # the prose naming it is reported too
-    assert found[0].path == "rules.scoring[0].sets.points" and "set_points" in found[0].message
+    assert found[0].path == "rules.scoring[0].one_of_each.points" and "set_points" in found[0].message
 
 
 def test_a_second_hand_size_is_a_number_nobody_reads(tmp_path: Path) -> None:
