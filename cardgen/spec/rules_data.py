@@ -19,22 +19,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from cardgen.limits import MAX_RULES_COUNT
 from cardgen.spec.local_text import GENDER_DESCRIPTION, Gender, LocalText
+from cardgen.spec.rules_base import RulesIdentifier, RulesModel
+from cardgen.spec.rules_mechanics import MechanicAction, MechanicEffect, MechanicScore, MechanicStep
 
-RulesIdentifier = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40, description="A name in the rules: lower-case letters, digits and '_'.")]
 Expr = Annotated[
     Union[int, str],
     Field(description="A whole number, or an expression over the game's names (see docs/rules-data.md), e.g. `numbers.hand_size` or `count(hand) == 0`."),
 ]
-
-
-class RulesModel(BaseModel):
-    """Base of the rules-data models: strict, closed to unknown keys, immutable."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 class Zone(RulesModel):
@@ -183,7 +178,7 @@ class StealSpec(RulesModel):
 SimpleEffect = Literal["reverse", "extra_turn"]
 """Effects with no parameters: ``reverse`` (the turn order changes direction), ``extra_turn`` (the seat to move plays again)."""
 
-Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect, RollEffect, StealEffect]
+Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect, RollEffect, StealEffect, MechanicEffect]
 
 # --- turn -------------------------------------------------------------------------------------------
 
@@ -214,6 +209,10 @@ class Option(RulesModel):
     target: TargetChoice | None = Field(
         default=None,
         description="When set, the option is one choice per seat satisfying its `where` (times the card choice, if any); its effects may say `who: target` and read `target`.",
+    )
+    mechanic: MechanicAction | None = Field(
+        default=None,
+        description="When set, the option is one choice per action the named mechanic offers in the position (see docs/rules-data.md, Named mechanics).",
     )
     when: str | None = Field(default=None, description="An expression that must hold for the option to be offered.")
     otherwise: bool = Field(default=False, description="Offered only when none of the step's other options is (a pass when stuck).")
@@ -271,12 +270,17 @@ class AllOrNothingScore(RulesModel):
     all_or_nothing: SumSpec = Field(description="The zone and the field summed, as in `sum`.")
 
 
-Scoring = Union[SumScore, CounterScore, AllOrNothingScore]
+Scoring = Union[SumScore, CounterScore, AllOrNothingScore, MechanicScore]
 
 
 class RulesData(RulesModel):
     """A game's play as data, for the generic interpreter."""
 
+    mechanics: list[RulesIdentifier] = Field(
+        default_factory=list,
+        max_length=8,
+        description="The named mechanics (Python registered by a game package) the rules use where the vocabulary has no word; see docs/rules-data.md.",
+    )
     zones: dict[RulesIdentifier, Zone] = Field(min_length=1, description="The places cards lie, by name.")
     counters: dict[RulesIdentifier, Counter] = Field(default_factory=dict, description="Whole numbers the game keeps, by name.")
     variables: dict[RulesIdentifier, Variable] = Field(default_factory=dict, description="Shared values effects set and conditions read.")
@@ -386,7 +390,7 @@ class Tricks(RulesModel):
     after: list[Effect] = Field(default_factory=list, description="What happens after every trick, for its winner (the seat in question), in order.")
 
 
-SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep]
+SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep, MechanicStep]
 
 for _model in (RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

@@ -29,6 +29,7 @@ from cardgen.engine.interpreter.chance import ChanceStep, card_outcomes
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.engine.interpreter.scoring import all_or_nothing
+from cardgen.engine.mechanics import ActFunction, ActionsFunction, Mechanic, make_mechanics
 from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
@@ -46,6 +47,7 @@ from cardgen.spec.rules_data import (
     SumScore,
     Who,
 )
+from cardgen.spec.rules_mechanics import MechanicScore, MechanicStep
 
 END, AGAIN = -1, -2
 DEFAULT_LENGTH_BOUND = 10_000
@@ -75,6 +77,8 @@ class _Option:
     """Whether the card chosen is played to the trick (its zone is ``tricks.zone``)."""
     target: ExprFunction | None = None
     """An option aimed at a seat: which seats (``target`` bound to each in turn) it may aim at."""
+    mechanic: tuple[Mechanic, str, ActionsFunction, ActFunction] | None = None
+    """An option whose choices are a named mechanic's action: the mechanic, the action's name, its offer and its act."""
 
 
 class DataGame(Game):
@@ -148,6 +152,8 @@ class DataGame(Game):
             card_design={card_id: design for design, card_id in enumerate(self.card_ids)},
         )
         t = self.tables
+        self.mechanics: list[Mechanic] = make_mechanics(self, rules.mechanics)
+        """The named mechanics the rules use, in the order listed (each with its slice in ``DataState.m``)."""
         self.variable_values: list[list[Any]] = []
         for variable in rules.variables.values():
             seen: list[Any] = []
@@ -201,6 +207,7 @@ class DataGame(Game):
                     chooses_card=choice is not None,
                     trick=bool(choice is not None and rules.tricks is not None and choice.to == rules.tricks.zone),
                     target=compile_expression(option.target.where, t, target=True) if option.target is not None else None,
+                    mechanic=self._mechanic_action(option.mechanic.name, option.mechanic.action) if option.mechanic is not None else None,
                 )
                 compiled.append(compiled_option)
                 options.append(compiled_option)
@@ -221,7 +228,8 @@ class DataGame(Game):
         """The span of card designs in an action's parameter; an option aimed at seat k adds k times it."""
         seats = P if any(o.target is not None for o in options) else 1
         totals = [chance.totals[-1][0] + 1 for chance in self.chances if chance.totals]
-        self.width = max([seats * self.card_width] + [len(v) for v in self.variable_values] + totals)
+        widths = [o.mechanic[0].width(o.mechanic[1]) for o in options if o.mechanic is not None]
+        self.width = max([seats * self.card_width] + [len(v) for v in self.variable_values] + totals + widths)
         self.choice_base = len(options)
         self.chance_base = self.choice_base + len(self.variable_values)
         self.first_where = compile_expression(rules.first_player.where, t) if isinstance(rules.first_player, FirstSeatWhere) else None
@@ -230,7 +238,9 @@ class DataGame(Game):
         total_cards = sum(self.copies)
         bound = 0
         for item in rules.scoring:
-            if isinstance(item, (SumScore, AllOrNothingScore)):
+            if isinstance(item, MechanicScore):
+                bound += self.mechanic(item.mechanic.name).score_bound(item.mechanic.score)
+            elif isinstance(item, (SumScore, AllOrNothingScore)):
                 summed = item.sum if isinstance(item, SumScore) else item.all_or_nothing
                 values = t.field_values[summed.field][:-1]
                 bound += sum(abs(v) * n for v, n in zip(values, self.copies) if isinstance(v, int))
@@ -256,8 +266,18 @@ class DataGame(Game):
     def _effect(self, effect: Effect, *, card: bool, target: bool) -> EffectFunction:
         return compile_effect(self, effect, card=card, target=target)
 
+    def mechanic(self, name: str) -> Mechanic:
+        """The named mechanic ``name`` of these rules."""
+        return next(m for m in self.mechanics if m.declaration.name == name)
+
+    def _mechanic_action(self, name: str, action: str) -> tuple[Mechanic, str, ActionsFunction, ActFunction]:
+        mechanic = self.mechanic(name)
+        return mechanic, action, mechanic.actions(action), mechanic.act(action)
+
     def _scorer(self, item: Any) -> Callable[["DataState", int], int]:
         t = self.tables
+        if isinstance(item, MechanicScore):
+            return self.mechanic(item.mechanic.name).score(item.mechanic.score)
         if isinstance(item, AllOrNothingScore):
             return all_or_nothing(item, t, self.num_players)
         if isinstance(item, SumScore):
@@ -279,6 +299,8 @@ class DataGame(Game):
         """One setup step, compiled: the deck's cards in spec order, shuffled with the seeded generator,
         their top at the end of the list, dealt one card at a time round the table from the first seat."""
         t = self.tables
+        if isinstance(step, MechanicStep):
+            return self.mechanic(step.mechanic.name).setup(step.mechanic.setup)
         if isinstance(step, ShuffleStep):
             target = t.zone_index[step.shuffle.to]
             cards = [d for d in self.deck_designs[step.shuffle.deck] for _ in range(self.copies[d])]
@@ -347,14 +369,18 @@ class DataGame(Game):
 
     def usage_keys(self) -> list[str]:
         """Every option taken and every card effect carried out at least once."""
-        return [f"option:{o.key}" for o in self.options] + [f"effect:{e}" for e in self.effect_ids]
+        return [f"option:{o.key}" for o in self.options] + [f"effect:{e}" for e in self.effect_ids] + [k for m in self.mechanics for k in m.usage_keys()]
+
+    def proven_unusable(self) -> dict[str, str]:
+        """What the named mechanics prove they can never use at this player count."""
+        return {key: reason for m in self.mechanics for key, reason in m.proven_unusable().items()}
 
 
 class DataState(State):
     """A position of a data game: zones, counters and variables as plain lists."""
 
     __slots__ = ("g", "z", "c", "v", "seat", "step", "direction", "skips", "extra", "passes", "turn", "over", "pending", "pending_then", "option_uses", "effect_uses",
-                 "trick_seats", "lead_next", "tricks_taken", "tg", "chance", "chance_from", "chance_to")
+                 "trick_seats", "lead_next", "tricks_taken", "tg", "chance", "chance_from", "chance_to", "m")
 
     def __init__(self, game: DataGame) -> None:
         self.g = game
@@ -384,6 +410,8 @@ class DataState(State):
         """The chance step (a roll or a steal) the state waits for, by its index in the Game's (-1: none)."""
         self.chance_from = self.chance_to = -1
         """A steal waiting for chance: the zone slot a card is taken from and the one it goes to."""
+        self.m: list[Any] = [mechanic.start() for mechanic in game.mechanics]
+        """Each named mechanic's own slice of the position, in the Game's order."""
 
     def start_turn(self) -> None:
         """Begin the turn of ``self.seat``: turn counters back to their start."""
@@ -430,6 +458,8 @@ class DataState(State):
         if option.when is not None and not option.when(self, seat, 0):
             return []
         base = option.index * g.width
+        if option.mechanic is not None:
+            return [base + p for p in option.mechanic[2](self, seat)]
         bases = [base]
         if option.target is not None:
             aimed = option.target
@@ -489,6 +519,8 @@ class DataState(State):
         card = parameter
         if option.target is not None:
             self.tg, card = divmod(parameter, g.card_width)
+        if option.mechanic is not None:
+            option.mechanic[3](self, seat, parameter)
         if option.chooses_card:
             source = self.z[option.card_from + (seat if option.card_from_seat else 0)]
             source.remove(card)
@@ -562,6 +594,7 @@ class DataState(State):
         other.trick_seats = list(self.trick_seats)
         other.lead_next, other.tricks_taken = self.lead_next, self.tricks_taken
         other.tg, other.chance, other.chance_from, other.chance_to = self.tg, self.chance, self.chance_from, self.chance_to
+        other.m = [mechanic.clone(part) for mechanic, part in zip(self.g.mechanics, self.m)]
         return other
 
     def action_to_string(self, action: Action) -> str:
@@ -580,6 +613,8 @@ class DataState(State):
         if option.target is not None:
             target, parameter = divmod(parameter, g.card_width)
             aim = f" at P{target + 1}"
+        if option.mechanic is not None:
+            return f"P{self.seat + 1} {option.name}: {option.mechanic[0].describe(option.mechanic[1], self, parameter)}"
         if option.chooses_card:
             return f"P{self.seat + 1} {option.name}{aim}: {g.card_names[parameter]}"
         return f"P{self.seat + 1} {option.name}{aim}"
@@ -589,12 +624,14 @@ class DataState(State):
         zones = tuple(tuple(sorted(zone)) if g.unordered[i] else tuple(zone) for i, zone in enumerate(self.z))
         return (zones, tuple(self.c), tuple(self.v), self.seat, self.step, self.direction, self.skips, self.extra,
                 self.passes, self.turn, self.over, self.pending, self.pending_then, tuple(self.trick_seats), self.lead_next, self.tricks_taken,
-                self.tg, self.chance, self.chance_from, self.chance_to)
+                self.tg, self.chance, self.chance_from, self.chance_to, tuple(m.fingerprint(part) for m, part in zip(g.mechanics, self.m)))
 
     def usage(self) -> dict[str, int]:
         g = self.g
         out = {f"option:{o.key}": n for o, n in zip(g.options, self.option_uses)}
         out.update({f"effect:{e}": n for e, n in zip(g.effect_ids, self.effect_uses)})
+        for mechanic in g.mechanics:
+            out.update(mechanic.usage(self))
         return out
 
     def conservation_errors(self) -> list[str]:
@@ -603,6 +640,9 @@ class DataState(State):
         counts = [0] * g.n_designs
         for zone in self.z:
             for d in zone:
+                counts[d] += 1
+        for mechanic, part in zip(g.mechanics, self.m):
+            for d in mechanic.held(part):
                 counts[d] += 1
         errors = [f"{g.card_ids[d]}: {counts[d]} in play, {g.copies[d]} in the deck" for d in range(g.n_designs) if counts[d] != g.copies[d]]
         for slot, (value, (low, high)) in enumerate(zip(self.c, g.counter_bounds)):
@@ -614,4 +654,6 @@ class DataState(State):
             on_table = len(self.z[g.trick_rules.zone])
             if on_table != len(self.trick_seats) or len(set(self.trick_seats)) != on_table or on_table >= g.num_players:
                 errors.append(f"the trick holds {on_table} card(s) played by seats {[seat + 1 for seat in self.trick_seats]}")
+        for mechanic in g.mechanics:
+            errors.extend(f"{mechanic.declaration.name}: {error}" for error in mechanic.errors(self))
         return errors

@@ -5,6 +5,8 @@ from __future__ import annotations
 from cardgen.engine.core import register_game, register_solver
 from cardgen.games.ceratopsians.rules import CeratopsiansGame, CeratopsiansState
 from cardgen.games.ceratopsians.solver import solve
+from cardgen.engine.mechanics import register_mechanic
+from cardgen.games.ceratopsians.mechanic import Boneyard
 from cardgen.spec.models import Spec
 
 __all__ = ["CeratopsiansGame", "CeratopsiansState", "make_ceratopsians", "solve"]
@@ -17,3 +19,4 @@ def make_ceratopsians(spec: Spec, num_players: int) -> CeratopsiansGame:
 
 register_game("ceratopsians", make_ceratopsians, CeratopsiansGame.contract)
 register_solver("ceratopsians", solve)
+register_mechanic(Boneyard)
