@@ -28,6 +28,7 @@ from cardgen.spec.rules_mechanics import MechanicDeclaration
 
 if TYPE_CHECKING:
     from cardgen.engine.interpreter.game import DataGame, DataState
+    from cardgen.spec.models import Spec
 
 SetupFunction = Callable[["DataState", random.Random], None]
 ActionsFunction = Callable[["DataState", int], list[int]]
@@ -161,3 +162,21 @@ def make_mechanics(game: "DataGame", names: Iterable[str]) -> list[Mechanic]:
             raise ValueError(f"no mechanic {name!r} is registered (known: {known})")
         made.append(found(game, index))
     return made
+
+
+def game_package(spec: "Spec") -> str | None:
+    """The id a spec's game package registered its layouts, figures and solver under.
+
+    The rules module a spec names, or for rules data the package of its first registered
+    mechanic (None: rules data without a mechanic, or no rules).
+    """
+    if spec.rules_module is not None:
+        return spec.rules_module
+    rules = spec.rules_data
+    if rules is None:
+        return None
+    for name in rules.mechanics:
+        declaration = mechanic_declaration(name)
+        if declaration is not None:
+            return declaration.package
+    return None

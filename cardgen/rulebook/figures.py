@@ -65,14 +65,19 @@ def load_figure_modules() -> None:
 def figures_for(spec: Spec) -> GameFigures | None:
     """The figures the game package of ``spec``'s rules offers (None: no rules, or none offered); a game written
     as rules data gets the interpreter's generic ones."""
+    from cardgen.engine.mechanics import game_package
+
+    package = game_package(spec)  # a data game with a named mechanic: its package's figures, when it has some
+    if package is not None:
+        load_figure_modules()
+        found = registered_figures(package)
+        if found is not None or spec.rules_data is None:
+            return found
     if spec.rules_data is not None:
         from cardgen.render.data_figures import DATA_FIGURES
 
         return DATA_FIGURES
-    if spec.rules_module is None:
-        return None
-    load_figure_modules()
-    return registered_figures(spec.rules_module)
+    return None
 
 
 @dataclass(frozen=True)

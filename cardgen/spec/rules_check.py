@@ -22,6 +22,7 @@ from cardgen.spec.rules_data import (
     AddEffect,
     AllOrNothingScore,
     ChooseEffect,
+    CounterScore,
     DealStep,
     Effect,
     FirstSeatWhere,
@@ -255,7 +256,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
         elif isinstance(score, AllOrNothingScore):
             if score.all_or_nothing.field not in names.fields:
                 yield ("rules", "scoring", k, "all_or_nothing", "field"), f"no card field {score.all_or_nothing.field!r} in the decks in play", "CG175"
-        elif not isinstance(score, SumScore) and score.counter not in rules.counters:
+        elif isinstance(score, CounterScore) and score.counter not in rules.counters:
             yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
     for i, step in enumerate(rules.setup):
         if isinstance(step, SetAsideStep):

@@ -13,6 +13,7 @@ from typing import Iterator
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.rules_check import rules_problems
+from cardgen.spec.rules_mechanics import mechanic_problems, mechanic_uses
 from cardgen.validate.registry import check, register_codes
 
 register_codes(
@@ -55,6 +56,20 @@ def rules_data(loaded: LoadedSpec) -> Iterator[Finding]:
     for path, problem, code in rules_problems(loaded.spec, rules):
         severity = Severity.WARNING if code in ("CG177", "CG180") else Severity.ERROR
         yield loaded.place_finding(code, severity, path, problem, _HINTS[code])
+
+
+@check("rules-data-mechanics", "static")
+def rules_data_mechanics(loaded: LoadedSpec) -> Iterator[Finding]:
+    """Every named mechanic the rules data uses is registered, listed, offers what is asked of it and finds its zones."""
+    assert loaded.spec is not None
+    rules = loaded.spec.rules_data
+    if rules is None or not (rules.mechanics or any(True for _ in mechanic_uses(rules))):
+        return
+    from cardgen.engine.mechanics import mechanic_declaration, registered_mechanics
+
+    declarations = {name: mechanic_declaration(name) for name in rules.mechanics}
+    for path, problem in mechanic_problems(rules, declarations, registered_mechanics()):
+        yield loaded.place_finding("CG175", Severity.ERROR, path, problem, "see docs/rules-data.md, Named mechanics")
 
 
 @check("rules-data-names", "static")

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from cardgen.games.ceratopsians.assembly import DisplayScorer
-from cardgen.games.ceratopsians.rules import CeratopsiansGame, CeratopsiansState
+from reference.ceratopsians import CeratopsiansGame, CeratopsiansState
 
 Face = int
 

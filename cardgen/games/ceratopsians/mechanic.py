@@ -108,7 +108,19 @@ class Boneyard(Mechanic):
         self.first = designs[0] if designs else 0
         """The design of the deck's first card: a card's index in :class:`Skulls` is its design minus this."""
         self.deck = game.slot("deck")
+        self.slides = [[self._slide_plan(seat, drafted) for drafted in range(SLOTS)] for seat in range(2)]
+        """``slides[seat][drafted]``: where each slot left goes (see :meth:`_slide_plan`), worked out once."""
         self.collections = [game.slot("collection", seat) for seat in range(game.num_players)]
+
+    @staticmethod
+    def _slide_plan(seat: int, drafted: int) -> tuple[tuple[int, int], ...]:
+        """(from slot, to slot) of the two slots not drafted from: the one further from the drafter goes to the
+        slot furthest from them, the other to the middle. A hole (once the deck ran out) slides like a card,
+        so the cards keep their order in the column."""
+        near = 0 if seat == 0 else SLOTS - 1
+        far = SLOTS - 1 - near
+        left = sorted((slot for slot in range(SLOTS) if slot != drafted), key=lambda slot: abs(slot - near), reverse=True)
+        return tuple(zip(left, (far, MIDDLE)))
 
     # -- the slice -------------------------------------------------------------------------------
 
@@ -150,8 +162,14 @@ class Boneyard(Mechanic):
 
             def turn_sides(s: "DataState", rng: random.Random) -> None:
                 sides = s.m[index][0]
+                bits = rng.getrandbits
                 for card in range(len(sides)):  # in the deck's card order, whatever the shuffle did
-                    sides[card] = rng.randrange(2)
+                    # rng.randrange(2), spelt out: two bits drawn until they are below 2 (the draws
+                    # CPython's randrange makes), without its argument checks
+                    r = bits(2)
+                    while r >= 2:
+                        r = bits(2)
+                    sides[card] = r
             return turn_sides
         if name == "lay_out":
             first = self.first
@@ -202,22 +220,21 @@ class Boneyard(Mechanic):
     def effect(self, name: str) -> EffectFunction:
         index, deck, first = self.index, self.deck, self.first
         if name == "slide":
+            plans = self.slides
 
             def slide(s: "DataState", seat: int, card: int) -> None:
-                sides, bone, drafted = s.m[index]
-                near = 0 if seat == 0 else SLOTS - 1
-                far = SLOTS - 1 - near
-                # the two slots not drafted from, the one further from the drafter first; a hole
-                # (the deck ran out) slides like a card, so the cards keep their places in the column
-                left = sorted((slot for slot in range(SLOTS) if slot != drafted), key=lambda slot: abs(slot - near), reverse=True)
+                part = s.m[index]
+                sides, bone = part[0], part[1]
+                if part[2] == EMPTY:
+                    raise ValueError("the boneyard slides after a draft, and no card was drafted")
                 moved = [EMPTY] * SLOTS
-                for from_slot, to in zip(left, (far, MIDDLE)):
+                for from_slot, to in plans[seat][part[2]]:
                     moved_card = bone[from_slot]
                     if from_slot == to and moved_card != EMPTY:
                         sides[moved_card] ^= 1
                     moved[to] = moved_card
-                bone[:] = moved
-                s.m[index][2] = EMPTY
+                part[1] = moved
+                part[2] = EMPTY
             return slide
         if name == "refill":
 
