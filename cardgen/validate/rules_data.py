@@ -21,7 +21,8 @@ register_codes(
         "CG175": "The rules data names something that does not exist (a zone, counter, variable, step, field, number, dice or setup entry), "
         "an expression is not in the rules language or gives the wrong kind of value, names clash, a count, range or limit is out "
         "of bounds, or a name is used where it means nothing (`target` where no seat is chosen, a roll or steal that is not the last "
-        "effect of its list), so the interpreter could not play it.",
+        "effect of its list), or a named mechanic is not registered, not listed under `mechanics`, lacks the action, effect, setup "
+        "step or score asked of it, or misses a zone it needs, so the interpreter could not play it.",
         "CG176": "A step of the turn from which no chain of options ever ends the turn, so a turn could go on for ever.",
         "CG177": "A card effect in the rules data that can never happen: no card in play carries it, or no option chooses a card with its effects.",
         "CG178": "The trick rules cannot be played as written: the trick zone is per seat or tricks won go to a shared zone, no option "
