@@ -37,6 +37,7 @@ ActFunction = Callable[["DataState", int, int], None]
 """Carry out the action with a parameter for a seat."""
 EffectFunction = Callable[["DataState", int, int], None]
 ScoreFunction = Callable[["DataState", int], int]
+ConditionFunction = Callable[["DataState"], bool]
 
 
 class Mechanic(ABC):
@@ -100,6 +101,10 @@ class Mechanic(ABC):
     def score(self, name: str) -> ScoreFunction:
         """The score ``name`` as ``f(state, seat)``."""
         raise NotImplementedError(f"mechanic {self.declaration.name!r} has no score {name!r}")
+
+    def condition(self, name: str) -> ConditionFunction:
+        """The condition ``name`` as ``f(state)`` (an end condition: whether the game is over)."""
+        raise NotImplementedError(f"mechanic {self.declaration.name!r} has no condition {name!r}")
 
     def score_bound(self, name: str) -> int:
         """The largest absolute value score ``name`` can give (bounds the game's scores)."""

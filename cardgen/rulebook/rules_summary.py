@@ -451,6 +451,8 @@ class RulesSummary:
             out.append(b.say(END_TABLE, condition=ExpressionText(b).condition(end.table)))
         if end.all_pass:
             out.append(b.say(END_ALL_PASS))
+        if end.mechanic is not None:
+            out.append(b.say(END_TABLE, condition=self.mechanic(end.mechanic.name, "condition", end.mechanic.condition)))
         if end.turn_limit is not None:
             text = ExpressionText(b)
             node = text.tree(end.turn_limit, False)

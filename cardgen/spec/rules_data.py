@@ -24,7 +24,7 @@ from pydantic import Field
 from cardgen.limits import MAX_RULES_COUNT
 from cardgen.spec.local_text import GENDER_DESCRIPTION, Gender, LocalText
 from cardgen.spec.rules_base import RulesIdentifier, RulesModel
-from cardgen.spec.rules_mechanics import MechanicAction, MechanicEffect, MechanicScore, MechanicStep
+from cardgen.spec.rules_mechanics import MechanicAction, MechanicCondition, MechanicEffect, MechanicScore, MechanicStep
 
 Expr = Annotated[
     Union[int, str],
@@ -239,6 +239,9 @@ class End(RulesModel):
     table: str | None = Field(default=None, description="An expression over the table checked after each action (e.g. `count(offer) == 0`).")
     all_pass: bool = Field(default=False, description="Whether the game ends when every seat in turn has passed.")
     turn_limit: Expr | None = Field(default=None, description="The game ends after this many turns (a designer's cap; every playout reaching it is reported).")
+    mechanic: MechanicCondition | None = Field(
+        default=None, description="A named mechanic's condition, checked after each action: the game ends when it holds (see docs/rules-data.md, Named mechanics)."
+    )
 
 
 class SumScore(RulesModel):

@@ -3,8 +3,9 @@
 A spec's rules data lists the mechanics it uses (``mechanics: [NAME]``) and calls
 them where the vocabulary has no word: an option whose choices are a mechanic's
 actions (``mechanic: {name, action}``), an effect (``{mechanic: {name, effect}}``),
-a setup step (``{mechanic: {name, setup}}``) and a scoring item (``{mechanic:
-{name, score}}``). Everything else about the game stays data.
+a setup step (``{mechanic: {name, setup}}``), a scoring item (``{mechanic:
+{name, score}}``) and an end condition (``end.mechanic: {name, condition}``).
+Everything else about the game stays data.
 
 A mechanic is registered once by a game package (``cardgen/games/<pkg>/``) or an
 installed distribution (the ``cardgen.games`` entry-point group), with a
@@ -31,7 +32,7 @@ if TYPE_CHECKING:  # both import the rules-data models this module defines some 
     from cardgen.spec.contract import RulesContract
     from cardgen.spec.rules_data import RulesData
 
-UseKind = Literal["action", "effect", "setup", "score"]
+UseKind = Literal["action", "effect", "setup", "score", "condition"]
 """What a rules-data item asks of a mechanic."""
 
 
@@ -81,6 +82,13 @@ class MechanicScore(RulesModel):
     mechanic: MechanicScoreSpec = Field(description="The mechanic and its score.")
 
 
+class MechanicCondition(RulesModel):
+    """Which mechanic and which of its conditions (a question about the position the vocabulary cannot ask)."""
+
+    name: RulesIdentifier = Field(description="The mechanic, as listed under `rules.mechanics`.")
+    condition: RulesIdentifier = Field(description="One of the conditions the mechanic declares.")
+
+
 @dataclass(frozen=True)
 class MechanicZone:
     """A zone of the rules data a mechanic reads or fills, by the name the rules data must give it."""
@@ -109,10 +117,12 @@ class MechanicDeclaration:
     effects: Mapping[str, str] = field(default_factory=dict)
     setups: Mapping[str, str] = field(default_factory=dict)
     scores: Mapping[str, str] = field(default_factory=dict)
+    conditions: Mapping[str, str] = field(default_factory=dict)
+    """Questions about the position (``end.mechanic``); each phrase completes "The game ends as soon as ..."."""
 
     def offers(self, kind: UseKind) -> Mapping[str, str]:
         """The names (with their phrases) the mechanic declares for one kind of use."""
-        return {"action": self.actions, "effect": self.effects, "setup": self.setups, "score": self.scores}[kind]
+        return {"action": self.actions, "effect": self.effects, "setup": self.setups, "score": self.scores, "condition": self.conditions}[kind]
 
 
 def mechanic_uses(rules: "RulesData") -> Iterator[tuple[PathKey, str, UseKind, str]]:
@@ -134,6 +144,8 @@ def mechanic_uses(rules: "RulesData") -> Iterator[tuple[PathKey, str, UseKind, s
     for i, item in enumerate(rules.scoring):
         if isinstance(item, MechanicScore):
             yield ("rules", "scoring", i, "mechanic"), item.mechanic.name, "score", item.mechanic.score
+    if rules.end.mechanic is not None:
+        yield ("rules", "end", "mechanic"), rules.end.mechanic.name, "condition", rules.end.mechanic.condition
 
 
 def with_mechanics(base: "RulesContract", declarations: "list[MechanicDeclaration]") -> "RulesContract":

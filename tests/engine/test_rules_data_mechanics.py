@@ -223,3 +223,46 @@ def test_the_rulebook_says_the_mechanics_own_phrases_in_both_languages() -> None
     assert portuguese["turn"][0]["options"][0]["text"].startswith("Pegue a carta de um espaço do ossário")
     assert any("scores 1, and a display with every part scores 3 more" in line for line in english["end"])
     assert not any("Rule" in line and "mechanic" in line for line in english["setup"] + english["end"])  # no fallback
+
+
+def test_an_end_condition_of_a_mechanic_ends_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``end.mechanic`` asks a mechanic whether the game is over; a test mechanic ends it when the deck runs out."""
+    from dataclasses import replace
+
+    import cardgen.engine.mechanics as mechanics
+    from cardgen.engine.mechanics import ConditionFunction
+    from cardgen.rulebook.i18n import translations
+    from cardgen.rulebook.rules_summary import rules_summary
+
+    class ShortBoneyard(Boneyard):
+        declaration = replace(Boneyard.declaration, name="short_boneyard", conditions={"deck_empty": "the deck is empty"})
+
+        def condition(self, name: str) -> ConditionFunction:
+            assert name == "deck_empty"
+            deck = self.deck
+            return lambda s: not s.z[deck]
+
+    monkeypatch.setattr(mechanics, "_MECHANICS", dict(mechanics._MECHANICS))
+    register_mechanic(ShortBoneyard)
+    folder = _copy(
+        tmp_path,
+        ("mechanics: [ceratopsians]", "mechanics: [short_boneyard]"),
+        ('    table: "turn > players * numbers.drafts_per_player"', "    mechanic: {name: short_boneyard, condition: deck_empty}"),
+    )
+    text = (folder / "game.yaml").read_text(encoding="utf-8").replace("name: ceratopsians,", "name: short_boneyard,")
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    assert _cg175(folder) == []
+    loaded = load_spec(folder)
+    assert loaded.spec is not None
+    game = make_game(loaded.spec, 2)
+    state = game.new_initial_state(1)
+    plies = 0
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[-1])
+        plies += 1
+    assert plies == 18 - 3  # every refill empties the deck by one; the last one ends the game
+    summary = rules_summary(loaded.spec, "en", translations("en"))
+    assert summary is not None and "The game ends as soon as the deck is empty." in summary["end"]
+    text = (folder / "game.yaml").read_text(encoding="utf-8").replace("condition: deck_empty", "condition: deck_full")
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    assert [f.message for f in _cg175(folder)] == ["mechanic 'short_boneyard' has no condition 'deck_full' (its conditions: deck_empty)"]

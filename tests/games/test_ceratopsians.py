@@ -104,7 +104,7 @@ class Fixed:
 
     @property
     def sides(self) -> list[int]:
-        return self.state.m[self.index][0]  # type: ignore[no-any-return]
+        return self.state.m[self.index][0]
 
     @property
     def collections(self) -> list[list[int]]:

@@ -11,7 +11,7 @@ import random
 from functools import lru_cache
 
 import pytest
-from ceratopsians_solver_reference import brute_force, expectimax, minimax, random_position
+from ceratopsians_solver_reference import CeratopsiansGame, brute_force, expectimax, minimax, random_position
 from game_helpers import shipped_spec
 
 from cardgen.engine.core import Game, make_game, play_actions, solver_for
@@ -20,7 +20,6 @@ from cardgen.games.ceratopsians.assembly import DisplayScorer, Joint
 from cardgen.games.ceratopsians.information import endgame_note, information_value
 from cardgen.games.ceratopsians.position import draft_slot, facts
 from cardgen.games.ceratopsians.solver import INFORMATION, first_player_edge, gain_bound, optimal_first_move, solve, solve_state
-from reference.ceratopsians import CeratopsiansGame
 
 
 @lru_cache(maxsize=None)

@@ -217,6 +217,7 @@ class DataGame(Game):
         self.end_any_seat = compile_any_seat(end.any_seat, t) if end.any_seat else None
         self.end_table = compile_expression(end.table, t) if end.table else None
         self.all_pass = end.all_pass
+        self.end_mechanic = self.mechanic(end.mechanic.name).condition(end.mechanic.condition) if end.mechanic is not None else None
         self.turn_limit = constant_value(end.turn_limit, t) if end.turn_limit is not None else None
         if self.turn_limit is not None and not 1 <= self.turn_limit <= MAX_TURN_LIMIT:
             raise ValueError(f"rules.end.turn_limit is {self.turn_limit:,} with {P} players; it must lie between 1 and {MAX_TURN_LIMIT:,}")
@@ -432,6 +433,8 @@ class DataState(State):
             self.over = Termination.NORMAL
         elif g.all_pass and self.passes >= g.num_players:
             self.over = Termination.NO_LEGAL_MOVES
+        elif g.end_mechanic is not None and g.end_mechanic(self):
+            self.over = Termination.NORMAL
 
     def current_player(self) -> Seat:
         return TERMINAL if self.over is not None else CHANCE if self.chance >= 0 else self.seat

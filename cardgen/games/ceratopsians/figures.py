@@ -9,6 +9,7 @@ import random
 
 from cardgen.engine.agents import GreedyAgent
 from cardgen.engine.core import Action, Game, State
+from cardgen.engine.interpreter import DataState
 from cardgen.games.ceratopsians.faces import DECK_ID, EDGES
 from cardgen.games.ceratopsians.mechanic import EMPTY
 from cardgen.games.ceratopsians.position import DraftFacts, draft_slot, facts, position
@@ -27,13 +28,13 @@ def face_mark(game: DraftFacts, face: int) -> Mark:
 
 def table(state: State) -> TableView:
     """The deck, the boneyard's slots (seat 1's nearest first) and each player's collection (empty at the start)."""
-    state = position(state)
-    game = state.game
-    zones = [Zone("pile", DECK_ID, len(state.order) - state.top)]
-    bone = tuple(face_mark(game, 2 * card + state.sides[card]) for card in state.bone if card != EMPTY)
+    seen = position(state)
+    game = seen.game
+    zones = [Zone("pile", DECK_ID, len(seen.order) - seen.top)]
+    bone = tuple(face_mark(game, 2 * card + seen.sides[card]) for card in seen.bone if card != EMPTY)
     zones.append(Zone("row", DECK_ID, len(bone), marks=bone))
     for seat in (0, 1):
-        faces = state.collections[seat]
+        faces = seen.collections[seat]
         zones.append(Zone("collection", DECK_ID, len(faces), seat, tuple(face_mark(game, f) for f in faces)))
     return TableView(game.num_players, tuple(zones))
 
@@ -48,16 +49,17 @@ DRAFT = {"en": "{who} drafts {card} from {slot}", "pt_BR": "{who} pega {card} d{
 
 def describe(state: State, action: Action, words: Words) -> str:
     """A draft in ``words``' language: who, which face, from which slot as seen by the drafting player."""
+    assert isinstance(state, DataState)
     seen = position(state)
-    slot = draft_slot(state.g, action)  # type: ignore[attr-defined]
+    slot = draft_slot(state.g, action)
     player = seen.drafts & 1
     card = seen.bone[slot] if 0 <= slot < 3 else EMPTY
     if card == EMPTY:
         return state.action_to_string(action)
     mark = face_mark(seen.game, 2 * card + seen.sides[card])
     relative = slot if player == 0 else 2 - slot
-    slot = words.phrase(SLOTS[relative])
-    return words.phrase(DRAFT).format(who=words.seat(player), card=words.card(DECK_ID, mark.card, mark.face), slot=slot)
+    where = words.phrase(SLOTS[relative])
+    return words.phrase(DRAFT).format(who=words.seat(player), card=words.card(DECK_ID, mark.card, mark.face), slot=where)
 
 
 COLOURS = "colours"

@@ -15,7 +15,7 @@ from typing import Protocol, Sequence
 
 from cardgen.engine.core import Action, Game, State
 from cardgen.engine.interpreter import DataGame, DataState
-from cardgen.games.ceratopsians.assembly import Arrangement, DisplayScorer
+from cardgen.games.ceratopsians.assembly import Arrangement, DisplayScorer, Joint
 from cardgen.games.ceratopsians.faces import Skulls
 from cardgen.games.ceratopsians.mechanic import NAME, Boneyard
 from cardgen.spec.models import Spec
@@ -35,7 +35,7 @@ class DraftFacts(Protocol):
     part_cell: list[tuple[int, int]]
 
     @property
-    def joints(self) -> Sequence[object]: ...
+    def joints(self) -> Sequence[Joint]: ...
 
 
 class DraftView(Protocol):
