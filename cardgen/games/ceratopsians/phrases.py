@@ -22,8 +22,8 @@ PHRASES: dict[str, str] = {
     ),
     "draft": N_("Take the card from one slot of the boneyard into your collection, keeping the side it shows."),
     "slide": N_(
-        "The cards of the two other slots slide towards your rival: the one further from you into the slot furthest from "
-        "you, the other into the middle slot. A card that stays in its slot is flipped over."
+        "The cards in the other two slots slide towards your rival: the card that was further from you goes to the far end "
+        "of the column, the other one to the middle slot. A card that ends up where it was is turned over."
     ),
     "refill": N_("Then the top card of the deck goes into the slot nearest you, without flipping it."),
     "displays": N_(
