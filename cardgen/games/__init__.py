@@ -14,6 +14,7 @@ registered).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 
 ENTRY_POINT_GROUP = "cardgen.games"
@@ -53,6 +54,24 @@ def _load_entry_points() -> None:
                 loaded()
         except Exception as error:  # an installed game that fails must not break the others either
             _errors[f"{point.name} (entry point {point.value})"] = f"{type(error).__name__}: {error}"
+
+
+def import_game_parts(part: str) -> None:
+    """Import ``cardgen.games.<pkg>.<part>`` for every in-tree game package that has one, in name order.
+
+    A game's widgets and figures register themselves when imported; the render and rulebook layers load them
+    only when a run needs them (a layout naming a widget the generic set lacks, a rulebook with pictures).
+    """
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not module.ispkg:
+            continue
+        name = f"{__name__}.{module.name}.{part}"
+        try:
+            found = importlib.util.find_spec(name)
+        except ModuleNotFoundError:
+            found = None
+        if found is not None:
+            importlib.import_module(name)
 
 
 def package_errors() -> dict[str, str]:

@@ -69,7 +69,7 @@ def describe(state: State, action: Action, words: Words) -> str:
     """``action`` with the option's name in ``words``' language and the spec's names for its card or value."""
     assert isinstance(state, DataState)
     game = state.g
-    who = words.seat(state.seat)
+    who = words.seat(state.deciding_seat())
     index, parameter = divmod(action, game.width)
     if index >= game.chance_base:
         chance = game.chances[index - game.chance_base]

@@ -21,10 +21,7 @@ using only generic widgets imports no game).
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import math
-import pkgutil
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -105,18 +102,9 @@ def load_game_widgets() -> None:
     if _loaded_games:
         return
     _loaded_games = True
-    import cardgen.games as games
+    from cardgen.games import import_game_parts
 
-    for module in sorted(pkgutil.iter_modules(games.__path__), key=lambda m: m.name):
-        if not module.ispkg:
-            continue
-        name = f"{games.__name__}.{module.name}.widgets"
-        try:
-            found = importlib.util.find_spec(name)
-        except ModuleNotFoundError:
-            found = None
-        if found is not None:
-            importlib.import_module(name)
+    import_game_parts("widgets")
 
 
 # --------------------------------------------------------------------------- per-spec resources

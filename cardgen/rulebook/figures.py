@@ -18,9 +18,6 @@ and :func:`cardgen.render.table_figure.draw_table` draws them.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import pkgutil
 import random
 from dataclasses import dataclass, replace
 from typing import Any, Callable
@@ -52,14 +49,9 @@ def load_figure_modules() -> None:
     if _loaded:
         return
     _loaded = True
-    import cardgen.games as games
+    from cardgen.games import import_game_parts
 
-    for module in sorted(pkgutil.iter_modules(games.__path__), key=lambda m: m.name):
-        if not module.ispkg:
-            continue
-        name = f"{games.__name__}.{module.name}.figures"
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name)
+    import_game_parts("figures")
 
 
 def figures_for(spec: Spec) -> GameFigures | None:

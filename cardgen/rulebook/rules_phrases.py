@@ -88,6 +88,13 @@ OWNER_PHRASES: dict[str, str] = {
         NC_("masculine plural", "the chosen player's %(name)s"),
         NC_("feminine plural", "the chosen player's %(name)s"),
     ),
+    "active": _gendered(
+        N_("the active player's %(name)s"),
+        NC_("masculine", "the active player's %(name)s"),
+        NC_("feminine", "the active player's %(name)s"),
+        NC_("masculine plural", "the active player's %(name)s"),
+        NC_("feminine plural", "the active player's %(name)s"),
+    ),
     "a_player": _gendered(
         N_("a player's %(name)s"),
         NC_("masculine", "a player's %(name)s"),
@@ -177,6 +184,9 @@ PLAYERS = N_("the number of players")
 SEAT = N_("your place in the turn order, counted from 0")
 TURN_NUMBER = N_("the number of the turn")
 TARGET = N_("the chosen player")
+ACTIVE = N_("the active player (the one whose turn it is)")
+OPTION_IS = N_("the rule option “%(option)s” is set to “%(choice)s”")
+OPTION_IS_NOT = N_("the rule option “%(option)s” is not set to “%(choice)s”")
 TARGET_IS_YOU = N_("the chosen player is you")
 TARGET_NOT_YOU = N_("the chosen player is not you")
 COUNT_OF = N_("the number of cards in %(zone)s")
@@ -244,6 +254,16 @@ THEN_END = N_("Your turn ends.")
 THEN_AGAIN = N_("Then choose again.")
 THEN_AGAIN_STEP = N_("Then choose again at this step.")
 THEN_STEP = N_("Then go on to step %(number)s.")
+THEN_NEXT = N_("Then the next player in turn decides this step instead.")
+BY_TARGET = N_("The chosen player decides this step, not the active player; “you” here is the chosen player.")
+BY_OTHERS = N_(
+    "Every other player in turn, starting after the active player, may decide this step; a player with nothing "
+    "open here is skipped, and the first option taken (other than handing on) closes it for the rest; “you” here "
+    "is the player deciding."
+)
+BY_OTHERS_END = N_("When no one is left to decide, the active player's turn ends.")
+BY_OTHERS_STEP = N_("When no one is left to decide, go on to step %(number)s.")
+AUTO_STEP = N_("When only one thing can be done here, it is done at once, with no choice to make.")
 
 END_ANY_SEAT = N_("The game ends as soon as %(condition)s.")
 END_TABLE = N_("The game ends as soon as %(condition)s.")

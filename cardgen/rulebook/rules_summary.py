@@ -33,6 +33,11 @@ from typing import Any, Callable, Mapping
 
 from cardgen.rulebook.rules_phrases import (
     ALL_OR_NOTHING,
+    AUTO_STEP,
+    BY_OTHERS,
+    BY_OTHERS_END,
+    BY_OTHERS_STEP,
+    BY_TARGET,
     ALL_OR_NOTHING_LOSE,
     CARDS,
     CARDS_BY,
@@ -90,6 +95,7 @@ from cardgen.rulebook.rules_phrases import (
     THEN_AGAIN,
     THEN_AGAIN_STEP,
     THEN_END,
+    THEN_NEXT,
     THEN_STEP,
     TOP_CARDS,
     TRANSFER,
@@ -129,6 +135,7 @@ from cardgen.spec.rules_data import (
     ShuffleStep,
     SkipEffect,
     StealEffect,
+    Step,
     SumScore,
     TransferEffect,
 )
@@ -352,8 +359,24 @@ class RulesSummary:
                 number = b.number(index + 1)
                 title = b.say(STEP_NAMED, number=number, name=name) if name else b.say(STEP_TITLE, number=number)
             options = [{"name": sentence(b.local(option.name, b._readable(option.id))), "text": " ".join(self.option(option, several, numbers))} for option in step.options]
-            steps.append({"title": title, "options": options})
+            steps.append({"title": title, "notes": self.step_notes(step, numbers), "options": options})
         return steps
+
+    def step_notes(self, step: Step, numbers: Mapping[str, int]) -> list[str]:
+        """Who decides the step, and whether it is carried out by itself."""
+        b = self.book
+        notes: list[str] = []
+        if step.by == "target":
+            notes.append(b.say(BY_TARGET))
+        elif step.by == "others":
+            notes.append(b.say(BY_OTHERS))
+            if step.after is not None and step.after in numbers:
+                notes.append(b.say(BY_OTHERS_STEP, number=b.number(numbers[step.after])))
+            else:
+                notes.append(b.say(BY_OTHERS_END))
+        if step.auto:
+            notes.append(b.say(AUTO_STEP))
+        return notes
 
     def option(self, option: Option, several: bool, numbers: Mapping[str, int]) -> list[str]:
         b = self.book
@@ -383,6 +406,8 @@ class RulesSummary:
             out.append(b.say(THEN_END))
         elif option.then == "again":
             out.append(b.say(THEN_AGAIN_STEP if several else THEN_AGAIN))
+        elif option.then == "next":
+            out.append(b.say(THEN_NEXT))
         elif option.then in numbers:
             out.append(b.say(THEN_STEP, number=b.number(numbers[option.then])))
         return out

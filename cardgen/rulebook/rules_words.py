@@ -49,6 +49,9 @@ from cardgen.rulebook.rules_phrases import (
     TOTAL_OF,
     TURN_NUMBER,
     TARGET,
+    ACTIVE,
+    OPTION_IS,
+    OPTION_IS_NOT,
     TARGET_IS_YOU,
     TARGET_NOT_YOU,
     WITH_PLAYERS,
@@ -388,6 +391,13 @@ class ExpressionText:
         names = {n.id for n in (left, right) if isinstance(n, ast.Name)}
         if names == {"target", "seat"} and kind in (ast.Eq, ast.NotEq):
             return b.say(TARGET_IS_YOU if (kind is ast.Eq) != negated else TARGET_NOT_YOU)
+        if (
+            isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id == "options"
+            and isinstance(right, ast.Constant) and isinstance(right.value, str) and kind in (ast.Eq, ast.NotEq)
+        ):
+            option = b.rules.options.get(left.attr)
+            name = b.local(option.name, left.attr) if option is not None else left.attr
+            return b.say(OPTION_IS if (kind is ast.Eq) != negated else OPTION_IS_NOT, option=name, choice=right.value)
         if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "count" and value is not None:
             empty = (kind is ast.Eq and value == 0) or (kind is ast.LtE and value == 0) or (kind is ast.Lt and value == 1)
             filled = (kind in (ast.Gt, ast.NotEq) and value == 0) or (kind is ast.GtE and value == 1)
@@ -421,7 +431,9 @@ class ExpressionText:
         name = call.func.id if isinstance(call.func, ast.Name) else ""
         own = 1 if name == "counter" else FUNCTIONS.get(name, len(call.args))
         seat = call.args[own] if len(call.args) > own else None
-        return "target" if isinstance(seat, ast.Name) and seat.id == "target" else self.owner
+        if isinstance(seat, ast.Name) and seat.id in ("target", "active"):
+            return seat.id
+        return self.owner
 
     def zone_id(self, node: ast.expr) -> str:
         return node.id if isinstance(node, ast.Name) else ast.unparse(node)
@@ -480,6 +492,8 @@ class ExpressionText:
                 return b.say(TURN_NUMBER)
             if node.id == "target":
                 return b.say(TARGET)
+            if node.id == "active":
+                return b.say(ACTIVE)
             return self.formula(node)
         if isinstance(node, ast.Attribute):
             base = node.value

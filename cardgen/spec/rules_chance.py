@@ -30,18 +30,50 @@ from cardgen.spec.source import PathKey
 CODE = "CG175"
 
 
+def aimed_steps(rules: RulesData) -> frozenset[str]:
+    """The turn steps reached only after an option of the turn aimed at a seat, so ``target`` is known in them.
+
+    The aim lasts until the turn ends. A step is aimed when it is not the first and every way into it (an
+    option's ``then``, a ``by: others`` step's ``after``) comes from an option with a ``target`` or from a
+    step that is aimed itself; worked out as the largest such set.
+    """
+    if not rules.turn:
+        return frozenset()
+    first = rules.turn[0].id
+    ways: list[tuple[str, str | None, bool]] = []
+    """(from step, into step, whether the way aims at a seat itself)."""
+    for step in rules.turn:
+        if step.by == "others":  # nobody left to decide
+            ways.append((step.id, step.after, False))
+        for option in step.options:
+            ways.append((step.id, step.after if option.then == "next" else option.then, option.target is not None))
+    aimed = {step.id for step in rules.turn if step.id != first}
+    changed = True
+    while changed:
+        changed = False
+        for source, into, aims in ways:
+            if into in aimed and not aims and source not in aimed:
+                aimed.discard(into)
+                changed = True
+    return frozenset(aimed)
+
+
 def card_effects_aimed(rules: RulesData) -> bool:
-    """Whether every option choosing a card with its effects aims at a seat (so card effects may read ``target``)."""
-    choosers = [o for step in rules.turn for o in step.options if o.card is not None and o.card.effects]
-    return bool(choosers) and all(o.target is not None for o in choosers)
+    """Whether every option choosing a card with its effects aims at a seat, or stands in an aimed step (so card
+    effects may read ``target``)."""
+    aimed = aimed_steps(rules)
+    choosers = [(step, o) for step in rules.turn for o in step.options if o.card is not None and o.card.effects]
+    return bool(choosers) and all(o.target is not None or step.id in aimed for step, o in choosers)
 
 
 def binds_target(rules: RulesData, path: PathKey) -> bool:
     """Whether ``target`` is known in the expression or effect at ``path``."""
-    if len(path) >= 6 and path[:2] == ("rules", "turn") and path[3] == "options" and path[5] in ("target", "do"):
+    if len(path) >= 5 and path[:2] == ("rules", "turn") and path[3] == "options":
         step, option = path[2], path[4]
         assert isinstance(step, int) and isinstance(option, int)
-        return rules.turn[step].options[option].target is not None
+        if rules.turn[step].id in aimed_steps(rules):
+            return True
+        return len(path) >= 6 and path[5] in ("target", "do") and rules.turn[step].options[option].target is not None
     if len(path) >= 2 and path[:2] == ("rules", "effects"):
         return card_effects_aimed(rules)
     return False
@@ -91,7 +123,7 @@ def chance_problems(spec: Spec, rules: RulesData, effects: Sequence[tuple[PathKe
     for path, effect, index, length in effects:
         key, who = _who(effect)
         if who == "target" and not binds_target(rules, path):
-            yield path + (key, "who"), "`who: target` names the seat an option aims at, and no `target` is chosen here (give the option a `target`)", CODE
+            yield path + (key, "who"), "`who: target` names the seat an option of this turn aimed at, and no `target` is chosen before here (give the option a `target`)", CODE
         if isinstance(effect, RollEffect):
             roll = effect.roll
             if roll.dice not in dice:

@@ -16,7 +16,7 @@ import keyword
 from typing import Any, Iterator, Sequence
 
 from cardgen.limits import MAX_PLAYERS, MAX_RULES_COUNT, MAX_TURN_LIMIT, over
-from cardgen.spec.contract import DeckRule, DiceRule, NumberRule, RulesContract, SetupRule
+from cardgen.spec.contract import DeckRule, DiceRule, NumberRule, OptionRule, RulesContract, SetupRule
 from cardgen.spec.models import FieldType, Spec
 from cardgen.spec.rules_data import (
     AddEffect,
@@ -39,7 +39,7 @@ from cardgen.spec.rules_data import (
     SumScore,
     TransferEffect,
 )
-from cardgen.spec.rules_chance import binds_target, chance_problems, dice_rolled, steal_zone_uses, target_expressions
+from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, dice_rolled, steal_zone_uses, target_expressions
 from cardgen.spec.rules_expr import BUILTIN_NAMES, ANY, MIXED, NUMBER, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
@@ -81,6 +81,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
         variable_kinds={  # a variable without `values` holds a number a roll or a `set` gives it
             name: kinds.get(variable.values, ANY) if variable.values is not None else NUMBER for name, variable in rules.variables.items()
         },
+        options={name: tuple(option.choices) for name, option in rules.options.items()},
     )
 
 
@@ -263,6 +264,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             for key, zone in (("from", step.set_aside.from_), ("to", step.set_aside.to)):
                 if zone in rules.zones and rules.zones[zone].per_seat:
                     yield ("rules", "setup", i, "set_aside", key), f"zone {zone!r} is per seat; cards are set aside from and to a shared zone", "CG175"
+    yield from _option_problems(rules, names)
     yield from chance_problems(spec, rules, list(_all_effects(rules)))
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)
@@ -271,7 +273,25 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
         yield from trick_problems(spec, rules, rules.tricks, names)
 
 
-RESERVED_NAMES = BUILTIN_NAMES | frozenset({"true", "false", "card", "numbers", "setup"})
+def _option_problems(rules: RulesData, names: Names) -> Iterator[tuple[PathKey, str, str]]:
+    """A rule option whose default is not a choice, with a choice twice, or that nothing reads (its choices could not change play)."""
+    read: set[str] = set()
+    for path, source, card in [*_expressions(rules), *target_expressions(rules)]:
+        try:
+            read.update(parse_expression(source, names, card=card, target=binds_target(rules, path))[1].options)
+        except ExpressionError:
+            continue
+    for name, option in rules.options.items():
+        here: PathKey = ("rules", "options", name)
+        if option.default not in option.choices:
+            yield here + ("default",), f"option {name!r} defaults to {option.default!r}, which is not one of its choices ({', '.join(option.choices)})", "CG175"
+        if len(set(option.choices)) != len(option.choices):
+            yield here + ("choices",), f"option {name!r} lists a choice twice", "CG175"
+        if name not in read:
+            yield here, f"no expression reads option {name!r} (as `options.{name}`), so its choices cannot change play", "CG175"
+
+
+RESERVED_NAMES = BUILTIN_NAMES | frozenset({"true", "false", "card", "numbers", "setup", "options", "target"})
 """Words of the expression language a zone, counter or variable may not be named (it would hide them, or they it)."""
 
 
@@ -350,19 +370,54 @@ def _has_values(spec: Spec, rules: RulesData, field: str) -> bool:
     return any(card.data.get(field) is not None for deck in spec.decks if deck.id in in_play for card in deck.cards)
 
 
+TURN_WORDS = ("end", "again", "next")
+"""Where an option's ``then`` may go besides a step id; no step may be named like them."""
+
+
 def _turn_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
     steps = {step.id: i for i, step in enumerate(rules.turn)}
+    aimed = aimed_steps(rules)
     for i, step in enumerate(rules.turn):
+        here: PathKey = ("rules", "turn", i)
+        if step.id in TURN_WORDS:
+            yield here + ("id",), f"a step may not be named {step.id!r}: `then: {step.id}` means something else", "CG175"
+        if step.by != "turn" and i == 0:
+            yield here + ("by",), "a turn starts with a decision of the seat whose turn it is; a reaction (`by`) comes after it", "CG175"
+        elif step.by == "target" and step.id not in aimed:
+            yield here + ("by",), f"step {step.id!r} is decided by the seat aimed at, and some way into it comes from no option with a `target`", "CG175"
+        if step.by == "others" and step.after is None:
+            yield here, f"step {step.id!r} is a window for the other seats (`by: others`); say where the turn goes when none acts (`after:` a step id or end)", "CG175"
+        elif step.by != "others" and step.after is not None:
+            yield here + ("after",), "`after` is where a `by: others` window goes when no seat is left; this step is not one", "CG175"
+        elif step.after is not None and step.after != "end" and step.after not in steps:
+            yield here + ("after",), f"no step {step.after!r} (steps: {', '.join(steps)}; or end)", "CG175"
         for j, option in enumerate(step.options):
-            if option.then not in ("end", "again") and option.then not in steps:
-                yield ("rules", "turn", i, "options", j, "then"), f"no step {option.then!r} (steps: {', '.join(steps)}; or end, again)", "CG175"
+            if option.then not in TURN_WORDS and option.then not in steps:
+                yield here + ("options", j, "then"), f"no step {option.then!r} (steps: {', '.join(steps)}; or end, again, next)", "CG175"
+            elif option.then == "next" and step.by != "others":
+                yield here + ("options", j, "then"), "`then: next` hands a `by: others` window to the following seat; this step is not one", "CG175"
+            if option.passes and step.by != "turn":
+                yield here + ("options", j, "passes"), "only the seat whose turn it is passes (for `end.all_pass`); this option is a reaction", "CG175"
+    # Windows that close into each other with nobody acting would hand the turn round for ever.
+    for i, step in enumerate(rules.turn):
+        seen, at = [step.id], step
+        while at.by == "others" and at.after in steps:
+            at = rules.turn[steps[at.after]]
+            if at.id in seen:
+                if at.id == step.id:
+                    yield ("rules", "turn", i, "after"), f"windows {' -> '.join(seen + [at.id])} close into each other, so when nobody acts the turn never ends", "CG176"
+                break
+            seen.append(at.id)
     # A step from which no chain of options ever ends the turn keeps the turn going for ever.
     ends: set[str] = set()
     changed = True
     while changed:
         changed = False
         for step in rules.turn:
-            if step.id not in ends and any(o.then == "end" or o.then in ends for o in step.options):
+            into = [step.after if o.then == "next" else o.then for o in step.options]
+            if step.by == "others":
+                into.append(step.after)
+            if step.id not in ends and any(t == "end" or t in ends for t in into):
                 ends.add(step.id)
                 changed = True
     for i, step in enumerate(rules.turn):
@@ -473,9 +528,15 @@ def derived_contract(spec: Spec, rules: RulesData) -> RulesContract:
     # A roll naming dice the spec lacks is reported at the roll (CG175), not again here.
     defined = {die.id for die in spec.dice}
     dice = {die: DiceRule(count=(1, 10), sides=(2, 100)) for die in dice_rolled(rules, list(_all_effects(rules))) if die in defined}
+    options = {
+        name: OptionRule(tuple(option.choices), option.default, (option.meaning or option.name or {}).get("en", name))
+        for name, option in rules.options.items()
+        if option.default in option.choices
+    }
     return RulesContract(
         players=(1, MAX_PLAYERS),
         numbers=numbers,
+        options=options,
         dice=dice,
         decks=decks,
         setup=SetupRule(deal=deal, display=display, pieces=pieces),

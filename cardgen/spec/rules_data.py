@@ -76,8 +76,10 @@ class Variable(RulesModel):
 
 # --- effects ----------------------------------------------------------------------------------------
 
-Who = Literal["me", "next", "previous", "each", "others", "target"]
-"""Whose per-seat zones or counters: ``target`` is the seat the option chose (see :class:`TargetChoice`)."""
+Who = Literal["me", "next", "previous", "each", "others", "target", "active"]
+"""Whose per-seat zones or counters: ``me`` is the seat deciding, ``target`` the seat an option of this turn chose
+(see :class:`TargetChoice`), ``active`` the seat whose turn it is (another seat than ``me`` only in a reaction, see
+:class:`Step`)."""
 
 
 class MoveEffect(RulesModel):
@@ -92,7 +94,10 @@ class MoveSpec(RulesModel):
     from_: RulesIdentifier = Field(alias="from", description="The zone the cards leave (its top, for an ordered zone).")
     to: RulesIdentifier = Field(description="The zone they go to (on top).")
     count: Expr | Literal["all"] = Field(default=1, description="How many cards; `all` moves the whole zone. Fewer move when fewer are there.")
-    who: Who = Field(default="me", description="Whose per-seat zones: me (the seat to move), next, previous, each, others, target (the seat the option chose).")
+    who: Who = Field(
+        default="me",
+        description="Whose per-seat zones: me (the seat deciding), next, previous, each, others, target (the seat an option of this turn chose), active (the seat whose turn it is).",
+    )
 
 
 class AddEffect(RulesModel):
@@ -172,7 +177,10 @@ class StealSpec(RulesModel):
 
     from_: RulesIdentifier = Field(alias="from", description="The per-seat zone the card is taken from (the `who` seat's).")
     to: RulesIdentifier = Field(description="The zone the card goes to: the seat to move's own, for a per-seat zone.")
-    who: Literal["target", "next", "previous"] = Field(default="target", description="Whose zone the card comes from: the seat the option chose (target), next or previous. Nothing happens when it is empty.")
+    who: Literal["target", "next", "previous", "active"] = Field(
+        default="target",
+        description="Whose zone the card comes from: the seat an option of this turn chose (target), next, previous, or the seat whose turn it is (active, in a reaction). Nothing happens when it is empty.",
+    )
 
 
 SimpleEffect = Literal["reverse", "extra_turn"]
@@ -217,16 +225,38 @@ class Option(RulesModel):
     when: str | None = Field(default=None, description="An expression that must hold for the option to be offered.")
     otherwise: bool = Field(default=False, description="Offered only when none of the step's other options is (a pass when stuck).")
     do: list[Effect] = Field(default_factory=list, description="What happens, in order, after the card (if any) is moved.")
-    then: str = Field(default="end", description="`end` ends the turn, `again` repeats this step, or the id of the step that comes next.")
+    then: str = Field(
+        default="end",
+        description="`end` ends the turn, `again` repeats this step, `next` hands a `by: others` step to the following seat, or the id of the step that comes next.",
+    )
     passes: bool = Field(default=False, description="Whether taking this option counts as passing (for `end.all_pass`).")
 
 
 class Step(RulesModel):
-    """A decision in a turn: the seat to move picks one of the options offered."""
+    """A decision in a turn: the seat deciding picks one of the options offered.
+
+    Most steps are decided by the seat whose turn it is. A reaction is a step decided by another seat: the seat
+    an option of this turn aimed at (``by: target``: answer an attack), or each other seat in turn order
+    (``by: others``: a window in which anyone holding the right card may act).
+    """
 
     id: RulesIdentifier
     name: LocalText | None = Field(default=None, description="The step's name in every locale, for the generated turn summary (defaults to its number).")
     options: list[Option] = Field(min_length=1, description="What the seat may do here, in the order the rulebook lists them.")
+    by: Literal["turn", "target", "others"] = Field(
+        default="turn",
+        description=(
+            "Who decides: `turn` (the seat whose turn it is), `target` (the seat an option of this turn aimed at), or `others` "
+            "(each other seat in turn order from the next, one at a time, skipping a seat offered nothing; an option with "
+            "`then: next` hands the step on, and after the last seat the turn goes to `after`). In a reaction, `seat` and the "
+            "seat's own zones and counters are the deciding seat's; `active` is the seat whose turn it is."
+        ),
+    )
+    after: str | None = Field(default=None, description="For `by: others`: where the turn goes when no seat is left to decide (a step id or `end`).")
+    auto: bool = Field(
+        default=False,
+        description="When the step offers exactly one action, it is carried out at once, with no decision (a forced resolution).",
+    )
 
 
 # --- end and scoring --------------------------------------------------------------------------------
@@ -276,6 +306,15 @@ class AllOrNothingScore(RulesModel):
 Scoring = Union[SumScore, CounterScore, AllOrNothingScore, MechanicScore]
 
 
+class RuleOption(RulesModel):
+    """A rule option of a data game: a reading of the source or a variant, chosen in the spec's `options`."""
+
+    choices: list[RulesIdentifier] = Field(min_length=2, max_length=16, description="The choices, each a name (at least two).")
+    default: RulesIdentifier = Field(description="The choice taken when the spec's `options` leaves the option out.")
+    name: LocalText | None = Field(default=None, description="The option's name in every locale, for the generated rulebook text.")
+    meaning: LocalText | None = Field(default=None, description="What the option decides, in every locale.")
+
+
 class RulesData(RulesModel):
     """A game's play as data, for the generic interpreter."""
 
@@ -283,6 +322,10 @@ class RulesData(RulesModel):
         default_factory=list,
         max_length=8,
         description="The named mechanics (Python registered by a game package) the rules use where the vocabulary has no word; see docs/rules-data.md.",
+    )
+    options: dict[RulesIdentifier, RuleOption] = Field(
+        default_factory=dict,
+        description="Rule options, by name: the spec's top-level `options` picks a choice of each; expressions read it as `options.NAME` (a text).",
     )
     zones: dict[RulesIdentifier, Zone] = Field(min_length=1, description="The places cards lie, by name.")
     counters: dict[RulesIdentifier, Counter] = Field(default_factory=dict, description="Whole numbers the game keeps, by name.")

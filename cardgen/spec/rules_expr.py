@@ -9,8 +9,9 @@ when every construct and every name in it belongs to this small language:
 * ``numbers.NAME`` (a number of the spec), ``setup.deal.DECK``, ``setup.display.DECK`` and
   ``setup.pieces.COMPONENT`` (the setup table's value for the player count: chips each player starts with);
 * a counter's name (the value of the seat in question, or the table's for a shared counter), a
-  variable's name, ``players`` (the player count), ``seat`` (the seat in question, from 0), ``turn``
-  (turns begun, from 1);
+  variable's name, ``players`` (the player count), ``seat`` (the seat in question, from 0: the seat
+  deciding), ``active`` (the seat whose turn it is: another seat than ``seat`` only in a reaction),
+  ``turn`` (turns begun, from 1); ``options.NAME`` (the choice the spec makes of a rule option, a text);
 * ``count(ZONE)`` (cards in a zone; the seat's own for a per-seat zone), ``total(ZONE, FIELD)`` (the
   sum of a card field over a zone), ``top(ZONE).FIELD`` (a field of a zone's top card; an empty zone's
   top has no value, equal to nothing and ordered before nothing);
@@ -23,9 +24,9 @@ when every construct and every name in it belongs to this small language:
 * ``card.FIELD`` in a card choice's ``where`` (the card that may be chosen); a card's ``id``, ``type``
   and ``effect`` are fields too;
 * ``target`` (the seat an option aims at, from 0) in an option's ``target.where`` and the amounts of
-  its effects; every zone function takes the seat whose per-seat zone it reads as one more, last
+  its effects, and in the steps that follow such an option in the turn; every zone function takes the seat whose per-seat zone it reads as one more, last
   argument (``count(hand, target)``, ``total(won, points, target)``, ``top(pile, target).rank``), and
-  ``counter(NAME, SEAT)`` reads another seat's per-seat counter; a seat argument is ``target`` or ``seat``.
+  ``counter(NAME, SEAT)`` reads another seat's per-seat counter; a seat argument is ``target``, ``seat`` or ``active``.
 
 Nothing else parses (no attribute of anything else, no calls but those, no
 assignment), so an expression can only read the game. The interpreter compiles
@@ -41,7 +42,7 @@ from typing import Mapping
 
 from cardgen.limits import MAX_EXPRESSION_DEPTH, over
 
-BUILTIN_NAMES = frozenset({"players", "seat", "turn"})
+BUILTIN_NAMES = frozenset({"players", "seat", "turn", "active"})
 CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
 SETUP_PARTS = ("deal", "display", "pieces")
 """The parts of a setup an expression may read, as ``setup.PART.ID``."""
@@ -49,7 +50,7 @@ FUNCTIONS = {"count": 1, "total": 2, "top": 1, "holds": 2, "distinct": 2, "has":
 """Each function of the rules and how many arguments it takes."""
 FIELD_FUNCTIONS = frozenset({"total", "distinct", "has"})
 """The functions whose second argument names a card field."""
-SEAT_NAMES = frozenset({"target", "seat"})
+SEAT_NAMES = frozenset({"target", "seat", "active"})
 """What a seat argument (``count(hand, target)``, ``counter(chips, target)``) may be."""
 _BOOL_OPS = (ast.And, ast.Or)
 _COMPARE_OPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
@@ -93,6 +94,8 @@ class Names:
     """Card field -> the kind of its values (:data:`NUMBER`, :data:`TEXT`...); a field not named here is :data:`ANY`."""
     variable_kinds: Mapping[str, str] = field(default_factory=dict)
     """Variable -> the kind of its values (that of its ``values`` field)."""
+    options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Rule option -> its choices, for ``options.NAME``."""
 
 
 @dataclass
@@ -105,10 +108,11 @@ class Reads:
     zones: set[str] = field(default_factory=set)
     counters: set[str] = field(default_factory=set)
     variables: set[str] = field(default_factory=set)
+    options: set[str] = field(default_factory=set)
 
     def merge(self, other: "Reads") -> None:
         """Add everything ``other`` reads."""
-        for name in ("numbers", "setup", "fields", "zones", "counters", "variables"):
+        for name in ("numbers", "setup", "fields", "zones", "counters", "variables", "options"):
             getattr(self, name).update(getattr(other, name))
 
 
@@ -204,6 +208,7 @@ class _Checker:
                 right_kind = self.visit_node(right, inner)
                 if isinstance(op, _ORDERING):
                     self.ordered(left, left_kind, right, right_kind)
+                self.option_choice(left, right)
                 left, left_kind = right, right_kind
             return NUMBER
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, str)):
@@ -227,6 +232,17 @@ class _Checker:
         if ANY not in (left_kind, right_kind) and left_kind != right_kind:
             raise self.fail(f"{ast.unparse(left)!r} is {_KIND_WORDS[left_kind]} and {ast.unparse(right)!r} is {_KIND_WORDS[right_kind]}: they have no order between them")
 
+    def option_choice(self, left: ast.expr, right: ast.expr) -> None:
+        """``options.NAME`` compared with a text that is none of its choices (a typo that would never hold)."""
+        for option, other in ((left, right), (right, left)):
+            if (
+                isinstance(option, ast.Attribute) and isinstance(option.value, ast.Name) and option.value.id == "options"
+                and isinstance(other, ast.Constant) and isinstance(other.value, str)
+                and other.value not in self.names.options.get(option.attr, (other.value,))
+            ):
+                choices = ", ".join(self.names.options[option.attr])
+                raise self.fail(f"option {option.attr!r} has no choice {other.value!r} (choices: {choices})")
+
     def field_kind(self, name: str) -> str:
         return TEXT if name in CARD_ATTRIBUTES else self.names.field_kinds.get(name, ANY)
 
@@ -243,7 +259,7 @@ class _Checker:
             if not self.target:
                 raise self.fail("`target` is only known in an option with a `target` (its `where` and its effects)")
             return NUMBER
-        if name == "card" or name == "numbers" or name == "setup":
+        if name in ("card", "numbers", "setup", "options"):
             raise self.fail(f"`{name}` needs a field after it, e.g. {name}.NAME")
         if name in self.names.zones:
             raise self.fail(f"{name!r} is a zone; use count({name}) or top({name}).FIELD")
@@ -257,6 +273,12 @@ class _Checker:
                 raise self.fail(f"the spec has no number {node.attr!r} under `numbers`")
             self.reads.numbers.add(node.attr)
             return NUMBER
+        if isinstance(base, ast.Name) and base.id == "options":
+            if node.attr not in self.names.options:
+                known = ", ".join(sorted(self.names.options)) or "none"
+                raise self.fail(f"the rules data has no option {node.attr!r} under `options` (options: {known})")
+            self.reads.options.add(node.attr)
+            return TEXT
         if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
             entry = f"{base.attr}.{node.attr}"
             if base.attr not in SETUP_PARTS:
@@ -279,7 +301,7 @@ class _Checker:
     def seat_argument(self, node: ast.expr) -> None:
         """A seat argument: ``target`` (where it is bound) or ``seat``."""
         if not isinstance(node, ast.Name) or node.id not in SEAT_NAMES:
-            raise self.fail(f"{ast.unparse(node)!r} is not a seat (a seat argument is `target` or `seat`)")
+            raise self.fail(f"{ast.unparse(node)!r} is not a seat (a seat argument is `target`, `seat` or `active`)")
         self.name(node.id)
 
     def counter_of(self, node: ast.Call) -> None:

@@ -141,6 +141,9 @@ def trick_problems(spec: Spec, rules: RulesData, tricks: Tricks, names: Names) -
                 yield path + (k,), f"only trick play moves cards into or out of the trick zone {tricks.zone!r}", TRICK_CODE
             elif isinstance(effect, ChooseEffect) and path == base + ("after",):
                 yield path + (k,), "a choice after a trick would be the winner's decision out of turn; set the variable with `set` instead", TRICK_CODE
+    for i, step in enumerate(rules.turn):
+        if step.by != "turn":
+            yield ("rules", "turn", i, "by"), "a reaction is a decision out of turn, and in a trick every seat plays once, in turn", TRICK_CODE
     if plays and rules.turn:
         first = rules.turn[0].id
         counts = trick_plays_per_turn(rules, tricks)[first]

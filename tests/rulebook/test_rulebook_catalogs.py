@@ -123,3 +123,12 @@ def test_a_declared_locale_without_catalog_is_reported() -> None:
     findings = list(spec_catalog_findings(loaded))
     assert [(f.code, f.path) for f in findings] == [("CG301", "locales[1]")]
     assert findings[0].file.endswith("lantern-market/game.yaml") and findings[0].line > 0
+
+
+def test_brazilian_portuguese_counts_zero_in_the_plural() -> None:
+    """"0 pontos", "0 cartas": zero takes the plural in Brazilian Portuguese, one alone the singular (docs/decisions.md)."""
+    from cardgen.rulebook.i18n import translations
+
+    pt = translations("pt_BR")
+    said = {n: pt.ngettext("%(player)s: %(num)s point", "%(player)s: %(num)s points", n) % {"player": "J1", "num": n} for n in (0, 1, 2)}
+    assert said == {0: "J1: 0 pontos", 1: "J1: 1 ponto", 2: "J1: 2 pontos"}

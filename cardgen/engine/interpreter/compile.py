@@ -101,6 +101,8 @@ class Tables:
     namespace: dict[str, Any] = field(default_factory=dict)
     card_design: Mapping[str, int] = field(default_factory=dict)
     """Card id -> its design index, for ``holds(ZONE, 'CARD-ID')``."""
+    option_values: Mapping[str, str] = field(default_factory=dict)
+    """Rule option -> the choice the spec makes (or the default), for ``options.NAME``."""
 
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
@@ -176,6 +178,8 @@ class _Emitter:
             return "s.turn"
         if name == "target":
             return "s.tg"
+        if name == "active":
+            return "s.seat"
         if name in self.t.counter_index:
             index = self.t.counter_index[name]
             return f"s.c[{index} + {self.seat}]" if self.t.names.counters[name] else f"s.c[{index}]"
@@ -185,6 +189,8 @@ class _Emitter:
         base = node.value
         if isinstance(base, ast.Name) and base.id == "numbers":
             return str(self.t.constants[f"numbers.{node.attr}"])
+        if isinstance(base, ast.Name) and base.id == "options":
+            return repr(self.t.option_values[node.attr])
         if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
             return str(self.t.constants.get(f"setup.{base.attr}.{node.attr}", 0))
         if isinstance(base, ast.Name) and base.id == "card":

@@ -35,11 +35,14 @@ EffectFunction = Callable[["DataState", int, int], None]
 
 
 def who_seats(P: int, who: Who) -> Callable[["DataState", int], Sequence[int]]:
-    """Whose zones or counters an effect touches, as a function of the state and the seat to move."""
+    """Whose zones or counters an effect touches, as a function of the state and the seat deciding (``s.seat`` is the
+    seat whose turn it is)."""
     if who == "me":
         return lambda s, seat: (seat,)
     if who == "target":
         return lambda s, seat: (s.tg,)
+    if who == "active":
+        return lambda s, seat: (s.seat,)
     if who == "next":
         return lambda s, seat: ((seat + s.direction) % P,)
     if who == "previous":

@@ -49,7 +49,9 @@ from cardgen.spec.rules_data import (
 )
 from cardgen.spec.rules_mechanics import MechanicScore, MechanicStep
 
-END, AGAIN = -1, -2
+END, AGAIN, NEXT = -1, -2, -3
+BY_TURN, BY_TARGET, BY_OTHERS = 0, 1, 2
+"""Who decides a step: the seat whose turn it is, the seat aimed at this turn, or each other seat in turn."""
 DEFAULT_LENGTH_BOUND = 10_000
 """Actions a game without a turn limit may take before the checks call it endless (CG504)."""
 
@@ -150,6 +152,7 @@ class DataGame(Game):
             constants=constants,
             players=P,
             card_design={card_id: design for design, card_id in enumerate(self.card_ids)},
+            option_values={name: spec.options.get(name, option.default) for name, option in rules.options.items()},
         )
         t = self.tables
         self.mechanics: list[Mechanic] = make_mechanics(self, rules.mechanics)
@@ -182,13 +185,19 @@ class DataGame(Game):
         self.design_effect_index: list[int] = [self.effect_ids.index(d["effect"]) if d["effect"] in compiled_effects else -1 for d in designs]
         # Turn steps and options.
         step_index = {step.id: i for i, step in enumerate(rules.turn)}
+        self.step_by: list[int] = [BY_TARGET if step.by == "target" else BY_OTHERS if step.by == "others" else BY_TURN for step in rules.turn]
+        self.step_after: list[int] = [step_index[step.after] if step.after in step_index else END for step in rules.turn]
+        """Where a `by: others` window goes when no seat is left to decide."""
+        self.step_auto: list[bool] = [step.auto for step in rules.turn]
         self.steps: list[list[_Option]] = []
         options: list[_Option] = []
         for step in rules.turn:
             compiled: list[_Option] = []
             for option in step.options:
                 choice = option.card
-                then = END if option.then == "end" else AGAIN if option.then == "again" else step_index[option.then]
+                then = {"end": END, "again": AGAIN, "next": NEXT}.get(option.then)
+                if then is None:
+                    then = step_index[option.then]
                 compiled_option = _Option(
                     index=len(options),
                     key=f"{step.id}.{option.id}",
@@ -358,6 +367,7 @@ class DataGame(Game):
         if self.first_where is not None:
             s.seat = next((seat for seat in range(self.num_players) if self.first_where(s, seat, 0)), 0)
         s.start_turn()
+        s.carry_out_forced()
         return s
 
     def slot(self, zone: str, seat: int = 0) -> int:
@@ -380,7 +390,7 @@ class DataGame(Game):
 class DataState(State):
     """A position of a data game: zones, counters and variables as plain lists."""
 
-    __slots__ = ("g", "z", "c", "v", "seat", "step", "direction", "skips", "extra", "passes", "turn", "over", "pending", "pending_then", "option_uses", "effect_uses",
+    __slots__ = ("g", "z", "c", "v", "seat", "decider", "forced", "step", "direction", "skips", "extra", "passes", "turn", "over", "pending", "pending_then", "option_uses", "effect_uses",
                  "trick_seats", "lead_next", "tricks_taken", "tg", "chance", "chance_from", "chance_to", "m")
 
     def __init__(self, game: DataGame) -> None:
@@ -389,6 +399,11 @@ class DataState(State):
         self.c: list[int] = list(game.counter_start)
         self.v: list[Any] = [None] * len(game.variable_values)
         self.seat = 0
+        """The seat whose turn it is."""
+        self.decider = -1
+        """The seat deciding a reaction step (-1: the seat whose turn it is)."""
+        self.forced = 0
+        """Actions carried out by ``auto`` steps so far (past the game's length bound, they wait for a decision)."""
         self.step = 0
         self.direction = 1
         self.skips = 0
@@ -406,7 +421,7 @@ class DataState(State):
         """The seat that won the trick just completed and leads next (-1: the turn passes as usual)."""
         self.tricks_taken = 0
         self.tg = -1
-        """The seat the option being played aims at (-1 outside one)."""
+        """The seat the last option aimed at this turn aims at (-1: none yet); it lasts until the turn ends."""
         self.chance = -1
         """The chance step (a roll or a steal) the state waits for, by its index in the Game's (-1: none)."""
         self.chance_from = self.chance_to = -1
@@ -418,6 +433,8 @@ class DataState(State):
         """Begin the turn of ``self.seat``: turn counters back to their start."""
         self.turn += 1
         self.step = 0
+        self.decider = -1
+        self.tg = -1
         for index, start in self.g.turn_resets:
             self.c[index] = start
         if self.g.turn_limit is not None and self.turn > self.g.turn_limit:
@@ -436,8 +453,12 @@ class DataState(State):
         elif g.end_mechanic is not None and g.end_mechanic(self):
             self.over = Termination.NORMAL
 
+    def deciding_seat(self) -> Seat:
+        """The seat whose decision (or whose chance step) the state waits for: the turn's seat, or a reaction's."""
+        return self.seat if self.decider < 0 else self.decider
+
     def current_player(self) -> Seat:
-        return TERMINAL if self.over is not None else CHANCE if self.chance >= 0 else self.seat
+        return TERMINAL if self.over is not None else CHANCE if self.chance >= 0 else self.seat if self.decider < 0 else self.decider
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """A roll's totals or a steal's cards, each with its exact probability (none when no chance step waits)."""
@@ -457,7 +478,8 @@ class DataState(State):
         return self.over
 
     def _offered(self, option: _Option) -> list[Action]:
-        g, seat = self.g, self.seat
+        g = self.g
+        seat = self.deciding_seat()
         if option.when is not None and not option.when(self, seat, 0):
             return []
         base = option.index * g.width
@@ -465,13 +487,13 @@ class DataState(State):
             return [base + p for p in option.mechanic[2](self, seat)]
         bases = [base]
         if option.target is not None:
-            aimed = option.target
+            aimed, aim = option.target, self.tg
             bases = []
             for target in range(g.num_players):
                 self.tg = target
                 if aimed(self, seat, 0):
                     bases.append(base + target * g.card_width)
-            self.tg = -1
+            self.tg = aim
         if not option.chooses_card:
             return bases
         zone = self.z[option.card_from + (seat if option.card_from_seat else 0)]
@@ -505,9 +527,24 @@ class DataState(State):
         return actions
 
     def apply_action(self, action: Action) -> None:
+        self._apply(action)
+        self.carry_out_forced()
+
+    def carry_out_forced(self) -> None:
+        """Carry out every step marked ``auto`` that offers exactly one action, one after another."""
+        g = self.g
+        bound = g.info().max_game_length
+        while self.over is None and self.chance < 0 and self.pending < 0 and g.step_auto[self.step] and self.forced < bound:
+            actions = self.legal_actions()
+            if len(actions) != 1:
+                return
+            self.forced += 1
+            self._apply(actions[0])
+
+    def _apply(self, action: Action) -> None:
         g = self.g
         index, parameter = divmod(action, g.width)
-        seat = self.seat
+        seat = self.deciding_seat()
         if index >= g.chance_base:
             self._resolve_chance(index - g.chance_base, parameter)
             return
@@ -540,7 +577,6 @@ class DataState(State):
             assert g.trick_rules is not None
             g.trick_rules.played(self, seat)
         self.passes = self.passes + 1 if option.passes else 0
-        self.tg = -1
         if self.pending >= 0 or self.chance >= 0:
             self.pending_then = option.then
             self._check_end()
@@ -566,8 +602,11 @@ class DataState(State):
             return
         if then == AGAIN:
             return
+        if then == NEXT:
+            self._open_window(self.decider)
+            return
         if then >= 0:
-            self.step = then
+            self._enter(then)
             return
         g = self.g
         if self.lead_next >= 0:
@@ -579,6 +618,30 @@ class DataState(State):
         self.skips = 0
         self.start_turn()
 
+    def _enter(self, step: int) -> None:
+        """Go on to ``step``, decided by whom its ``by`` says."""
+        self.step = step
+        by = self.g.step_by[step]
+        if by == BY_TURN:
+            self.decider = -1
+        elif by == BY_TARGET:
+            self.decider = self.tg
+        else:
+            self._open_window(self.seat)
+
+    def _open_window(self, after: int) -> None:
+        """Hand a ``by: others`` step to the first seat after ``after`` in turn order that is offered something; when the
+        turn's own seat comes round again, the window closes and the turn goes to the step's ``after``."""
+        g = self.g
+        seat = (after + self.direction) % g.num_players
+        while seat != self.seat:
+            self.decider = seat
+            if self.legal_actions():
+                return
+            seat = (seat + self.direction) % g.num_players
+        self.decider = -1
+        self._then(g.step_after[self.step])
+
     def scores(self) -> list[int]:
         g = self.g
         return [sum(scorer(self, seat) for scorer in g.scorers) for seat in range(g.num_players)]
@@ -589,6 +652,7 @@ class DataState(State):
         other.z = [list(zone) for zone in self.z]
         other.c = list(self.c)
         other.v = list(self.v)
+        other.decider, other.forced = self.decider, self.forced
         other.seat, other.step, other.direction, other.skips = self.seat, self.step, self.direction, self.skips
         other.extra, other.passes, other.turn, other.over = self.extra, self.passes, self.turn, self.over
         other.pending, other.pending_then = self.pending, self.pending_then
@@ -603,29 +667,30 @@ class DataState(State):
     def action_to_string(self, action: Action) -> str:
         g = self.g
         index, parameter = divmod(action, g.width)
+        seat = self.deciding_seat()
         if index >= g.chance_base:
             chance = g.chances[index - g.chance_base]
             if chance.kind == "roll":
-                return f"P{self.seat + 1} rolls {chance.name}: {parameter}"
-            return f"P{self.seat + 1} takes at random from {chance.name}: {g.card_names[parameter]}"
+                return f"P{seat + 1} rolls {chance.name}: {parameter}"
+            return f"P{seat + 1} takes at random from {chance.name}: {g.card_names[parameter]}"
         if index >= g.choice_base:
             var = index - g.choice_base
-            return f"P{self.seat + 1} chooses {list(g.setup_rules.variables)[var]} {g.variable_values[var][parameter]}"
+            return f"P{seat + 1} chooses {list(g.setup_rules.variables)[var]} {g.variable_values[var][parameter]}"
         option = g.options[index]
         aim = ""
         if option.target is not None:
             target, parameter = divmod(parameter, g.card_width)
             aim = f" at P{target + 1}"
         if option.mechanic is not None:
-            return f"P{self.seat + 1} {option.name}: {option.mechanic[0].describe(option.mechanic[1], self, parameter)}"
+            return f"P{seat + 1} {option.name}: {option.mechanic[0].describe(option.mechanic[1], self, parameter)}"
         if option.chooses_card:
-            return f"P{self.seat + 1} {option.name}{aim}: {g.card_names[parameter]}"
-        return f"P{self.seat + 1} {option.name}{aim}"
+            return f"P{seat + 1} {option.name}{aim}: {g.card_names[parameter]}"
+        return f"P{seat + 1} {option.name}{aim}"
 
     def fingerprint(self) -> tuple[object, ...]:
         g = self.g
         zones = tuple(tuple(sorted(zone)) if g.unordered[i] else tuple(zone) for i, zone in enumerate(self.z))
-        return (zones, tuple(self.c), tuple(self.v), self.seat, self.step, self.direction, self.skips, self.extra,
+        return (zones, tuple(self.c), tuple(self.v), self.seat, self.decider, self.step, self.direction, self.skips, self.extra,
                 self.passes, self.turn, self.over, self.pending, self.pending_then, tuple(self.trick_seats), self.lead_next, self.tricks_taken,
                 self.tg, self.chance, self.chance_from, self.chance_to, tuple(m.fingerprint(part) for m, part in zip(g.mechanics, self.m)))
 

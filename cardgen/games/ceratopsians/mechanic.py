@@ -212,7 +212,7 @@ class Boneyard(Mechanic):
         card = state.m[self.index][1][parameter] if 0 <= parameter < SLOTS else EMPTY
         if card == EMPTY:
             return f"from empty slot {parameter}"
-        near = parameter if state.seat == 0 else SLOTS - 1 - parameter
+        near = parameter if state.deciding_seat() == 0 else SLOTS - 1 - parameter
         return f"{self.skulls.face_label(2 * card + state.m[self.index][0][card])} from slot {parameter}, {SLOT_WORDS[near]}"
 
     # -- slide, flip and refill --------------------------------------------------------------------
