@@ -217,7 +217,7 @@ def spec_contract(spec: Spec) -> RulesContract | None:
     if spec.rules_data is not None:
         from cardgen.engine.mechanics import mechanic_declaration
         from cardgen.spec.rules_check import derived_contract
-        from cardgen.spec.rules_mechanics import with_mechanics
+        from cardgen.spec.mechanic_declaration import with_mechanics
 
         found = [mechanic_declaration(name) for name in spec.rules_data.mechanics]
         return with_mechanics(derived_contract(spec, spec.rules_data), [d for d in found if d is not None])

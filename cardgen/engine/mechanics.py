@@ -3,7 +3,7 @@
 A game package (``cardgen/games/<pkg>/``) or an installed distribution (the
 ``cardgen.games`` entry-point group) calls :func:`register_mechanic` once with a
 :class:`Mechanic` subclass whose ``declaration`` says what it offers and reads
-(:class:`cardgen.spec.rules_mechanics.MechanicDeclaration`). The interpreter makes
+(:class:`cardgen.spec.mechanic_declaration.MechanicDeclaration`). The interpreter makes
 one instance per :class:`~cardgen.engine.interpreter.DataGame` (one player count),
 which compiles what it needs from the spec once, as the hand-written engines do.
 
@@ -24,7 +24,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable
 
-from cardgen.spec.rules_mechanics import MechanicDeclaration
+from cardgen.spec.mechanic_declaration import MechanicDeclaration
 
 if TYPE_CHECKING:
     from cardgen.engine.interpreter.game import DataGame, DataState

@@ -13,7 +13,7 @@ from typing import Iterator
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.rules_check import rules_problems
-from cardgen.spec.rules_mechanics import mechanic_problems, mechanic_uses
+from cardgen.spec.mechanic_declaration import mechanic_problems, mechanic_uses
 from cardgen.validate.registry import check, register_codes
 
 register_codes(

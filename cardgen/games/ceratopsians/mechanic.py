@@ -30,7 +30,7 @@ from cardgen.games.ceratopsians.faces import DECK_ID, Skulls
 from cardgen.games.ceratopsians.phrases import PHRASES
 from cardgen.spec.contract import DeckRule, NumberRule, RulesContract, SetupRule
 from cardgen.spec.models import Spec
-from cardgen.spec.rules_mechanics import MechanicDeclaration, MechanicZone
+from cardgen.spec.mechanic_declaration import MechanicDeclaration, MechanicZone
 from cardgen.spec.source import PathKey
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ def _enough_cards_to_draft(spec: Spec) -> Iterator[tuple[PathKey, str]]:
 CONTRACT = RulesContract(
     players=(2, 2),
     numbers={
+        "drafts_per_player": NumberRule(1, 100, "cards each player drafts (the rules data's end; the mechanic's proof that a complete display is out of reach)"),
         "pair_points": NumberRule(1, 10, "points for each matching pair of markers"),
         "complete_display_bonus": NumberRule(0, 50, "bonus for a display with all six parts"),
     },
@@ -260,6 +261,14 @@ class Boneyard(Mechanic):
     def usage_keys(self) -> list[str]:
         """Every card id (drafted) and ``display:complete`` (a complete display in a final best arrangement)."""
         return sorted(set(self.skulls.usage_names)) + ["display:complete"]
+
+    def proven_unusable(self) -> dict[str, str]:
+        """A complete display needs one face of every part, so fewer drafts than parts can never make one."""
+        parts = len(self.skulls.part_ids)
+        drafts = self.game.spec.numbers.get("drafts_per_player", parts)
+        if drafts < parts:
+            return {"display:complete": f"a complete display needs {parts} parts and a player drafts {drafts} cards"}
+        return {}
 
     def usage(self, state: "DataState") -> dict[str, int]:
         counts: dict[str, int] = {}
