@@ -190,7 +190,9 @@ def solve_deal(loaded: LoadedSpec, seed: int = 0, players: int | None = None, ga
 
     built = game if game is not None else make_game(loaded, players)
     assert loaded.spec is not None and loaded.spec.rules is not None  # make_game refused anything else
-    rules_id = loaded.spec.rules_module
+    from cardgen.engine.mechanics import game_package
+
+    rules_id = game_package(loaded.spec)
     solver = solver_for(rules_id) if rules_id is not None else None
     if solver is None:
         raise InputError(f"no exact solver is registered for {rules_id or 'rules as data'!r}", loaded.file)

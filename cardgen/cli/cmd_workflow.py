@@ -113,7 +113,9 @@ def watch(
 
     roots = [folder]
     loaded = load_spec(folder)
-    bundled = bundled_layouts(loaded.spec.package_id if loaded.spec is not None else None)
+    from cardgen.engine.mechanics import game_package
+
+    bundled = bundled_layouts(game_package(loaded.spec) if loaded.spec is not None else None)
     if bundled is not None and bundled.is_dir():
         roots.append(bundled)
     watched = ", ".join(display_path(r) for r in roots)

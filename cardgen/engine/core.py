@@ -215,9 +215,12 @@ def registered_rules() -> list[str]:
 def spec_contract(spec: Spec) -> RulesContract | None:
     """What the spec's rules read: the named module's contract, or the one its rules data implies."""
     if spec.rules_data is not None:
+        from cardgen.engine.mechanics import mechanic_declaration
         from cardgen.spec.rules_check import derived_contract
+        from cardgen.spec.mechanic_declaration import with_mechanics
 
-        return derived_contract(spec, spec.rules_data)
+        found = [mechanic_declaration(name) for name in spec.rules_data.mechanics]
+        return with_mechanics(derived_contract(spec, spec.rules_data), [d for d in found if d is not None])
     return contract_for(spec.rules_module) if spec.rules_module is not None else None
 
 

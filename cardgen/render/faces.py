@@ -145,7 +145,9 @@ def face_set(loaded: LoadedSpec, locale: str | None = None) -> FaceSet:
 
 def _layouts(loaded: LoadedSpec, spec: Spec) -> dict[str, ResolvedLayout]:
     out: dict[str, ResolvedLayout] = {}
-    bundled = bundled_layouts(spec.package_id)
+    from cardgen.engine.mechanics import game_package
+
+    bundled = bundled_layouts(game_package(spec))
     for deck in spec.decks:
         out[deck.id] = resolve_layout(loaded.folder, bundled, deck.id, deck.layout, default_deck_layout(deck, size_of(deck.size)))
     for component in spec.components:

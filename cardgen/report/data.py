@@ -200,9 +200,12 @@ def solve_deals(loaded: LoadedSpec, players: list[int], deals: int, seed: int, p
     has no solver or ``deals`` is 0.
     """
     spec = loaded.spec
-    if spec is None or spec.rules_module is None or deals <= 0 or spec.rules_module not in core.registered_rules():
+    from cardgen.engine.mechanics import game_package
+
+    package = game_package(spec) if spec is not None else None
+    if spec is None or package is None or deals <= 0:
         return []
-    solver = core.solver_for(spec.rules_module)
+    solver = core.solver_for(package)
     if solver is None:
         return []
     out: list[SolverResult] = []

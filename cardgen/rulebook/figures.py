@@ -56,16 +56,21 @@ def load_figure_modules() -> None:
 
 def figures_for(spec: Spec) -> GameFigures | None:
     """The figures the game package of ``spec``'s rules offers (None: no rules, or none offered); a game written
-    as rules data gets those a game package registered under the spec's id, or the interpreter's generic ones."""
+    as rules data gets those its game package registered (see :func:`cardgen.engine.mechanics.game_package`), or the
+    interpreter's generic ones."""
+    from cardgen.engine.mechanics import game_package
+
+    package = game_package(spec)  # a data game's package (its mechanic's, or its spec id's): its figures, when it has some
+    if package is not None:
+        load_figure_modules()
+        found = registered_figures(package)
+        if found is not None or spec.rules_data is None:
+            return found
     if spec.rules_data is not None:
         from cardgen.render.data_figures import DATA_FIGURES
 
-        load_figure_modules()  # a game package may draw its data game in its own words (registered under the spec's id)
-        return registered_figures(spec.id) or DATA_FIGURES
-    if spec.rules_module is None:
-        return None
-    load_figure_modules()
-    return registered_figures(spec.rules_module)
+        return DATA_FIGURES
+    return None
 
 
 @dataclass(frozen=True)

@@ -130,7 +130,9 @@ def message_sources(templates_dir: Path = TEMPLATES_DIR, python_dir: Path = PYTH
     """The files messages are extracted from, in a stable order."""
     templates = sorted(templates_dir.rglob(f"*{TEMPLATE_SUFFIX}")) if templates_dir.is_dir() else []
     python = sorted(python_dir.glob("*.py")) if python_dir.is_dir() else []
-    return templates + python
+    # named mechanics' phrases (see cardgen.spec.rules_mechanics): every game package's phrases.py
+    games = sorted((python_dir.parent / "games").glob("*/phrases.py")) if python_dir.is_dir() else []
+    return templates + python + games
 
 
 def extract_catalog(templates_dir: Path = TEMPLATES_DIR, python_dir: Path = PYTHON_SOURCES_DIR) -> Catalog:

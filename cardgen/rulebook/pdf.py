@@ -234,6 +234,26 @@ class _PageMark(Flowable):
         """Nothing to draw."""
 
 
+class FittingParagraph(Paragraph):
+    """A paragraph whose split always gives a first part that fits the height it was split at.
+
+    reportlab's split of a hyphenated paragraph can break its lines differently from the wrap it
+    measured (a word hyphenated one way when measuring, another when splitting), so the first part may
+    come out a line taller than the space left; the frame then refuses it and the build stops with
+    "Splitting error". Such a split is tried again one line lower until the first part fits (or the
+    whole paragraph moves to the next page).
+    """
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        height = availHeight
+        while height > 0:
+            parts: list[Flowable] = super().split(availWidth, height)
+            if len(parts) < 2 or parts[0].wrap(availWidth, availHeight)[1] <= availHeight + 1e-6:
+                return parts
+            height -= self.style.leading
+        return []
+
+
 class _HeadingParagraph(Paragraph):
     """A heading that registers itself in the table of contents and the PDF outline."""
 
@@ -345,9 +365,9 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
             level = max(1, min(block.level, 3))
             story.append(_HeadingParagraph(escape(block.text), styles.headings[level - 1], level - 1, f"h-{block.anchor}", block.text))
         elif isinstance(block, Para):
-            story.append(Paragraph(markup(block.runs), para_styles.get(block.css, styles.body)))
+            story.append(FittingParagraph(markup(block.runs), para_styles.get(block.css, styles.body)))
         elif isinstance(block, ListBlock):
-            items = [Paragraph(markup(item), styles.item) for item in block.items]
+            items = [FittingParagraph(markup(item), styles.item) for item in block.items]
             story.append(
                 ListFlowable(
                     items,

@@ -157,6 +157,7 @@ from cardgen.spec.rules_data import (
     SumScore,
     TransferEffect,
 )
+from cardgen.spec.rules_mechanics import MechanicEffect, MechanicScore, MechanicStep, UseKind
 from cardgen.spec.rules_tricks import card_condition_before_play
 
 
@@ -169,6 +170,33 @@ class RulesSummary:
 
     def fallback(self, item: object) -> str:
         return self.book.say(FALLBACK, kind=kind_of(item), detail=compact(item))
+
+    def mechanic(self, name: str, kind: UseKind, item: str) -> str:
+        """A named mechanic's own phrase for one use (its declaration's catalog message), its numbers filled from the spec."""
+        from cardgen.engine.mechanics import mechanic_declaration
+
+        declaration = mechanic_declaration(name)
+        message = declaration.offers(kind).get(item) if declaration is not None else None
+        if message is None:
+            return self.book.say(FALLBACK, kind="mechanic", detail=f"{name}: {kind} {item}")
+        b = self.book
+        spec = b.spec
+        values: dict[str, str] = {f"numbers.{key}": b.number(value) for key, value in spec.numbers.items()}
+        for entry in ("deal", "display", "pieces"):
+            keys = {key for setup in spec.setups for key in getattr(setup, entry)}
+            for key in keys:
+                counts = {setup.players: b.number(getattr(setup, entry).get(key, 0)) for setup in spec.setups}
+                values[f"setup.{entry}.{key}"] = b.by_player_counts(counts)
+        return b.say(message, **values)
+
+    def _setup_mechanic(self, step: MechanicStep) -> str:
+        return self.mechanic(step.mechanic.name, "setup", step.mechanic.setup)
+
+    def _effect_mechanic(self, effect: MechanicEffect, card: bool) -> str:
+        return self.mechanic(effect.mechanic.name, "effect", effect.mechanic.effect)
+
+    def _score_mechanic(self, item: MechanicScore) -> str:
+        return self.mechanic(item.mechanic.name, "score", item.mechanic.score)
 
     # -- setup ---------------------------------------------------------------------------------------
 
@@ -393,6 +421,8 @@ class RulesSummary:
             out.append(b.say(ONLY_OTHERWISE))
         if option.target is not None:
             out.append(b.say(CHOOSE_TARGET, condition=ExpressionText(b).condition(option.target.where)))
+        if option.mechanic is not None:
+            out.append(self.mechanic(option.mechanic.name, "action", option.mechanic.action))
         choice = option.card
         if choice is not None:
             out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_, choice.whose), target=b.zone_phrase(choice.to)))
@@ -485,6 +515,8 @@ class RulesSummary:
             out.append(b.say(END_ALL_SEATS, condition=ExpressionText(b, "their").condition(end.all_seats)))
         if end.all_pass:
             out.append(b.say(END_ALL_PASS))
+        if end.mechanic is not None:
+            out.append(b.say(END_TABLE, condition=self.mechanic(end.mechanic.name, "condition", end.mechanic.condition)))
         if end.turn_limit is not None:
             text = ExpressionText(b)
             node = text.tree(end.turn_limit, False)
@@ -555,6 +587,7 @@ SETUP_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "move": RulesSummary._setup_move,
     "set": RulesSummary._setup_set,
     "set_aside": RulesSummary._set_aside,
+    "mechanic": RulesSummary._setup_mechanic,
 }
 """Setup step kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {
@@ -569,6 +602,7 @@ EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {
     "steal": RulesSummary._steal,
     "reverse": lambda summary, effect, card: summary.book.say(REVERSE),
     "extra_turn": lambda summary, effect, card: summary.book.say(EXTRA_TURN),
+    "mechanic": RulesSummary._effect_mechanic,
 }
 """Effect kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 SCORING_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
@@ -577,6 +611,7 @@ SCORING_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "all_or_nothing": RulesSummary._all_or_nothing,
     "sets": lambda summary, item: sets_sentences(summary.book, item),
     "one_of_each": RulesSummary._one_of_each,
+    "mechanic": RulesSummary._score_mechanic,
 }
 """Scoring kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 

@@ -23,6 +23,7 @@ from cardgen.spec.rules_data import (
     ArrangeEffect,
     AllOrNothingScore,
     ChooseEffect,
+    CounterScore,
     DealStep,
     Effect,
     FirstSeatWhere,
@@ -331,7 +332,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             yield from sets_problems(rules, names, ("rules", "scoring", k, "sets"), score)
         elif isinstance(score, OneOfEachScore):
             yield from _one_of_each_problems(names, k, score)
-        elif not isinstance(score, SumScore) and score.counter not in rules.counters:
+        elif isinstance(score, CounterScore) and score.counter not in rules.counters:
             yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
     for i, step in enumerate(rules.setup):
         if isinstance(step, SetAsideStep):

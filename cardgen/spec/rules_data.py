@@ -19,22 +19,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from cardgen.limits import MAX_RULES_COUNT
 from cardgen.spec.local_text import GENDER_DESCRIPTION, Gender, LocalText
+from cardgen.spec.rules_base import RulesIdentifier, RulesModel
+from cardgen.spec.rules_mechanics import MechanicAction, MechanicCondition, MechanicEffect, MechanicScore, MechanicStep
 
-RulesIdentifier = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=40, description="A name in the rules: lower-case letters, digits and '_'.")]
 Expr = Annotated[
     Union[int, str],
     Field(description="A whole number, or an expression over the game's names (see docs/rules-data.md), e.g. `numbers.hand_size` or `count(hand) == 0`."),
 ]
-
-
-class RulesModel(BaseModel):
-    """Base of the rules-data models: strict, closed to unknown keys, immutable."""
-
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 class Zone(RulesModel):
@@ -215,7 +210,7 @@ class ArrangeSpec(RulesModel):
 SimpleEffect = Literal["reverse", "extra_turn"]
 """Effects with no parameters: ``reverse`` (the turn order changes direction), ``extra_turn`` (the seat to move plays again)."""
 
-Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect, RollEffect, StealEffect, ArrangeEffect]
+Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect, RollEffect, StealEffect, ArrangeEffect, MechanicEffect]
 
 # --- turn -------------------------------------------------------------------------------------------
 
@@ -251,6 +246,10 @@ class Option(RulesModel):
     target: TargetChoice | None = Field(
         default=None,
         description="When set, the option is one choice per seat satisfying its `where` (times the card choice, if any); its effects may say `who: target` and read `target`.",
+    )
+    mechanic: MechanicAction | None = Field(
+        default=None,
+        description="When set, the option is one choice per action the named mechanic offers in the position (see docs/rules-data.md, Named mechanics).",
     )
     when: str | None = Field(default=None, description="An expression that must hold for the option to be offered.")
     otherwise: bool = Field(default=False, description="Offered only when none of the step's other options is (a pass when stuck).")
@@ -311,6 +310,9 @@ class End(RulesModel):
     all_pass: bool = Field(default=False, description="Whether the game ends when every seat in turn has passed.")
     all_seats: str | None = Field(default=None, description="An expression that ends the game when it holds for every seat (e.g. `count(hand) == 0 and count(pile) == 0`).")
     turn_limit: Expr | None = Field(default=None, description="The game ends after this many turns (a designer's cap; every playout reaching it is reported).")
+    mechanic: MechanicCondition | None = Field(
+        default=None, description="A named mechanic's condition, checked after each action: the game ends when it holds (see docs/rules-data.md, Named mechanics)."
+    )
     at: Literal["action", "turn"] = Field(
         default="action",
         description="When the end is looked at: after every action (action), or only as a turn ends, once its last step is done (turn).",
@@ -432,7 +434,7 @@ class OneOfEachSpec(RulesModel):
     times: Expr = Field(default=1, description="What a multiplied set's points are multiplied by.")
 
 
-Scoring = Union[SumScore, CounterScore, AllOrNothingScore, SetsScore, OneOfEachScore]
+Scoring = Union[SumScore, CounterScore, AllOrNothingScore, SetsScore, OneOfEachScore, MechanicScore]
 
 
 class RuleOption(RulesModel):
@@ -447,6 +449,11 @@ class RuleOption(RulesModel):
 class RulesData(RulesModel):
     """A game's play as data, for the generic interpreter."""
 
+    mechanics: list[RulesIdentifier] = Field(
+        default_factory=list,
+        max_length=8,
+        description="The named mechanics (Python registered by a game package) the rules use where the vocabulary has no word; see docs/rules-data.md.",
+    )
     options: dict[RulesIdentifier, RuleOption] = Field(
         default_factory=dict,
         description="Rule options, by name: the spec's top-level `options` picks a choice of each; expressions read it as `options.NAME` (a text).",
@@ -564,7 +571,7 @@ class Tricks(RulesModel):
     after: list[Effect] = Field(default_factory=list, description="What happens after every trick, for its winner (the seat in question), in order.")
 
 
-SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep]
+SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep, MechanicStep]
 
 for _model in (End, ArrangeEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, OneOfEachScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

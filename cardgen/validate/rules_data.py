@@ -13,6 +13,7 @@ from typing import Iterator
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.rules_check import rules_problems
+from cardgen.spec.mechanic_declaration import mechanic_problems, mechanic_uses
 from cardgen.validate.registry import check, register_codes
 
 register_codes(
@@ -20,7 +21,8 @@ register_codes(
         "CG175": "The rules data names something that does not exist (a zone, counter, variable, step, field, number, dice or setup entry), "
         "an expression is not in the rules language or gives the wrong kind of value, names clash, a count, range or limit is out "
         "of bounds, or a name is used where it means nothing (`target` where no seat is chosen, a roll or steal that is not the last "
-        "effect of its list), so the interpreter could not play it.",
+        "effect of its list), or a named mechanic is not registered, not listed under `mechanics`, lacks the action, effect, setup "
+        "step or score asked of it, or misses a zone it needs, so the interpreter could not play it.",
         "CG176": "A step of the turn from which no chain of options ever ends the turn, so a turn could go on for ever.",
         "CG177": "A card effect in the rules data that can never happen: no card in play carries it, or no option chooses a card with its effects.",
         "CG178": "The trick rules cannot be played as written: the trick zone is per seat or tricks won go to a shared zone, no option "
@@ -55,6 +57,20 @@ def rules_data(loaded: LoadedSpec) -> Iterator[Finding]:
     for path, problem, code in rules_problems(loaded.spec, rules):
         severity = Severity.WARNING if code in ("CG177", "CG180") else Severity.ERROR
         yield loaded.place_finding(code, severity, path, problem, _HINTS[code])
+
+
+@check("rules-data-mechanics", "static")
+def rules_data_mechanics(loaded: LoadedSpec) -> Iterator[Finding]:
+    """Every named mechanic the rules data uses is registered, listed, offers what is asked of it and finds its zones."""
+    assert loaded.spec is not None
+    rules = loaded.spec.rules_data
+    if rules is None or not (rules.mechanics or any(True for _ in mechanic_uses(rules))):
+        return
+    from cardgen.engine.mechanics import mechanic_declaration, registered_mechanics
+
+    declarations = {name: mechanic_declaration(name) for name in rules.mechanics}
+    for path, problem in mechanic_problems(rules, declarations, registered_mechanics()):
+        yield loaded.place_finding("CG175", Severity.ERROR, path, problem, "see docs/rules-data.md, Named mechanics")
 
 
 @check("rules-data-names", "static")

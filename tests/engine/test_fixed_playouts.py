@@ -16,6 +16,12 @@ wants (any number, before and after the build) and a held Remove or Move card be
 going; with ``options.bonus_timing: start_of_turn`` the former fixed games still replay move for move
 (tests/games/test_ceramus_source_readings.py).
 
+The Ceratopsians figures were recorded again for issue 14, when its play became rules data with the
+named mechanic ``ceratopsians``: the deal follows the rules data's convention (the top of the shuffled
+deck is the end of the list, so the boneyard and the refills come from the other end than before) and
+the actions are the draft option's numbers; the former rules module, now tests/reference/ceratopsians.py,
+agrees with it move for move on the same deal (tests/engine/test_lockstep_ceratopsians.py).
+
 Playthroughs: the games of ``FIXED`` are kept whole, readable, as JSON lines in
 ``tests/engine/playthroughs/`` (one line per action: who played, the action as
 the rules module writes it, the scores, who moves next, how many choices they
@@ -75,7 +81,7 @@ FORTY_SEEDS = {
     ("ceramus", 2): "e54bb6a1bdf9f95b",
     ("ceramus", 3): "3ffafe2ff2651487",
     ("ceramus", 4): "639ba6aec9d7623c",
-    ("ceratopsians", 2): "5690606a2a502c08",
+    ("ceratopsians", 2): "194b9843b79a138c",
     ("keramikos", 2): "a3c96c9946d5fc3e",
     ("keramikos", 3): "fdf251fc6ece2288",
     ("keramikos", 4): "6c35999a2896f388",
@@ -208,8 +214,10 @@ def test_ceratopsians_best_is_the_search_and_hands_out_copies() -> None:
     while not state.is_terminal():
         legal = state.legal_actions()
         state.apply_action(legal[int(rng.random() * len(legal))])
-    faces = state.collections[0]  # type: ignore[attr-defined]
-    scorer = game.scorer  # type: ignore[attr-defined]
+    from cardgen.games.ceratopsians.position import facts, position
+
+    faces = position(state).collections[0]
+    scorer = facts(game).scorer
     value, arrangement = scorer.best(faces)
     assert (value, arrangement) == scorer.search(faces, want_arrangement=True)
     arrangement[0].append(-99)

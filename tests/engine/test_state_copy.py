@@ -7,7 +7,6 @@ import pytest
 from cardgen.engine.core import State
 from cardgen.engine.state_copy import state_methods
 from cardgen.games.ceramus.rules import CeramusState
-from cardgen.games.ceratopsians.rules import CeratopsiansState
 from cardgen.games.keramikos.rules import KeramikosState
 from reference.mausoleum_guardians import MausoleumState
 
@@ -49,7 +48,7 @@ def test_an_undeclared_slot_is_refused_when_the_class_is_made() -> None:
         state_methods(("a",), values="a", fingerprint="tail:a:b")
 
 
-@pytest.mark.parametrize("state_class", [CeramusState, KeramikosState, MausoleumState, CeratopsiansState])
+@pytest.mark.parametrize("state_class", [CeramusState, KeramikosState, MausoleumState])
 def test_every_game_state_declares_its_copies(state_class: type[State]) -> None:
     assert state_class.clone.__doc__ and "generated" in state_class.clone.__doc__
     assert state_class.fingerprint.__doc__ and "generated" in state_class.fingerprint.__doc__

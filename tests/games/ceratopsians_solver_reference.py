@@ -1,17 +1,25 @@
 """Exhaustive references for the Ceratopsians solvers (test-only code: no pruning, no bounds, no tables).
 
 Each reference walks the engine's own State API or every set partition, so it
-shares nothing with the searches it checks but the rules module.
+shares nothing with the searches it checks but the reference engine (tests/reference/ceratopsians.py,
+the former rules module, which the lockstep test ties to the shipped rules data).
 """
 
 from __future__ import annotations
 
 import random
+import sys
 from fractions import Fraction
+from pathlib import Path
 from typing import Sequence
 
 from cardgen.games.ceratopsians.assembly import DisplayScorer
-from cardgen.games.ceratopsians.rules import CeratopsiansGame, CeratopsiansState
+
+TESTS = str(Path(__file__).resolve().parents[1])
+if TESTS not in sys.path:  # tests/, where the reference engines live (tests/engine sees it as its package's parent)
+    sys.path.insert(0, TESTS)
+
+from reference.ceratopsians import CeratopsiansGame as CeratopsiansGame, CeratopsiansState as CeratopsiansState  # noqa: E402
 
 Face = int
 

@@ -11,23 +11,39 @@ import random
 from functools import lru_cache
 
 import pytest
-from ceratopsians_solver_reference import brute_force, expectimax, minimax, random_position
+from ceratopsians_solver_reference import CeratopsiansGame, brute_force, expectimax, minimax, random_position
 from game_helpers import shipped_spec
 
-from cardgen.engine.core import play_actions, solver_for
+from cardgen.engine.core import Game, make_game, play_actions, solver_for
+from cardgen.engine.interpreter import DataGame
 from cardgen.games.ceratopsians.assembly import DisplayScorer, Joint
 from cardgen.games.ceratopsians.information import endgame_note, information_value
-from cardgen.games.ceratopsians.rules import CeratopsiansGame
+from cardgen.games.ceratopsians.position import draft_slot, facts
 from cardgen.games.ceratopsians.solver import INFORMATION, first_player_edge, gain_bound, optimal_first_move, solve, solve_state
 
 
 @lru_cache(maxsize=None)
-def game(drafts: int | None = None) -> CeratopsiansGame:
+def game(drafts: int | None = None) -> DataGame:
+    """The shipped game (rules data with the mechanic), with ``drafts`` drafts each when given."""
     spec = shipped_spec("ceratopsians")
-    return CeratopsiansGame(spec, 2, drafts_per_player=drafts)
+    if drafts is not None:
+        spec = spec.model_copy(update={"numbers": {**spec.numbers, "drafts_per_player": drafts}})
+    built = make_game(spec, 2)
+    assert isinstance(built, DataGame)
+    return built
 
 
-def replay_margin(g: CeratopsiansGame, seed: int, actions: tuple[int, ...]) -> int:
+@lru_cache(maxsize=None)
+def reference(drafts: int | None = None) -> CeratopsiansGame:
+    """The hand-written reference engine (tests/reference), dealing the same cards for a seed (the lockstep test checks they agree)."""
+    return CeratopsiansGame(shipped_spec("ceratopsians"), 2, drafts_per_player=drafts)
+
+
+def slots(g: Game, actions: tuple[int, ...]) -> list[int]:
+    return [draft_slot(g, action) for action in actions]
+
+
+def replay_margin(g: Game, seed: int, actions: tuple[int, ...]) -> int:
     state = play_actions(g, seed, actions)
     assert state.is_terminal()
     first, second = state.scores()
@@ -46,7 +62,7 @@ def test_solver_is_registered_and_says_what_it_knows() -> None:
 
 def test_gain_bound_is_admissible_against_brute_force() -> None:
     """value(C + f) - value(C) <= gain_bound(f, C), both values by brute force over set partitions."""
-    scorer = game().scorer
+    scorer = facts(game()).scorer
     rng = random.Random(2024)
     tight = 0
     for _ in range(400):
@@ -63,7 +79,7 @@ def test_gain_bound_is_admissible_against_brute_force() -> None:
 
 def test_gain_bound_is_admissible_on_large_collections() -> None:
     """The same on collections of 7 to 15 faces, valued by the display search (itself checked by brute force)."""
-    scorer = game().scorer
+    scorer = facts(game()).scorer
     rng = random.Random(13)
     for _ in range(1500):
         cards = rng.sample(range(18), rng.randint(8, 16))
@@ -123,13 +139,13 @@ def test_alpha_beta_equals_minimax_on_short_deals() -> None:
         for seed in range(8 if drafts < 4 else 3):
             solution = solve(g, seed)
             assert solution.proved
-            assert solution.value == minimax(g.new_initial_state(seed)), (drafts, seed)
+            assert solution.value == minimax(reference(drafts).new_initial_state(seed)), (drafts, seed)
             assert replay_margin(g, seed, solution.actions) == solution.value
 
 
 def test_alpha_beta_equals_minimax_on_the_last_drafts_of_full_deals() -> None:
     """Late positions hold the large collections where the gain bound is tested hardest."""
-    g = game()
+    g = reference()
     for seed in range(40):
         drafts = 9 + seed % 3  # 7, 6 or 5 drafts left
         state = random_position(g, seed, drafts)
@@ -148,12 +164,13 @@ def test_deals_that_made_the_search_inconsistent(seed: int) -> None:
     g = game()
     solution = solve(g, seed)
     assert replay_margin(g, seed, solution.actions) == solution.value
-    # Every late position on the line: the solver agrees with plain minimax.
-    state = g.new_initial_state(seed)
+    # Every late position on the line: the solver (on the data game) agrees with plain minimax (on the reference).
+    state, same = g.new_initial_state(seed), reference().new_initial_state(seed)
     for ply, action in enumerate(solution.actions):
         if ply >= 11:
-            assert solve_state(state)[0] == minimax(state), ply
+            assert solve_state(state)[0] == minimax(same), ply
         state.apply_action(action)
+        same.apply_action(draft_slot(g, action))
 
 
 def test_full_deal_line_replays_to_its_value() -> None:
@@ -161,13 +178,13 @@ def test_full_deal_line_replays_to_its_value() -> None:
     solution = solve(g, 1)
     assert len(solution.actions) == 16
     assert replay_margin(g, 1, solution.actions) == solution.value
-    assert optimal_first_move(g, 1) == solution.actions[0]
+    assert optimal_first_move(g, 1) == draft_slot(g, solution.actions[0])
 
 
 def test_first_player_edge_is_the_mean_of_deal_values() -> None:
     g = game(3)
     edge, margins = first_player_edge(g, range(6))
-    assert margins == [minimax(g.new_initial_state(seed)) for seed in range(6)]
+    assert margins == [minimax(reference(3).new_initial_state(seed)) for seed in range(6)]
     assert edge == sum(margins) / 6
 
 
@@ -175,7 +192,7 @@ def test_first_player_edge_is_the_mean_of_deal_values() -> None:
 
 
 def test_information_value_equals_expectimax_through_the_engine() -> None:
-    g = game()
+    g = reference()
     for seed in range(16):
         drafts = 11 + seed % 2  # 5 or 4 drafts left, 3 or 2 cards unseen
         state = random_position(g, seed, drafts)
@@ -183,7 +200,7 @@ def test_information_value_equals_expectimax_through_the_engine() -> None:
 
 
 def test_information_value_on_short_deals() -> None:
-    g = game(2)
+    g = reference(2)
     for seed in range(3):
         state = random_position(g, seed, 2)  # two drafts left, twelve cards unseen
         assert information_value(state) == expectimax(state), seed
@@ -191,7 +208,7 @@ def test_information_value_on_short_deals() -> None:
 
 def test_information_value_ignores_the_hidden_order() -> None:
     """Two deals that differ only in cards nobody has seen have the same value under the players' information."""
-    g = game()
+    g = reference()
     state = random_position(g, 5, 11)
     hidden = list(state.order[state.top + 1 :])
     assert len(hidden) >= 2
@@ -207,7 +224,8 @@ def test_information_value_ignores_the_hidden_order() -> None:
 def test_solution_notes_both_information_models() -> None:
     g = game()
     solution = solve(g, 3)
-    assert solution.notes == endgame_note(g.new_initial_state(3), list(solution.actions))
+    assert solution.notes == endgame_note(g.new_initial_state(3), slots(g, solution.actions))
+    assert solution.notes == endgame_note(reference().new_initial_state(3), slots(g, solution.actions))  # the same on the reference
     assert "with the deck known" in solution.notes[0] and "players' information" in solution.notes[0]
 
 

@@ -27,6 +27,7 @@ from cardgen.spec.rules_data import (
     TransferEffect,
     Who,
 )
+from cardgen.spec.rules_mechanics import MechanicEffect
 
 if TYPE_CHECKING:
     from cardgen.engine.interpreter.game import DataGame, DataState
@@ -101,6 +102,8 @@ def _move_where(
 def compile_effect(game: "DataGame", effect: Effect, *, card: bool, target: bool) -> EffectFunction:
     """One effect as a function ``f(state, seat, card)`` (``card``/``target``: whether those names are bound)."""
     t = game.tables
+    if isinstance(effect, MechanicEffect):
+        return game.mechanic(effect.mechanic.name).effect(effect.mechanic.effect)
     if isinstance(effect, (RollEffect, StealEffect)):
         return compile_chance(game, effect)
     if effect == "reverse":

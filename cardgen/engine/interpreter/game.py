@@ -32,6 +32,7 @@ from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_all
 from cardgen.engine.interpreter.scoring import all_or_nothing
 from cardgen.engine.interpreter.scoring_one_of_each import one_of_each_bound, one_of_each_scorer
 from cardgen.engine.interpreter.sets import SetsScorer
+from cardgen.engine.mechanics import ActFunction, ActionsFunction, Mechanic, make_mechanics
 from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
 from cardgen.engine.interpreter.tricks import TrickRules
 from cardgen.spec.models import Spec
@@ -52,6 +53,7 @@ from cardgen.spec.rules_data import (
     SumScore,
     Who,
 )
+from cardgen.spec.rules_mechanics import MechanicScore, MechanicStep
 
 END, AGAIN, NEXT = -1, -2, -3
 BY_TURN, BY_TARGET, BY_OTHERS = 0, 1, 2
@@ -85,6 +87,8 @@ class _Option:
     """Whether the card chosen is played to the trick (its zone is ``tricks.zone``)."""
     target: ExprFunction | None = None
     """An option aimed at a seat: which seats (``target`` bound to each in turn) it may aim at."""
+    mechanic: tuple[Mechanic, str, ActionsFunction, ActFunction] | None = None
+    """An option whose choices are a named mechanic's action: the mechanic, the action's name, its offer and its act."""
     from_target: bool = False
     """Whether the card is chosen from the aimed-at seat's zone (``card.whose: target``), not the deciding seat's."""
     fixed: tuple[bool | None, ...] = ()
@@ -193,6 +197,8 @@ class DataGame(Game):
             option_values={name: spec.options.get(name, option.default) for name, option in rules.options.items()},
         )
         t = self.tables
+        self.mechanics: list[Mechanic] = make_mechanics(self, rules.mechanics)
+        """The named mechanics the rules use, in the order listed (each with its slice in ``DataState.m``)."""
         self.variable_values: list[list[Any]] = []
         for variable in rules.variables.values():
             seen: list[Any] = []
@@ -258,6 +264,7 @@ class DataGame(Game):
                     target=compile_expression(option.target.where, t, target=True) if option.target is not None else None,
                     from_target=bool(choice and choice.whose == "target"),
                     fixed=_fixed_per_design(choice.where, t, len(designs)) if choice and choice.where else (),
+                    mechanic=self._mechanic_action(option.mechanic.name, option.mechanic.action) if option.mechanic is not None else None,
                 )
                 if compiled_option.fixed and None not in compiled_option.fixed:
                     compiled_option = replace(compiled_option, all_fixed=True)
@@ -278,6 +285,7 @@ class DataGame(Game):
         """Whether the end is looked at only as a turn ends (``end.at: turn``), not after every action."""
         self.tiebreaks = [compile_expression(source, t) for source in rules.tiebreaks]
         self.all_pass = end.all_pass
+        self.end_mechanic = self.mechanic(end.mechanic.name).condition(end.mechanic.condition) if end.mechanic is not None else None
         self.turn_limit = constant_value(end.turn_limit, t) if end.turn_limit is not None else None
         self.final_when = compile_expression(end.final.when, t) if end.final is not None else None
         """A final round's condition, checked at the end of every turn (None: no final round)."""
@@ -296,12 +304,13 @@ class DataGame(Game):
         """The span of card designs in an action's parameter; an option aimed at seat k adds k times it."""
         seats = P if any(o.target is not None for o in options) else 1
         totals = [chance.totals[-1][0] + 1 for chance in self.chances if chance.totals]
-        self.width = max([seats * self.card_width] + [len(v) for v in self.variable_values] + totals)
+        widths = [o.mechanic[0].width(o.mechanic[1]) for o in options if o.mechanic is not None]
+        self.width = max([seats * self.card_width] + [len(v) for v in self.variable_values] + totals + widths)
         self.only_action: list[int] = [
-            live[0].index * self.width if len(live) == 1 and live[0].when is None and not live[0].chooses_card and live[0].target is None else -1
+            live[0].index * self.width if len(live) == 1 and live[0].when is None and not live[0].chooses_card and live[0].target is None and live[0].mechanic is None else -1
             for live in self.live_steps
         ]
-        """Per step, its one action when it has a single option with no condition, card or seat to choose (else -1)."""
+        """Per step, its one action when it has a single option with no condition, card, seat or mechanic's action to choose (else -1)."""
         self.choice_base = len(options)
         self.chance_base = self.choice_base + len(self.variable_values)
         self.arrange_base = self.chance_base + len(self.chances)
@@ -316,6 +325,8 @@ class DataGame(Game):
                 bound += one_of_each_bound(item, t, self.copies)
             elif isinstance(item, SetsScore):
                 bound += next(scorer.bound for scorer, scored in zip(self.scorers, rules.scoring) if scored is item and isinstance(scorer, SetsScorer))
+            elif isinstance(item, MechanicScore):
+                bound += self.mechanic(item.mechanic.name).score_bound(item.mechanic.score)
             elif isinstance(item, (SumScore, AllOrNothingScore)):
                 summed = item.sum if isinstance(item, SumScore) else item.all_or_nothing
                 values = t.field_values[summed.field][:-1]
@@ -342,8 +353,18 @@ class DataGame(Game):
     def _effect(self, effect: Effect, *, card: bool, target: bool) -> EffectFunction:
         return compile_effect(self, effect, card=card, target=target)
 
+    def mechanic(self, name: str) -> Mechanic:
+        """The named mechanic ``name`` of these rules."""
+        return next(m for m in self.mechanics if m.declaration.name == name)
+
+    def _mechanic_action(self, name: str, action: str) -> tuple[Mechanic, str, ActionsFunction, ActFunction]:
+        mechanic = self.mechanic(name)
+        return mechanic, action, mechanic.actions(action), mechanic.act(action)
+
     def _scorer(self, item: Any) -> Callable[["DataState", int], int]:
         t = self.tables
+        if isinstance(item, MechanicScore):
+            return self.mechanic(item.mechanic.name).score(item.mechanic.score)
         if isinstance(item, AllOrNothingScore):
             return all_or_nothing(item, t, self.num_players)
         if isinstance(item, OneOfEachScore):
@@ -369,6 +390,8 @@ class DataGame(Game):
         """One setup step, compiled: the deck's cards in spec order, shuffled with the seeded generator,
         their top at the end of the list, dealt one card at a time round the table from the first seat."""
         t = self.tables
+        if isinstance(step, MechanicStep):
+            return self.mechanic(step.mechanic.name).setup(step.mechanic.setup)
         if isinstance(step, ShuffleStep):
             target = t.zone_index[step.shuffle.to]
             cards = [d for d in self.deck_designs[step.shuffle.deck] for _ in range(self.copies[d])]
@@ -439,7 +462,11 @@ class DataGame(Game):
     def usage_keys(self) -> list[str]:
         """Every option taken and every card effect carried out at least once, except the options whose condition
         is false in every position (one offered only under another choice of a rule option)."""
-        return [f"option:{o.key}" for o in self.options if not _never(o.when)] + [f"effect:{e}" for e in self.effect_ids]
+        return [f"option:{o.key}" for o in self.options if not _never(o.when)] + [f"effect:{e}" for e in self.effect_ids] + [k for m in self.mechanics for k in m.usage_keys()]
+
+    def proven_unusable(self) -> dict[str, str]:
+        """What the named mechanics prove they can never use at this player count."""
+        return {key: reason for m in self.mechanics for key, reason in m.proven_unusable().items()}
 
 
 class DataState(State):
@@ -447,7 +474,7 @@ class DataState(State):
 
     __slots__ = ("g", "z", "c", "v", "seat", "decider", "forced", "step", "direction", "skips", "extra", "passes", "turn", "over", "pending", "pending_then", "option_uses", "effect_uses",
                  "trick_seats", "lead_next", "tricks_taken", "tg", "chance", "chance_from", "chance_to", "final_left",
-                 "arranging", "arrange_low", "arrange_next")
+                 "arranging", "arrange_low", "arrange_next", "m")
 
     def __init__(self, game: DataGame) -> None:
         self.g = game
@@ -488,6 +515,8 @@ class DataState(State):
         """The zone slot whose top cards the seat deciding is arranging (-1: none)."""
         self.arrange_low = self.arrange_next = -1
         """While arranging: the lowest index of the cards arranged, and the index whose card is chosen next (from the top down)."""
+        self.m: list[Any] = [mechanic.start() for mechanic in game.mechanics]
+        """Each named mechanic's own slice of the position, in the Game's order."""
 
     def start_turn(self) -> None:
         """Begin the turn of ``self.seat``: turn counters back to their start."""
@@ -543,6 +572,8 @@ class DataState(State):
             self.over = Termination.NORMAL
         elif g.all_pass and self.passes >= g.num_players:
             self.over = Termination.NO_LEGAL_MOVES
+        elif g.end_mechanic is not None and g.end_mechanic(self):
+            self.over = Termination.NORMAL
 
     def deciding_seat(self) -> Seat:
         """The seat whose decision (or whose chance step) the state waits for: the turn's seat, or a reaction's."""
@@ -597,6 +628,8 @@ class DataState(State):
             if not cards:
                 return []
         base = option.index * g.width
+        if option.mechanic is not None:
+            return [base + p for p in option.mechanic[2](self, seat)]
         bases = [base]
         if option.target is not None:
             aimed, aim = option.target, self.tg
@@ -695,6 +728,8 @@ class DataState(State):
         if option.target is not None:
             self.tg, card = divmod(parameter, g.card_width)
         passes = option.passes if option.passes is None or isinstance(option.passes, bool) else bool(option.passes(self, seat, card))
+        if option.mechanic is not None:
+            option.mechanic[3](self, seat, parameter)
         if option.chooses_card:
             owner = self.tg if option.from_target else seat
             source = self.z[option.card_from + (owner if option.card_from_seat else 0)]
@@ -842,6 +877,7 @@ class DataState(State):
         other.tg, other.chance, other.chance_from, other.chance_to = self.tg, self.chance, self.chance_from, self.chance_to
         other.final_left = self.final_left
         other.arranging, other.arrange_low, other.arrange_next = self.arranging, self.arrange_low, self.arrange_next
+        other.m = [mechanic.clone(part) for mechanic, part in zip(self.g.mechanics, self.m)]
         return other
 
     def action_to_string(self, action: Action) -> str:
@@ -866,6 +902,8 @@ class DataState(State):
         if option.target is not None:
             target, parameter = divmod(parameter, g.card_width)
             aim = f" at P{target + 1}"
+        if option.mechanic is not None:
+            return f"P{seat + 1} {option.name}: {option.mechanic[0].describe(option.mechanic[1], self, parameter)}"
         if option.chooses_card:
             return f"P{seat + 1} {option.name}{aim}: {g.card_names[parameter]}"
         return f"P{seat + 1} {option.name}{aim}"
@@ -875,12 +913,15 @@ class DataState(State):
         zones = tuple(tuple(sorted(zone)) if g.unordered[i] else tuple(zone) for i, zone in enumerate(self.z))
         return (zones, tuple(self.c), tuple(self.v), self.seat, self.decider, self.step, self.direction, self.skips, self.extra,
                 self.passes, self.turn, self.over, self.pending, self.pending_then, tuple(self.trick_seats), self.lead_next, self.tricks_taken,
-                self.tg, self.chance, self.chance_from, self.chance_to, self.final_left, self.arranging, self.arrange_low, self.arrange_next)
+                self.tg, self.chance, self.chance_from, self.chance_to, self.final_left, self.arranging, self.arrange_low, self.arrange_next,
+                tuple(m.fingerprint(part) for m, part in zip(g.mechanics, self.m)))
 
     def usage(self) -> dict[str, int]:
         g = self.g
         out = {f"option:{o.key}": n for o, n in zip(g.options, self.option_uses)}
         out.update({f"effect:{e}": n for e, n in zip(g.effect_ids, self.effect_uses)})
+        for mechanic in g.mechanics:
+            out.update(mechanic.usage(self))
         return out
 
     def conservation_errors(self) -> list[str]:
@@ -889,6 +930,9 @@ class DataState(State):
         counts = [0] * g.n_designs
         for zone in self.z:
             for d in zone:
+                counts[d] += 1
+        for mechanic, part in zip(g.mechanics, self.m):
+            for d in mechanic.held(part):
                 counts[d] += 1
         errors = [f"{g.card_ids[d]}: {counts[d]} in play, {g.copies[d]} in the deck" for d in range(g.n_designs) if counts[d] != g.copies[d]]
         for slot, (value, (low, high)) in enumerate(zip(self.c, g.counter_bounds)):
@@ -900,4 +944,6 @@ class DataState(State):
             on_table = len(self.z[g.trick_rules.zone])
             if on_table != len(self.trick_seats) or len(set(self.trick_seats)) != on_table or on_table >= g.num_players:
                 errors.append(f"the trick holds {on_table} card(s) played by seats {[seat + 1 for seat in self.trick_seats]}")
+        for mechanic in g.mechanics:
+            errors.extend(f"{mechanic.declaration.name}: {error}" for error in mechanic.errors(self))
         return errors

@@ -9,7 +9,10 @@ import random
 
 from cardgen.engine.agents import GreedyAgent
 from cardgen.engine.core import Action, Game, State
-from cardgen.games.ceratopsians.rules import DECK_ID, EDGES, EMPTY, CeratopsiansGame, CeratopsiansState
+from cardgen.engine.interpreter import DataState
+from cardgen.games.ceratopsians.faces import DECK_ID, EDGES
+from cardgen.games.ceratopsians.mechanic import EMPTY
+from cardgen.games.ceratopsians.position import DraftFacts, draft_slot, facts, position
 from cardgen.games.ceratopsians.widgets import _skull_outline
 from cardgen.render.colour import ink_on
 from cardgen.render.figures import GameFigures, Mark, Position, TableView, Words, Zone, register_figures
@@ -18,20 +21,20 @@ from cardgen.render.table_figure import BOLD, INK, TEXT_PT
 from cardgen.render.units import pt_to_mm
 
 
-def face_mark(game: CeratopsiansGame, face: int) -> Mark:
+def face_mark(game: DraftFacts, face: int) -> Mark:
     """The mark of a card showing ``face`` (the spec's card id, and which of its two faces shows)."""
     return Mark(card=game.card_ids[face // 2].split("#")[0], face=face % 2)
 
 
 def table(state: State) -> TableView:
     """The deck, the boneyard's slots (seat 1's nearest first) and each player's collection (empty at the start)."""
-    assert isinstance(state, CeratopsiansState)
-    game = state.game
-    zones = [Zone("pile", DECK_ID, len(state.order) - state.top)]
-    bone = tuple(face_mark(game, 2 * card + state.sides[card]) for card in state.bone if card != EMPTY)
+    seen = position(state)
+    game = seen.game
+    zones = [Zone("pile", DECK_ID, len(seen.order) - seen.top)]
+    bone = tuple(face_mark(game, 2 * card + seen.sides[card]) for card in seen.bone if card != EMPTY)
     zones.append(Zone("row", DECK_ID, len(bone), marks=bone))
     for seat in (0, 1):
-        faces = state.collections[seat]
+        faces = seen.collections[seat]
         zones.append(Zone("collection", DECK_ID, len(faces), seat, tuple(face_mark(game, f) for f in faces)))
     return TableView(game.num_players, tuple(zones))
 
@@ -46,15 +49,17 @@ DRAFT = {"en": "{who} drafts {card} from {slot}", "pt_BR": "{who} pega {card} d{
 
 def describe(state: State, action: Action, words: Words) -> str:
     """A draft in ``words``' language: who, which face, from which slot as seen by the drafting player."""
-    assert isinstance(state, CeratopsiansState)
-    player = state.drafts & 1
-    card = state.bone[action] if 0 <= action < 3 else EMPTY
+    assert isinstance(state, DataState)
+    seen = position(state)
+    slot = draft_slot(state.g, action)
+    player = seen.drafts & 1
+    card = seen.bone[slot] if 0 <= slot < 3 else EMPTY
     if card == EMPTY:
         return state.action_to_string(action)
-    mark = face_mark(state.game, 2 * card + state.sides[card])
-    relative = action if player == 0 else 2 - action
-    slot = words.phrase(SLOTS[relative])
-    return words.phrase(DRAFT).format(who=words.seat(player), card=words.card(DECK_ID, mark.card, mark.face), slot=slot)
+    mark = face_mark(seen.game, 2 * card + seen.sides[card])
+    relative = slot if player == 0 else 2 - slot
+    where = words.phrase(SLOTS[relative])
+    return words.phrase(DRAFT).format(who=words.seat(player), card=words.card(DECK_ID, mark.card, mark.face), slot=where)
 
 
 COLOURS = "colours"
@@ -65,7 +70,7 @@ WIDTH = 168.0
 MARKER_R, MARKER_INSET, SPAN = 1.7, 2.4, 0.62
 
 
-def face_data(game: CeratopsiansGame, face: int) -> dict[str, object]:
+def face_data(game: DraftFacts, face: int) -> dict[str, object]:
     """The spec's data of the face ``face`` shows (part, cell, filled and hollow markers per edge)."""
     deck = next(d for d in game.spec.decks if d.id == DECK_ID)
     mark = face_mark(game, face)
@@ -74,9 +79,9 @@ def face_data(game: CeratopsiansGame, face: int) -> dict[str, object]:
     return dict(card.faces[mark.face].data)
 
 
-def pairs(game: CeratopsiansGame, display: list[int]) -> list[tuple[int, int, str, str]]:
+def pairs(game: DraftFacts, display: list[int]) -> list[tuple[int, int, str, str]]:
     """Every scoring pair of a display: the two faces, the edge of the first they meet on, and the colour
-    filled on both sides (as the rules count them, :meth:`CeratopsiansGame._facing`)."""
+    filled on both sides (as the mechanic counts them, :meth:`.faces.Skulls._facing`)."""
     cell = {game.face_part[f]: f for f in display}
     out: list[tuple[int, int, str, str]] = []
     for joint in game.joints:
@@ -101,7 +106,7 @@ def _marker_at(box: Box, edge: str, index: int, count: int) -> tuple[float, floa
     return box.right - MARKER_INSET, box.y + f * box.h
 
 
-def _display(game: CeratopsiansGame, display: list[int], x0: float, y0: float, words: Words) -> tuple[list[Primitive], float, float]:
+def _display(game: DraftFacts, display: list[int], x0: float, y0: float, words: Words) -> tuple[list[Primitive], float, float]:
     """One display at (x0, y0): its cards in their positions (the part's drawing and its markers, filled or
     hollow, with the colour's symbol in the card language), each scoring pair joined by a line of its colour."""
     palette = next(p for p in game.spec.palettes if p.id == COLOURS)
@@ -171,29 +176,31 @@ COMPLETE = {"en": ", complete: + {bonus} = {total}", "pt_BR": ", completa: + {bo
 def positions(game: Game, seed: int, words: Words) -> list[Position]:
     """A whole game of the deal of ``seed`` played by greedy players (ties from ``seed``): the first player's
     best arrangement into displays, as the engine scores it, each pair of filled markers joined."""
-    assert isinstance(game, CeratopsiansGame)
     state = game.new_initial_state(seed)
     rng = random.Random(seed)
     agent = GreedyAgent(game)
     while not state.is_terminal():
         state.apply_action(agent.choose(state, state.legal_actions(), rng))
     seat = 0
-    displays = [list(d) for d in state.arrangement(seat) if d]
+    seen = position(state)
+    displays = [list(d) for d in seen.arrangement(seat) if d]
+    game_facts = facts(game)
     items: list[Primitive] = []
     lines = []
     x, y, row_h, widest = 2.0, 0.0, 0.0, 0.0
     for n, display in enumerate(displays, start=1):
-        count = len(pairs(game, display))
-        score = game.scorer.display_score(display)
-        line = words.phrase(DISPLAY_ONE if count == 1 else DISPLAY).format(n=words.number(n), pairs=words.number(count), points=words.number(game.pair_points), sum=words.number(count * game.pair_points))
-        if score != count * game.pair_points:
-            line += words.phrase(COMPLETE).format(bonus=words.number(score - count * game.pair_points), total=words.number(score))
+        count = len(pairs(game_facts, display))
+        score = game_facts.scorer.display_score(display)
+        points = game_facts.pair_points
+        line = words.phrase(DISPLAY_ONE if count == 1 else DISPLAY).format(n=words.number(n), pairs=words.number(count), points=words.number(points), sum=words.number(count * points))
+        if score != count * points:
+            line += words.phrase(COMPLETE).format(bonus=words.number(score - count * points), total=words.number(score))
         lines.append(line)
-        width = len({c for c, _ in game.part_cell}) * (CARD_W + GAP) - GAP
+        width = len({c for c, _ in game_facts.part_cell}) * (CARD_W + GAP) - GAP
         if x > 2.0 and x + width > WIDTH:
             x, y, row_h = 2.0, y + row_h + 6.0, 0.0
         items.append(Text(x, y + 2.0 + pt_to_mm(TEXT_PT + 1), line, BOLD, TEXT_PT + 1, INK))
-        drawn, w, h = _display(game, display, x, y + 6.0, words)
+        drawn, w, h = _display(game_facts, display, x, y + 6.0, words)
         items.extend(drawn)
         widest = max(widest, x + w)
         x += w + 8.0

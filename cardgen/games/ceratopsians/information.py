@@ -21,7 +21,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Sequence
 
-from cardgen.games.ceratopsians.rules import UPDATE, CeratopsiansState
+from cardgen.engine.core import State
+from cardgen.engine.interpreter import DataState
+from cardgen.games.ceratopsians.position import DraftView, draft_action
 
 ENDGAME_COST = 12_000
 """The most lines (draft choices times uncovered cards) :func:`endgame_note` lets its expectimax walk.
@@ -49,7 +51,10 @@ Bone = tuple[int, int, int]
 class InformationSearch:
     """Expectiminimax from one position, seeing only what the players see."""
 
-    def __init__(self, state: CeratopsiansState) -> None:
+    def __init__(self, state: DraftView) -> None:
+        from cardgen.games.ceratopsians.solver import UPDATE
+
+        self.update = UPDATE
         game = state.game
         self.total = 2 * game.drafts_per_player
         self.scorer = game.scorer
@@ -94,7 +99,7 @@ class InformationSearch:
             face = bone[slot]
             if face < 0:
                 continue
-            from_far, to_far, flip_far, from_mid, flip_mid, near = UPDATE[player][slot]
+            from_far, to_far, flip_far, from_mid, flip_mid, near = self.update[player][slot]
             new = [-1, -1, -1]
             new[to_far] = bone[from_far] ^ 1 if flip_far else bone[from_far]
             new[1] = bone[from_mid] ^ 1 if flip_mid else bone[from_mid]
@@ -117,36 +122,42 @@ class InformationSearch:
         return best
 
 
-def information_value(state: CeratopsiansState) -> Fraction:
+def information_value(state: State | DraftView) -> Fraction:
     """P1's expected margin from ``state`` when both players see only what the rules show them.
 
     Exact (a fraction); the cost grows with the unseen cards and drafts left, so it suits the last drafts.
     """
+    from cardgen.games.ceratopsians.solver import view
+
+    state = view(state)
     value = InformationSearch(state).value()
     return value if state.drafts % 2 == 0 else -value
 
 
-def endgame_note(start: CeratopsiansState, actions: Sequence[int], cost: int = ENDGAME_COST) -> tuple[str, ...]:
+def endgame_note(start: State, slots: Sequence[int], cost: int = ENDGAME_COST) -> tuple[str, ...]:
     """A line comparing both information models at the first position of the line small enough to solve.
 
     That is the first position from which the expectimax walks at most ``cost`` lines (see
-    :func:`_lines`); the last draft always qualifies.
+    :func:`_lines`); the last draft always qualifies. ``slots`` are the line's drafts; ``start``
+    is a data game's state (or the tests' reference state, whose actions are slots).
     """
-    from cardgen.games.ceratopsians.solver import solve_state
+    from cardgen.games.ceratopsians.solver import solve_state, view
 
-    total = 2 * start.game.drafts_per_player
     state = start.clone()
-    for action in actions:
+    seen = view(state)
+    total = 2 * seen.game.drafts_per_player
+    for slot in slots:
         # the deck's top card is seen; the cards under it are not
-        unseen = max(0, len(state.order) - state.top - 1)
-        refills = len(state.order) - state.top
-        if _lines(unseen, total - state.drafts, refills) <= cost or state.drafts >= total - 1:
+        unseen = max(0, len(seen.order) - seen.top - 1)
+        refills = len(seen.order) - seen.top
+        if _lines(unseen, total - seen.drafts, refills) <= cost or seen.drafts >= total - 1:
             break
-        state.apply_action(action)
-    known = solve_state(state)[0]
-    expected = information_value(state)
+        state.apply_action(draft_action(state.g, slot) if isinstance(state, DataState) else slot)
+        seen = view(state)
+    known = solve_state(seen)[0]
+    expected = information_value(seen)
     return (
-        f"after draft {state.drafts} of this line, with {total - state.drafts} drafts left: P1's margin {known} with the deck known; "
+        f"after draft {seen.drafts} of this line, with {total - seen.drafts} drafts left: P1's margin {known} with the deck known; "
         f"{float(expected):.3f} ({expected}) expected under the players' information "
         f"(top card seen, the rest in random order with random sides; exact expectimax)",
     )

@@ -18,8 +18,13 @@ and then by :func:`gain_bound`. The last draft is resolved directly: the player
 to move takes the card that raises their own score most, and :func:`gain_bound`
 spares the exact count of candidates that cannot matter.
 
-The boneyard update is the rules module's own :data:`~.rules.UPDATE` table, so
-the solver and the engine cannot disagree about slides and flips.
+The boneyard update is the solver's own table (:data:`UPDATE`), written from the
+rulebook; the rules data plays the mechanic's code, and a test checks the solver's
+lines replay on it to the value found.
+
+The search reads a position as plain facts (:class:`~.position.DraftView`): a data
+game's state is read through the mechanic (:func:`~.position.position`), and the
+tests' reference engine has the same shape.
 """
 
 from __future__ import annotations
@@ -27,14 +32,41 @@ from __future__ import annotations
 from statistics import mean
 from typing import Iterable, Sequence
 
-from cardgen.engine.core import Action, Game, Solution
+from cardgen.engine.core import Action, Game, Solution, State
+from cardgen.engine.interpreter import DataState
 from cardgen.games.ceratopsians.assembly import DisplayScorer
-from cardgen.games.ceratopsians.rules import UPDATE, CeratopsiansGame, CeratopsiansState
+from cardgen.games.ceratopsians.position import DraftView, boneyard_of, draft_action, position
 
 INFINITY = 10_000
 INFORMATION = "perfect information: the solver sees the deck order and every card's side, which the players do not"
 
 Bone = tuple[int, int, int]
+
+
+def update_plan(player: int, drafted: int, slots: int = 3) -> tuple[int, int, bool, int, bool, int]:
+    """How the boneyard changes after ``player`` drafts from slot ``drafted``.
+
+    Returns ``(from_far, to_far, flip_far, from_mid, flip_mid, near)``: the card in
+    ``from_far`` (the one further from the player) goes to ``to_far`` (the slot
+    furthest from the player), the other card goes from ``from_mid`` to the middle
+    slot, each is flipped when it did not change slot, and ``near`` is the slot the
+    refill goes into.
+    """
+    if slots != 3:
+        raise ValueError("the boneyard update is defined for three slots")
+    rest = [s for s in range(slots) if s != drafted]
+    middle = 1
+    if player == 0:
+        near, far = 0, 2
+        from_far, from_mid = rest[1], rest[0]
+    else:
+        near, far = 2, 0
+        from_far, from_mid = rest[0], rest[1]
+    return from_far, far, from_far == far, from_mid, from_mid == middle, near
+
+
+UPDATE = [[update_plan(p, s) for s in range(3)] for p in range(2)]
+"""``UPDATE[player][slot]``: the plan of :func:`update_plan`, precomputed."""
 
 
 def gain_bound(scorer: DisplayScorer, face: int, faces: Sequence[int]) -> int:
@@ -80,7 +112,7 @@ class DealSearch:
     the faces are kept beside the keys for :func:`gain_bound`.
     """
 
-    def __init__(self, state: CeratopsiansState) -> None:
+    def __init__(self, state: DraftView) -> None:
         game = state.game
         self.game = game
         self.start = state.drafts
@@ -249,8 +281,14 @@ class DealSearch:
         return actions
 
 
-def solve_state(state: CeratopsiansState) -> tuple[int, list[Action], int]:
-    """Solve a position under perfect information: P1's margin (P1 minus P2), one optimal line, positions searched."""
+def view(state: State | DraftView) -> DraftView:
+    """A data game's state read as facts; anything else is taken to have the facts' shape already."""
+    return position(state) if isinstance(state, DataState) else state  # type: ignore[return-value]
+
+
+def solve_state(state: State | DraftView) -> tuple[int, list[int], int]:
+    """Solve a position under perfect information: P1's margin (P1 minus P2), one optimal line (slots), positions searched."""
+    state = view(state)
     search = DealSearch(state)
     value = search.exact()
     actions = search.line(value)
@@ -266,27 +304,26 @@ def solve(game: Game, seed: int) -> Solution:
     """
     from cardgen.games.ceratopsians.information import endgame_note
 
-    if not isinstance(game, CeratopsiansGame):
-        raise TypeError("the ceratopsians solver needs a CeratopsiansGame")
+    boneyard_of(game)  # TypeError for a game without the mechanic
     state = game.new_initial_state(seed)
-    value, actions, nodes = solve_state(state)
+    value, slots, nodes = solve_state(state)
     return Solution(
         value=float(value),
-        actions=tuple(actions),
+        actions=tuple(draft_action(game, slot) for slot in slots),
         proved=True,
         nodes=nodes,
         detail="first player's score margin (P1 minus P2) under perfect play",
         information=INFORMATION,
-        notes=endgame_note(state, actions),
+        notes=endgame_note(state, slots),
     )
 
 
-def optimal_first_move(game: CeratopsiansGame, seed: int) -> Action:
+def optimal_first_move(game: Game, seed: int) -> int:
     """The slot an optimal first player drafts first in the deal of ``seed`` (perfect information)."""
     return solve_state(game.new_initial_state(seed))[1][0]
 
 
-def first_player_edge(game: CeratopsiansGame, seeds: Iterable[int]) -> tuple[float, list[int]]:
+def first_player_edge(game: Game, seeds: Iterable[int]) -> tuple[float, list[int]]:
     """The first player's mean perfect-information margin over the deals of ``seeds``, and each deal's margin."""
     margins = [solve_state(game.new_initial_state(seed))[0] for seed in seeds]
     return (mean(margins) if margins else 0.0), margins

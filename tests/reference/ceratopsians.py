@@ -1,4 +1,9 @@
-"""Ceratopsians (Michael Purcell, rules v0.1): rules module ``ceratopsians``.
+"""Ceratopsians (Michael Purcell, rules v0.1): the hand-written engine, the reference for its rules data.
+
+This was the rules module ``ceratopsians`` until the spec's play became rules data with the named
+mechanic ``ceratopsians`` (cardgen/games/ceratopsians/mechanic.py); it is kept, written from the
+rulebook rather than from the interpreter, so tests/engine/test_lockstep_ceratopsians.py can check
+both agree move for move. Its own slide table (:func:`update_plan`) is not the mechanic's code.
 
 Two players draft two-sided cards from a three-slot *boneyard* that lies in a
 column between them. Slot 0 is the end nearest seat 0 (the first player) and
@@ -200,10 +205,16 @@ class CeratopsiansGame(Game):
         return GameInfo(self.num_players, 2 * self.drafts_per_player, 0, self.max_score)
 
     def deal(self, seed: int) -> tuple[list[CardIndex], list[int]]:
-        """The deck order and the side each card shows, from ``seed`` alone."""
+        """The deck order (its top first) and the side each card shows, from ``seed`` alone.
+
+        The convention every implementation of the spec shares to deal the same cards: the deck in
+        the spec's card order, shuffled with ``random.Random(seed).shuffle``, its top at the end of
+        the shuffled list; then one side drawn for each card, in the spec's card order.
+        """
         rng = random.Random(seed)
         order = list(range(self.deck_size))
         rng.shuffle(order)
+        order.reverse()  # the top of the shuffled list is its end; this order reads from the top
         # rng.randrange(2) for each card, spelt out: two bits drawn until they are below 2
         # (the draws CPython's randrange makes), without its argument checks.
         bits = rng.getrandbits
