@@ -108,14 +108,12 @@ def watch(
         fail(error.render(), EXIT_INPUT)
     typer.echo(f"[{_stamp()}] building {display_path(folder)}")
     game_id = build_once(folder, out, options) or folder.name
-    from cardgen.render.layouts import bundled_layouts
+    from cardgen.render.layouts import bundled_layouts, spec_package
     from cardgen.spec.load import load_spec
 
     roots = [folder]
     loaded = load_spec(folder)
-    from cardgen.engine.mechanics import game_package
-
-    bundled = bundled_layouts(game_package(loaded.spec) if loaded.spec is not None else None)
+    bundled = bundled_layouts(spec_package(loaded.spec) if loaded.spec is not None else None)
     if bundled is not None and bundled.is_dir():
         roots.append(bundled)
     watched = ", ".join(display_path(r) for r in roots)

@@ -24,6 +24,7 @@ from cardgen.render.layouts import (
     ResolvedLayout,
     default_component_layout,
     bundled_layouts,
+    spec_package,
     default_deck_layout,
     is_bundled,
     resolve_layout,
@@ -145,9 +146,7 @@ def face_set(loaded: LoadedSpec, locale: str | None = None) -> FaceSet:
 
 def _layouts(loaded: LoadedSpec, spec: Spec) -> dict[str, ResolvedLayout]:
     out: dict[str, ResolvedLayout] = {}
-    from cardgen.engine.mechanics import game_package
-
-    bundled = bundled_layouts(game_package(spec))
+    bundled = bundled_layouts(spec_package(spec))
     for deck in spec.decks:
         out[deck.id] = resolve_layout(loaded.folder, bundled, deck.id, deck.layout, default_deck_layout(deck, size_of(deck.size)))
     for component in spec.components:

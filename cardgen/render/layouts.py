@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cardgen.findings import InputError
 from cardgen.limits import MAX_ELEMENTS_PER_FACE, MAX_LAYOUT_MM
 from cardgen.spec.load import SPEC_LAYOUTS, confined_path, leaves_folder
-from cardgen.spec.models import CardSize, Component, Deck
+from cardgen.spec.models import CardSize, Component, Deck, Spec
 from cardgen.spec.parse_cache import active_parse_cache
 from cardgen.spec.source import Place, SourceMap
 from cardgen.spec.yaml_load import load_yaml
@@ -35,6 +35,18 @@ _BUNDLED: dict[str, Path] = {}
 def register_layouts(rules_id: str, folder: Path) -> None:
     """Make ``folder`` the bundled layouts of every spec whose rules are ``rules_id`` (a game package calls this)."""
     _BUNDLED[rules_id] = folder
+
+
+def spec_package(spec: Spec) -> str | None:
+    """The id a spec's game package registered its layouts and figures under: its rules module, the package of the
+    first named mechanic its rules data lists, else its own id for rules data; None without rules. The engine's
+    mechanic registry is consulted only when the rules data names a mechanic, so a spec without rules imports no engine."""
+    rules = spec.rules_data
+    if rules is None or not rules.mechanics:
+        return spec.package_id
+    from cardgen.engine.mechanics import game_package
+
+    return game_package(spec)
 
 
 def bundled_layouts(rules_id: str | None) -> Path | None:

@@ -56,11 +56,11 @@ def load_figure_modules() -> None:
 
 def figures_for(spec: Spec) -> GameFigures | None:
     """The figures the game package of ``spec``'s rules offers (None: no rules, or none offered); a game written
-    as rules data gets those its game package registered (see :func:`cardgen.engine.mechanics.game_package`), or the
+    as rules data gets those its game package registered (see :func:`cardgen.render.layouts.spec_package`), or the
     interpreter's generic ones."""
-    from cardgen.engine.mechanics import game_package
+    from cardgen.render.layouts import spec_package
 
-    package = game_package(spec)  # a data game's package (its mechanic's, or its spec id's): its figures, when it has some
+    package = spec_package(spec)  # a data game's package (its mechanic's, or its spec id's): its figures, when it has some
     if package is not None:
         load_figure_modules()
         found = registered_figures(package)
