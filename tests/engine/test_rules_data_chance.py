@@ -23,7 +23,6 @@ from types import SimpleNamespace
 from typing import Any, Callable
 
 import pytest
-import yaml
 
 from cardgen.engine.core import CHANCE, make_game, play_actions
 from cardgen.engine.harness import conformance_problems
@@ -36,6 +35,8 @@ from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_expr import ExpressionError, Names, parse_expression
 from cardgen.catalogue import validate_folder
+
+from engine.spec_copies import edit_spec, edited_copy
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "dice-steal"
 
@@ -244,16 +245,10 @@ def test_the_rulebook_says_the_roll_the_theft_and_the_chosen_player(spec: Spec) 
 
 
 def _copy(tmp_path: Path) -> Path:
-    target = tmp_path / "dice-steal"
-    shutil.copytree(FIXTURE, target)
-    return target
+    return edited_copy(FIXTURE, tmp_path)
 
 
-def _edit(folder: Path, change: Callable[[Any], None]) -> None:
-    path = folder / "game.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    change(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+_edit = edit_spec
 
 
 def _option(data: Any, option_id: str) -> Any:

@@ -9,21 +9,21 @@ the new key is CG175 at its place.
 from __future__ import annotations
 
 import itertools
-import shutil
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-import yaml
 
 from cardgen.catalogue import validate_folder
-from cardgen.engine.core import CHANCE, make_game
+from cardgen.engine.core import CHANCE
 from cardgen.engine.interpreter import DataGame
 from cardgen.engine.interpreter.chance import dice_totals, dice_totals_doubles
 from cardgen.findings import Severity
 from cardgen.rulebook.rules_summary import rules_summary
 from cardgen.spec.load import load_spec
+
+from engine.spec_copies import Change, data_game, edited_copy
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "dice-steal"
 
@@ -55,23 +55,12 @@ def _with_doubles(data: dict[str, Any]) -> None:
     dig["when"] = "(rolled >= numbers.dig_at or double == 1) and count(bag) > 0"
 
 
-def _copy(tmp_path: Path, change: Callable[[dict[str, Any]], object]) -> Path:
-    folder = tmp_path / "dice-steal"
-    shutil.copytree(FIXTURE, folder)
-    path = folder / "game.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    _with_doubles(data)
-    change(data)
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    return folder
+def _copy(tmp_path: Path, change: Change) -> Path:
+    return edited_copy(FIXTURE, tmp_path, _with_doubles, change)
 
 
 def _game(tmp_path: Path) -> DataGame:
-    loaded = load_spec(_copy(tmp_path, lambda data: None))
-    assert loaded.spec is not None
-    game = make_game(loaded.spec, 2)
-    assert isinstance(game, DataGame)
-    return game
+    return data_game(_copy(tmp_path, lambda data: None), 2)
 
 
 def test_a_double_lets_the_player_dig_below_the_total(tmp_path: Path) -> None:

@@ -6,19 +6,18 @@ changed to "turn up the first two shards of the heap, passing glue" is played by
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
-import yaml
 
 from cardgen.catalogue import validate_folder
-from cardgen.engine.core import make_game
 from cardgen.engine.interpreter import DataGame
 from cardgen.findings import Severity
 from cardgen.rulebook.rules_summary import rules_summary
 from cardgen.spec.load import load_spec
+
+from engine.spec_copies import Change, data_game, edited_copy
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "potsherds"
 WHERE = "card.type == 'shard'"
@@ -29,23 +28,12 @@ def _refill_shards(data: dict[str, Any]) -> None:
     shard["do"] = [{"move": {"from": "heap", "to": "row", "count": 2, "where": WHERE}}]
 
 
-def _copy(tmp_path: Path, change: Callable[[dict[str, Any]], object] = lambda data: None) -> Path:
-    folder = tmp_path / "potsherds"
-    shutil.copytree(FIXTURE, folder)
-    path = folder / "game.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    _refill_shards(data)
-    change(data)
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    return folder
+def _copy(tmp_path: Path, change: Change = lambda data: None) -> Path:
+    return edited_copy(FIXTURE, tmp_path, _refill_shards, change)
 
 
 def _game(tmp_path: Path) -> DataGame:
-    loaded = load_spec(_copy(tmp_path))
-    assert loaded.spec is not None
-    game = make_game(loaded.spec, 2)
-    assert isinstance(game, DataGame)
-    return game
+    return data_game(_copy(tmp_path), 2)
 
 
 def test_only_the_first_matching_cards_move_and_the_others_stay_in_order(tmp_path: Path) -> None:

@@ -6,12 +6,10 @@ as a finding at its line.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-import yaml
 
 from cardgen.catalogue import validate_folder
 from cardgen.engine.core import make_game
@@ -21,6 +19,8 @@ from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_expr import ExpressionError, parse_expression
 from cardgen.spec.rules_check import names_of
+
+from engine.spec_copies import edit_spec, edited_copy
 
 SPEC = Path(__file__).resolve().parents[2] / "specs" / "mausoleum-guardians"
 
@@ -160,16 +160,10 @@ def test_a_card_is_chosen_from_the_aimed_at_seats_zone(spec: Spec) -> None:
 
 
 def _copy(tmp_path: Path) -> Path:
-    target = tmp_path / "mausoleum-guardians"
-    shutil.copytree(SPEC, target)
-    return target
+    return edited_copy(SPEC, tmp_path)
 
 
-def _edit(folder: Path, change: Callable[[Any], None]) -> None:
-    path = folder / "game.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    change(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+_edit = edit_spec
 
 
 def _step(data: Any, step_id: str) -> Any:

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-import yaml
 
 from cardgen.catalogue import validate_folder
 from cardgen.engine.core import CHANCE, make_game
@@ -30,6 +29,8 @@ from cardgen.findings import Severity
 from cardgen.rulebook.rules_summary import rules_summary
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
+
+from engine.spec_copies import edit_spec, edited_copy
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "ambush"
 
@@ -256,16 +257,10 @@ def test_the_rulebook_says_who_decides_each_step(spec: Spec) -> None:
 
 
 def _copy(tmp_path: Path) -> Path:
-    target = tmp_path / "ambush"
-    shutil.copytree(FIXTURE, target)
-    return target
+    return edited_copy(FIXTURE, tmp_path)
 
 
-def _edit(folder: Path, change: Callable[[Any], None]) -> None:
-    path = folder / "game.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    change(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+_edit = edit_spec
 
 
 def _step(data: Any, step_id: str) -> Any:

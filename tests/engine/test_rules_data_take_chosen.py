@@ -6,19 +6,18 @@ completed", played by the generic interpreter.
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-import yaml
 
 from cardgen.catalogue import validate_folder
-from cardgen.engine.core import make_game
 from cardgen.engine.interpreter import DataGame
 from cardgen.findings import Severity
 from cardgen.rulebook.rules_summary import rules_summary
 from cardgen.spec.load import load_spec
+
+from engine.spec_copies import Change, data_game, edited_copy
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "potsherds"
 SNATCH = {
@@ -29,23 +28,12 @@ SNATCH = {
 }
 
 
-def _copy(tmp_path: Path, change: Callable[[dict[str, Any]], object] = lambda data: None) -> Path:
-    folder = tmp_path / "potsherds"
-    shutil.copytree(FIXTURE, folder)
-    path = folder / "game.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    data["rules"]["turn"][0]["options"].append(dict(SNATCH))
-    change(data)
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    return folder
+def _copy(tmp_path: Path, change: Change = lambda data: None) -> Path:
+    return edited_copy(FIXTURE, tmp_path, lambda data: data["rules"]["turn"][0]["options"].append(dict(SNATCH)), change)
 
 
 def _game(tmp_path: Path, players: int = 3) -> DataGame:
-    loaded = load_spec(_copy(tmp_path))
-    assert loaded.spec is not None
-    game = make_game(loaded.spec, players)
-    assert isinstance(game, DataGame)
-    return game
+    return data_game(_copy(tmp_path), players)
 
 
 def test_only_shards_of_sets_the_other_player_has_not_completed_are_offered(tmp_path: Path) -> None:
