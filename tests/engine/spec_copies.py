@@ -46,3 +46,13 @@ def data_game(folder: Path, players: int) -> DataGame:
     game = make_game(loaded.spec, players)
     assert isinstance(game, DataGame)
     return game
+
+
+def step_of(data: dict[str, Any], step_id: str) -> Any:
+    """The turn step ``step_id`` in a spec's YAML data (to edit in place)."""
+    return next(step for step in data["rules"]["turn"] if step["id"] == step_id)
+
+
+def option_of(data: dict[str, Any], option_id: str) -> Any:
+    """The option ``option_id`` of any turn step in a spec's YAML data (to edit in place)."""
+    return next(o for step in data["rules"]["turn"] for o in step["options"] if o["id"] == option_id)

@@ -36,7 +36,7 @@ from cardgen.spec.models import Spec
 from cardgen.spec.rules_expr import ExpressionError, Names, parse_expression
 from cardgen.catalogue import validate_folder
 
-from engine.spec_copies import edit_spec, edited_copy
+from engine.spec_copies import edit_spec, edited_copy, option_of
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "dice-steal"
 
@@ -251,8 +251,7 @@ def _copy(tmp_path: Path) -> Path:
 _edit = edit_spec
 
 
-def _option(data: Any, option_id: str) -> Any:
-    return next(o for step in data["rules"]["turn"] for o in step["options"] if o["id"] == option_id)
+_option = option_of
 
 
 def _aim_bank(data: Any) -> None:

@@ -20,7 +20,7 @@ from cardgen.spec.models import Spec
 from cardgen.spec.rules_expr import ExpressionError, parse_expression
 from cardgen.spec.rules_check import names_of
 
-from engine.spec_copies import edit_spec, edited_copy
+from engine.spec_copies import edit_spec, edited_copy, option_of, step_of
 
 SPEC = Path(__file__).resolve().parents[2] / "specs" / "mausoleum-guardians"
 
@@ -166,12 +166,8 @@ def _copy(tmp_path: Path) -> Path:
 _edit = edit_spec
 
 
-def _step(data: Any, step_id: str) -> Any:
-    return next(step for step in data["rules"]["turn"] if step["id"] == step_id)
-
-
-def _option(data: Any, option_id: str) -> Any:
-    return next(o for step in data["rules"]["turn"] for o in step["options"] if o["id"] == option_id)
+_step = step_of
+_option = option_of
 
 
 def _sets(data: Any) -> Any:

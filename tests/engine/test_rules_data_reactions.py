@@ -30,7 +30,7 @@ from cardgen.rulebook.rules_summary import rules_summary
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 
-from engine.spec_copies import edit_spec, edited_copy
+from engine.spec_copies import edit_spec, edited_copy, option_of, step_of
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "ambush"
 
@@ -263,12 +263,8 @@ def _copy(tmp_path: Path) -> Path:
 _edit = edit_spec
 
 
-def _step(data: Any, step_id: str) -> Any:
-    return next(step for step in data["rules"]["turn"] if step["id"] == step_id)
-
-
-def _option(data: Any, option_id: str) -> Any:
-    return next(o for step in data["rules"]["turn"] for o in step["options"] if o["id"] == option_id)
+_step = step_of
+_option = option_of
 
 
 def _walk_into_answer(data: Any) -> None:
