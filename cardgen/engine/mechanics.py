@@ -68,6 +68,10 @@ class Mechanic(ABC):
         """The card designs the slice holds outside the zones (each once per copy), for conservation."""
         return ()
 
+    def summary(self, part: Any) -> str:
+        """The slice in a few readable words for a position's summary (playthroughs); none by default."""
+        return ""
+
     def errors(self, state: "DataState") -> list[str]:
         """What is wrong with the slice in ``state`` (a card held twice, a stale cache); none by default."""
         return []

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import CHANCE, TERMINAL, Action, Seat, State, Termination
 from cardgen.engine.interpreter.chance import card_outcomes
+from cardgen.engine.interpreter.summary import position_summary
 from cardgen.engine.interpreter.options import AGAIN, BY_TARGET, BY_TURN, END, NEXT, CompiledOption as _Option
 
 if TYPE_CHECKING:
@@ -463,6 +464,10 @@ class DataState(State):
                 self.passes, self.turn, self.over, self.pending, self.pending_then, tuple(self.trick_seats), self.lead_next, self.tricks_taken,
                 self.tg, self.chance, self.chance_from, self.chance_to, self.final_left, self.arranging, self.arrange_low, self.arrange_next,
                 tuple(m.fingerprint(part) for m, part in zip(g.mechanics, self.m)))
+
+    def summary(self) -> str:
+        """The zones, counters, variables and mechanic slices in a few readable words (for playthroughs)."""
+        return position_summary(self)
 
     def usage(self) -> dict[str, int]:
         g = self.g

@@ -137,6 +137,11 @@ class Boneyard(Mechanic):
     def held(self, part: Any) -> Iterable[int]:
         return [card + self.first for card in part[1] if card != EMPTY]
 
+    def summary(self, part: Any) -> str:
+        """The boneyard's cards, slot by slot (``-`` for a hole)."""
+        names = self.game.card_names
+        return "boneyard " + ", ".join(names[card + self.first] if card != EMPTY else "-" for card in part[1])
+
     def errors(self, state: "DataState") -> list[str]:
         sides, bone, _ = state.m[self.index]
         errors = []
