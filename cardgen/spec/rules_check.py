@@ -244,7 +244,7 @@ def _arrange_problems(rules: RulesData, path: PathKey, effect: ArrangeEffect, in
         yield path, "an arrangement must be the last effect of its list (what follows it waits for the seat's choices)", "CG175"
 
 
-def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
+def all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
     """(path, effect, its index, the length of its list) of every effect."""
     for i, turn_step in enumerate(rules.turn):
         for j, option in enumerate(turn_step.options):
@@ -293,7 +293,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
                 yield here, f"zone {option.card.from_!r} is shared; `whose: target` chooses from a seat's own zone", "CG175"
             elif option.target is None and turn_step.id not in aimed_steps(rules):
                 yield here, "`whose: target` chooses from the zone of the seat the turn aims at, and some way into this step comes from no option with a `target` (give the option a `target`)", "CG175"
-    for path, zone in [*_zone_uses(rules), *steal_zone_uses(_all_effects(rules))]:
+    for path, zone in [*_zone_uses(rules), *steal_zone_uses(all_effects(rules))]:
         if zone not in rules.zones:
             yield path, f"no zone {zone!r} (zones: {', '.join(sorted(rules.zones))})", "CG175"
     deck_ids = {deck.id for deck in spec.decks}
@@ -302,7 +302,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             yield ("rules", "setup", i, "shuffle", "deck"), f"no deck {step.shuffle.deck!r}", "CG175"
         if isinstance(step, SetStep) and step.set.var not in rules.variables:
             yield ("rules", "setup", i, "set", "var"), f"no variable {step.set.var!r}", "CG175"
-    for path, effect, index, length in _all_effects(rules):
+    for path, effect, index, length in all_effects(rules):
         if isinstance(effect, ArrangeEffect):
             yield from _arrange_problems(rules, path, effect, index, length)
         if isinstance(effect, AddEffect) and effect.add.counter not in rules.counters:
@@ -341,7 +341,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
                     yield ("rules", "setup", i, "set_aside", key), f"zone {zone!r} is per seat; cards are set aside from and to a shared zone", "CG175"
     yield from _option_problems(rules, names)
     yield from chosen_from_target(rules)
-    yield from chance_problems(spec, rules, list(_all_effects(rules)))
+    yield from chance_problems(spec, rules, list(all_effects(rules)))
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)
     yield from _unreachable_choices(rules)
@@ -556,7 +556,7 @@ def _zones_filled(rules: RulesData) -> set[str]:
             filled.add(step.set_aside.to)
     if rules.tricks is not None:
         filled.add(rules.tricks.won)
-    for path, effect, _, _ in _all_effects(rules):
+    for path, effect, _, _ in all_effects(rules):
         if isinstance(effect, MoveEffect):
             filled.add(effect.move.to)
         elif isinstance(effect, StealEffect):
@@ -628,7 +628,7 @@ def derived_contract(spec: Spec, rules: RulesData) -> RulesContract:
     # Dice a roll names are read (any count and sides the spec's model allows); dice no roll names are unread (CG172).
     # A roll naming dice the spec lacks is reported at the roll (CG175), not again here.
     defined = {die.id for die in spec.dice}
-    dice = {die: DiceRule(count=(1, 10), sides=(2, 100)) for die in dice_rolled(rules, list(_all_effects(rules))) if die in defined}
+    dice = {die: DiceRule(count=(1, 10), sides=(2, 100)) for die in dice_rolled(rules, list(all_effects(rules))) if die in defined}
     options = {
         name: OptionRule(tuple(option.choices), option.default, (option.meaning or option.name or {}).get("en", name))
         for name, option in rules.options.items()

@@ -13,6 +13,7 @@ from typing import Iterator
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.rules_check import rules_problems
+from cardgen.spec.rules_inert import inert_problems
 from cardgen.spec.mechanic_declaration import mechanic_problems, mechanic_uses
 from cardgen.validate.registry import check, register_codes
 
@@ -33,6 +34,9 @@ register_codes(
         "CG181": "A zone, counter, variable or option of the rules data has no `name:`, so the rulebook's generated text shows its id "
         "in every language (a step without a name is numbered, which reads well).",
         "CG180": "An option no position can offer: it chooses a card from a zone that no setup step, option or effect ever fills.",
+        "CG182": "An effect or scoring rule of the rules data that does nothing at the spec's numbers, at some or every player count: "
+        "it adds 0, moves no card, arranges at most one card, multiplies sets by 1 or gives a bonus of 0 (a warning when a rule "
+        "option decides it, since a variant may switch a rule off).",
     }
 )
 
@@ -44,7 +48,19 @@ _HINTS = {
     "CG179": "deal fewer cards at that player count, or set aside cards so the deck divides evenly",
     "CG180": "fill the zone somewhere (a deal, a move), or choose from the zone that holds the cards",
     "CG181": "give it `name: {en: ..., pt_BR: ...}` (and a `gender` for Portuguese articles)",
+    "CG182": "change the number it reads, or remove the rule (a `when` on the option says when it applies)",
 }
+
+
+@check("rules-data-inert", "static")
+def rules_data_inert(loaded: LoadedSpec) -> Iterator[Finding]:
+    """No effect or scoring rule of the rules data does nothing at the spec's numbers."""
+    assert loaded.spec is not None
+    rules = loaded.spec.rules_data
+    if rules is None:
+        return
+    for path, problem, optional in inert_problems(loaded.spec, rules):
+        yield loaded.place_finding("CG182", Severity.WARNING if optional else Severity.ERROR, path, problem, _HINTS["CG182"])
 
 
 @check("rules-data", "static")

@@ -1,0 +1,63 @@
+"""Effects and scoring rules of rules data that do nothing at the spec's numbers (CG182).
+
+"Every card does something" is a verdict about the designer's numbers as much as their words: an effect adding
+``numbers.bonus`` points does nothing when the bonus is 0, a move of ``numbers.draw`` cards moves none at 0,
+arranging one card cannot change an order, and sets multiplied by 1 score what they scored. Each is worked out
+before play (:mod:`cardgen.spec.rules_fold`) at every player count the setup table lists, and reported at the
+effect's line with the counts where it does nothing. An expression that reads a rule option is reported as a
+warning, since a variant may switch a rule off on purpose; otherwise the spec is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+from cardgen.spec.models import Spec
+from cardgen.spec.rules_check import all_effects
+from cardgen.spec.rules_data import AddEffect, ArrangeEffect, MoveEffect, OneOfEachScore, RulesData
+from cardgen.spec.rules_fold import Constants, constants_at, fold
+from cardgen.spec.source import PathKey
+
+Inert = tuple[PathKey, str, bool]
+"""(path, problem, whether a rule option decides it)."""
+
+
+def inert_problems(spec: Spec, rules: RulesData) -> Iterator[Inert]:
+    """Every effect or scoring rule that does nothing at some player count, with the counts."""
+    at_counts = [(setup.players, constants_at(spec, rules, setup)) for setup in spec.setups]
+    for path, effect, _, _ in all_effects(rules):
+        if isinstance(effect, AddEffect):
+            yield from _when(at_counts, path + ("add", "amount"), effect.add.amount, lambda v: v == 0,
+                             f"adds 0 to counter {effect.add.counter!r}")
+        elif isinstance(effect, MoveEffect) and effect.move.count != "all":
+            yield from _when(at_counts, path + ("move", "count"), effect.move.count, lambda v: v == 0,
+                             f"moves no card from {effect.move.from_!r}")
+        elif isinstance(effect, ArrangeEffect) and effect.arrange.count != "all":
+            yield from _when(at_counts, path + ("arrange", "count"), effect.arrange.count, lambda v: v <= 1,
+                             f"arranges at most one card of {effect.arrange.zone!r}, so no order can change")
+    for k, item in enumerate(rules.scoring):
+        if not isinstance(item, OneOfEachScore):
+            continue
+        sets = item.one_of_each
+        written = sets.model_fields_set
+        here: PathKey = ("rules", "scoring", k, "one_of_each")
+        if "times" in written or "multiplied" in written:
+            yield from _when(at_counts, here + ("times",), sets.times, lambda v: v == 1,
+                             "multiplies sets by 1, so a multiplied set scores what it scored")
+        if "bonus" in written:
+            yield from _when(at_counts, here + ("bonus",), sets.bonus, lambda v: v == 0, "gives a bonus of 0 points")
+
+
+def _when(at_counts: list[tuple[int, Constants]], path: PathKey, source: int | str, inert: Callable[[Any], bool], what: str) -> Iterator[Inert]:
+    counts = [players for players, constants in at_counts if isinstance(value := fold(source, constants), int) and inert(value)]
+    if not counts:
+        return
+    every = len(counts) == len(at_counts)
+    where = "" if every else f" with {_players(counts)}"
+    yield path, f"{source!r} {what}{where}: the rule does nothing there", isinstance(source, str) and "options." in source
+
+
+def _players(counts: list[int]) -> str:
+    words = [str(count) for count in counts]
+    joined = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    return f"{joined} player{'s' if counts[-1] != 1 or len(counts) > 1 else ''}"

@@ -1,0 +1,82 @@
+"""Rules data whose numbers make a rule do nothing (CG182): each case is refused at the line of the rule.
+
+The family: an amount of 0, a move of no card, an arrangement of one card, sets multiplied by 1 and a bonus of 0,
+at every player count or only at some (the message names them), and a warning instead when a rule option decides
+it. Each case edits a copy of a shipped data game; the shipped specs are clean (test_controls.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cardgen.catalogue import validate_folder
+from cardgen.findings import Severity
+
+from .helpers import copy_spec, edit_yaml, errors, line_of, rendered
+
+
+def _draw(data: Any) -> Any:
+    return next(o for o in data["rules"]["turn"][0]["options"] if o["id"] == "draw")
+
+
+def _inert(folder: Path) -> list[Any]:
+    return [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG182"]
+
+
+def test_a_multiplier_of_one_is_refused_at_its_line(tmp_path: Path) -> None:
+    """Mausoleum Guardians' Mausolo multiplies a set's points by ``numbers.mausolo_multiplier``: at 1 the card does nothing."""
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+    edit_yaml(folder, lambda d: d["numbers"].__setitem__("mausolo_multiplier", 1))
+    found = errors(_inert(folder), "CG182")
+    assert found, rendered(validate_folder(folder, kinds=("static",)).findings)
+    assert "times:" in line_of(found[0]) and "multiplies sets by 1" in found[0].message
+
+
+def test_a_multiplier_of_three_is_not(tmp_path: Path) -> None:
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+    edit_yaml(folder, lambda d: d["numbers"].__setitem__("mausolo_multiplier", 3))
+    assert _inert(folder) == []
+
+
+def test_an_amount_of_zero_read_from_a_number_is_refused(tmp_path: Path) -> None:
+    folder = copy_spec("crazy-eights", tmp_path)
+
+    def add_nothing(data: Any) -> None:
+        data["numbers"]["draw_cost"] = 0
+        _draw(data)["do"][1]["add"]["amount"] = "numbers.draw_cost"
+
+    edit_yaml(folder, add_nothing)
+    found = errors(_inert(folder), "CG182")
+    assert found and "amount:" in line_of(found[0]) and "adds 0 to counter 'draws'" in found[0].message
+    assert " with " not in found[0].message  # at every player count: no counts named
+
+
+def test_a_move_of_no_card_at_some_player_counts_names_them(tmp_path: Path) -> None:
+    folder = copy_spec("crazy-eights", tmp_path)
+
+    def draw_by_players(data: Any) -> None:
+        _draw(data)["do"][0]["move"]["count"] = "5 - players"
+
+    edit_yaml(folder, draw_by_players)
+    found = errors(_inert(folder), "CG182")
+    assert found and found[0].message.endswith("moves no card from 'stock' with 5 players: the rule does nothing there"), rendered(found)
+
+
+def test_a_rule_an_option_switches_off_is_a_warning(tmp_path: Path) -> None:
+    folder = copy_spec("crazy-eights", tmp_path)
+
+    def optional_draw(data: Any) -> None:
+        data["rules"]["options"] = {"draws_count": {"choices": ["yes", "no"], "default": "no", "name": {"en": "Draws count", "pt_BR": "Compras contam"}}}
+        _draw(data)["do"][1]["add"]["amount"] = "1 if options.draws_count == 'yes' else 0"
+
+    edit_yaml(folder, optional_draw)
+    found = _inert(folder)
+    assert [f.severity for f in found] == [Severity.WARNING], rendered(found)
+
+
+def test_an_amount_read_from_the_position_is_not_judged(tmp_path: Path) -> None:
+    """Only what is known before play is folded: an amount reading a zone may be 0 in one position and not another."""
+    folder = copy_spec("crazy-eights", tmp_path)
+    edit_yaml(folder, lambda d: _draw(d)["do"][1]["add"].__setitem__("amount", "count(stock) - count(stock)"))
+    assert _inert(folder) == []
