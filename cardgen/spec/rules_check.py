@@ -98,7 +98,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
     )
 
 
-def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
+def all_expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
     """(path, expression, whether `card` is bound) of every expression in the rules data."""
     base: PathKey = ("rules",)
     for name, counter in rules.counters.items():
@@ -261,7 +261,7 @@ def all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
 def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
     """(path, problem, code) of everything the interpreter could not play as written."""
     names = names_of(spec, rules)
-    for path, source, card in _expressions(rules):
+    for path, source, card in all_expressions(rules):
         try:
             tree, reads, kind = check_expression(source, names, card=card, target=binds_target(rules, path))
         except ExpressionError as error:
@@ -352,7 +352,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
 def _option_problems(rules: RulesData, names: Names) -> Iterator[tuple[PathKey, str, str]]:
     """A rule option whose default is not a choice, with a choice twice, or that nothing reads (its choices could not change play)."""
     read: set[str] = set()
-    for path, source, card in [*_expressions(rules), *target_expressions(rules)]:
+    for path, source, card in [*all_expressions(rules), *target_expressions(rules)]:
         try:
             read.update(parse_expression(source, names, card=card, target=binds_target(rules, path))[1].options)
         except ExpressionError:
@@ -582,7 +582,7 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
     """Everything the expressions and scoring of ``rules`` read (expressions that do not parse are skipped)."""
     names = names_of(spec, rules)
     reads = Reads()
-    for path, source, card in [*_expressions(rules), *target_expressions(rules)]:
+    for path, source, card in [*all_expressions(rules), *target_expressions(rules)]:
         try:
             reads.merge(parse_expression(source, names, card=card, target=binds_target(rules, path))[1])
         except ExpressionError:

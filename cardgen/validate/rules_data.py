@@ -14,6 +14,7 @@ from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.rules_check import rules_problems
 from cardgen.spec.rules_inert import inert_problems
+from cardgen.spec.rules_literals import literal_problems
 from cardgen.spec.mechanic_declaration import mechanic_problems, mechanic_uses
 from cardgen.validate.registry import check, register_codes
 
@@ -37,6 +38,9 @@ register_codes(
         "CG182": "An effect or scoring rule of the rules data that does nothing at the spec's numbers, at some or every player count: "
         "it adds 0, moves no card, arranges at most one card, multiplies sets by 1 or gives a bonus of 0 (a warning when a rule "
         "option decides it, since a variant may switch a rule off).",
+        "CG183": "A rules-data expression compares a card's field (or a variable holding a field's values, or the value asked of "
+        "`has`, `matching` or `sets`) with a value no card in play has, so the condition never holds (or always does): a typo, or "
+        "a rule waiting for a card the decks leave out.",
     }
 )
 
@@ -49,18 +53,22 @@ _HINTS = {
     "CG180": "fill the zone somewhere (a deal, a move), or choose from the zone that holds the cards",
     "CG181": "give it `name: {en: ..., pt_BR: ...}` (and a `gender` for Portuguese articles)",
     "CG182": "change the number it reads, or remove the rule (a `when` on the option says when it applies)",
+    "CG183": "correct the value, or put a card with it in the deck (or remove the rule)",
 }
 
 
-@check("rules-data-inert", "static")
-def rules_data_inert(loaded: LoadedSpec) -> Iterator[Finding]:
-    """No effect or scoring rule of the rules data does nothing at the spec's numbers."""
+@check("rules-data-dead-rules", "static")
+def rules_data_dead_rules(loaded: LoadedSpec) -> Iterator[Finding]:
+    """No effect or scoring rule of the rules data does nothing at the spec's numbers, and no condition waits for a
+    card value no card in play has."""
     assert loaded.spec is not None
     rules = loaded.spec.rules_data
     if rules is None:
         return
     for path, problem, optional in inert_problems(loaded.spec, rules):
         yield loaded.place_finding("CG182", Severity.WARNING if optional else Severity.ERROR, path, problem, _HINTS["CG182"])
+    for path, problem in literal_problems(loaded.spec, rules):
+        yield loaded.place_finding("CG183", Severity.WARNING, path, problem, _HINTS["CG183"])
 
 
 @check("rules-data", "static")

@@ -80,3 +80,58 @@ def test_an_amount_read_from_the_position_is_not_judged(tmp_path: Path) -> None:
     folder = copy_spec("crazy-eights", tmp_path)
     edit_yaml(folder, lambda d: _draw(d)["do"][1]["add"].__setitem__("amount", "count(stock) - count(stock)"))
     assert _inert(folder) == []
+
+
+def _literal(folder: Path) -> list[Any]:
+    return [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG183"]
+
+
+def test_a_card_value_no_card_has_is_reported_at_its_condition(tmp_path: Path) -> None:
+    """A typo in a suit (``hearts`` written ``heart``) makes the condition never hold."""
+    folder = copy_spec("crazy-eights", tmp_path)
+
+    def typo(data: Any) -> None:
+        play = next(o for o in data["rules"]["turn"][0]["options"] if o["id"] == "play")
+        play["card"]["where"] = "card.effect == 'wild' or card.suit == 'heart' or card.rank == top(discard).rank"
+
+    edit_yaml(folder, typo)
+    found = _literal(folder)
+    assert len(found) == 1 and found[0].severity is Severity.WARNING, rendered(found)
+    assert "where:" in line_of(found[0]) and "no card in play has suit 'heart'" in found[0].message
+
+
+def test_a_rule_waiting_for_a_card_the_deck_leaves_out_is_reported(tmp_path: Path) -> None:
+    """Mausoleum Guardians without its Earthquakes: the guards' step waits for an attack that never comes
+    (what the rules module's contract called an inert defence)."""
+    folder = copy_spec("mausoleum-guardians", tmp_path)
+
+    def no_earthquakes(data: Any) -> None:
+        for deck in data["decks"]:
+            deck["cards"] = [card for card in deck["cards"] if card.get("effect") != "earthquake"]
+
+    edit_yaml(folder, no_earthquakes)
+    found = _literal(folder)
+    assert any("effect 'earthquake'" in f.message and "top(discard).effect == 'earthquake'" in f.message for f in found), rendered(found)
+
+
+def test_values_the_cards_have_are_not_reported(tmp_path: Path) -> None:
+    folder = copy_spec("crazy-eights", tmp_path)
+
+    def suit_named(data: Any) -> None:
+        play = next(o for o in data["rules"]["turn"][0]["options"] if o["id"] == "play")
+        play["card"]["where"] = "card.effect == 'wild' or card.suit == 'hearts' or suit != 'spades'"
+
+    edit_yaml(folder, suit_named)
+    assert _literal(folder) == []
+
+
+def test_a_variable_compared_with_a_value_of_its_field_no_card_has(tmp_path: Path) -> None:
+    folder = copy_spec("crazy-eights", tmp_path)
+
+    def typo(data: Any) -> None:
+        draw = next(o for o in data["rules"]["turn"][0]["options"] if o["id"] == "draw")
+        draw["when"] = "count(stock) > 0 and draws < numbers.max_draws and suit != 'spade'"
+
+    edit_yaml(folder, typo)
+    found = _literal(folder)
+    assert len(found) == 1 and "suit 'spade'" in found[0].message, rendered(found)

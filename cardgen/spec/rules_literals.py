@@ -1,0 +1,91 @@
+"""Card values named in rules-data expressions that no card in play has (CG183).
+
+``card.suit == 'heart'`` when the suits are ``hearts``, ``top(discard).effect == 'earthquake'`` in a deck without
+an Earthquake, ``has(row, effect, 'guard')`` when no card carries ``guard``: each condition can never hold (or
+``!=`` always holds), so the rule it guards never happens, whether the cause is a typo or a card left out of the
+deck. The values are the spec's own (the cards of the decks the setup shuffles into play), so the check needs
+no play; it reads the expressions the other rules-data checks read (:func:`cardgen.spec.rules_check.all_expressions`).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterator
+
+from cardgen.spec.models import Spec
+from cardgen.spec.rules_check import all_expressions, decks_in_play
+from cardgen.spec.rules_data import RulesData
+from cardgen.spec.source import PathKey
+
+FIELD_VALUE_FUNCTIONS = frozenset({"has", "matching", "sets"})
+"""Functions called as ``f(ZONE, FIELD, VALUE)``: the value is one of the field's."""
+
+_ATTRIBUTES = ("id", "type", "effect")
+
+
+def card_values(spec: Spec, rules: RulesData) -> dict[str, set[object]]:
+    """Every value each card field (and ``id``, ``type``, ``effect``) takes on the cards in play."""
+    in_play = set(decks_in_play(rules))
+    values: dict[str, set[object]] = {}
+    for deck in spec.decks:
+        if deck.id not in in_play:
+            continue
+        for card in deck.cards:
+            for name in _ATTRIBUTES:
+                value = getattr(card, name)
+                if value is not None:
+                    values.setdefault(name, set()).add(value)
+            for name, value in card.data.items():
+                if isinstance(value, (str, int)) and not isinstance(value, bool):
+                    values.setdefault(name, set()).add(value)
+    return values
+
+
+def literal_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str]]:
+    """(path, problem) of every comparison with a card value no card in play has."""
+    values = card_values(spec, rules)
+    variable_fields = {name: variable.values for name, variable in rules.variables.items() if variable.values is not None}
+    for path, source, _ in all_expressions(rules):
+        if not isinstance(source, str):
+            continue
+        try:
+            tree = ast.parse(source.strip(), mode="eval")
+        except (SyntaxError, ValueError, RecursionError):
+            continue  # CG175 reports it
+        reported: set[tuple[str, object]] = set()
+        for field, literal in _compared(tree, variable_fields):
+            if field not in values or literal in values[field] or (field, literal) in reported:
+                continue
+            reported.add((field, literal))
+            known = sorted(values[field], key=str)
+            shown = ", ".join(repr(v) for v in known[:8]) + (", ..." if len(known) > 8 else "")
+            yield path, f"no card in play has {field} {literal!r} ({field}: {shown}), so {source.strip()!r} compares with a value that never occurs"
+
+
+def _compared(tree: ast.AST, variable_fields: dict[str, str]) -> Iterator[tuple[str, object]]:
+    """(field, literal) of every comparison of a card's field, or a variable holding a field's values, with a constant."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            left, right = node.left, node.comparators[0]
+            for side, other in ((left, right), (right, left)):
+                field = _field_of(side, variable_fields)
+                if field is not None and isinstance(other, ast.Constant) and isinstance(other.value, (str, int)):
+                    yield field, other.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FIELD_VALUE_FUNCTIONS and len(node.args) == 3:
+            field_node, value_node = node.args[1], node.args[2]
+            if isinstance(field_node, ast.Name) and isinstance(value_node, ast.Constant) and isinstance(value_node.value, (str, int)):
+                yield field_node.id, value_node.value
+
+
+def _field_of(node: ast.expr, variable_fields: dict[str, str]) -> str | None:
+    """The card field ``node`` reads (``card.F``, ``top(Z).F``), or the field whose values a variable holds."""
+    if isinstance(node, ast.Attribute):
+        owner = node.value
+        if isinstance(owner, ast.Name) and owner.id == "card":
+            return node.attr
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "top":
+            return node.attr
+        return None
+    if isinstance(node, ast.Name):
+        return variable_fields.get(node.id)
+    return None
