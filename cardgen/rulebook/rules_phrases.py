@@ -377,3 +377,18 @@ LARGER_OF = N_("the larger of %(left)s and %(right)s")
 EITHER = N_("%(then)s if %(condition)s, else %(otherwise)s")
 TOP_IS = N_("the top card of %(zone)s is %(cards)s")
 TOP_IS_NOT = N_("the top card of %(zone)s is not %(cards)s")
+
+# -- majority scoring (rules_majority.py) -----------------------------------------------------------------
+
+MAJORITY_CARDS = N_("the number of cards in %(zone)s")
+MAJORITY_SUM = N_("the total %(field)s of the cards in %(zone)s")
+MAJORITY_RANKED = N_("The players are ranked by %(what)s, and the places score, from the first down: %(places)s points.")
+MAJORITY_RANKED_EACH = N_(
+    "For each %(by)s separately, the players are ranked by %(what)s with that value, and the places score, from the first down: %(places)s points."
+)
+MAJORITY_NONE_PLACES = N_("A player with none does not place.")
+MAJORITY_TIES_SHARE = N_("Players tied for a place share the points of the places they fill, rounded down.")
+MAJORITY_TIES_FULL = N_("Players tied for a place each score its points, and the places after it that they fill go to nobody.")
+MAJORITY_TIES_NONE = N_("Players tied for a place score nothing for it, and the places they fill go to nobody.")
+MAJORITY_FIRST = N_("The player ranked first by %(what)s scores %(places)s points.")
+MAJORITY_FIRST_EACH = N_("For each %(by)s separately, the player ranked first by %(what)s with that value scores %(places)s points.")

@@ -129,6 +129,7 @@ from cardgen.rulebook.rules_phrases import (
     TRICK_WIN_TRUMP_VALUE,
     TURN_UP,
 )
+from cardgen.rulebook.rules_majority import majority_sentences
 from cardgen.rulebook.rules_sets import sets_sentences
 from cardgen.rulebook.rules_words import ExpressionText, Named, Phrasebook, kind_of, compact, sentence
 from cardgen.spec.models import Spec
@@ -611,6 +612,7 @@ SCORING_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "all_or_nothing": RulesSummary._all_or_nothing,
     "sets": lambda summary, item: sets_sentences(summary.book, item),
     "one_of_each": RulesSummary._one_of_each,
+    "majority": lambda summary, item: majority_sentences(summary.book, item),
     "mechanic": RulesSummary._score_mechanic,
 }
 """Scoring kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""

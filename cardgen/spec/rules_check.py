@@ -34,6 +34,7 @@ from cardgen.spec.rules_data import (
     SetAsideStep,
     SetEffect,
     SetsScore,
+    MajorityScore,
     OneOfEachScore,
     SetStep,
     ShuffleStep,
@@ -44,6 +45,7 @@ from cardgen.spec.rules_data import (
 )
 from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, chosen_from_target, dice_rolled, passed_over_to, steal_zone_uses, target_expressions
 from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_majority import majority_fields, majority_problems
 from cardgen.spec.rules_sets import FILL_WORDS, fill_words, sets_fields, sets_problems
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
@@ -166,6 +168,9 @@ def all_expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool
         if isinstance(score, OneOfEachScore):
             for key in ("points", "bonus", "bonus_at", "multiplied", "times"):
                 yield base + ("scoring", k, "one_of_each", key), getattr(score.one_of_each, key), False
+        elif isinstance(score, MajorityScore):
+            for place, points in enumerate(score.majority.points):
+                yield base + ("scoring", k, "majority", "points", place), points, False
 
 
 def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool) -> Iterator[tuple[PathKey, int | str, bool]]:
@@ -231,6 +236,8 @@ def _zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
 
         elif isinstance(score, OneOfEachScore):
             yield base + ("scoring", k, "one_of_each", "zone"), score.one_of_each.zone
+        elif isinstance(score, MajorityScore):
+            yield base + ("scoring", k, "majority", "zone"), score.majority.zone
 
 
 def _arrange_problems(rules: RulesData, path: PathKey, effect: ArrangeEffect, index: int, length: int) -> Iterator[tuple[PathKey, str, str]]:
@@ -332,6 +339,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
             yield from sets_problems(rules, names, ("rules", "scoring", k, "sets"), score)
         elif isinstance(score, OneOfEachScore):
             yield from _one_of_each_problems(names, k, score)
+        elif isinstance(score, MajorityScore):
+            yield from majority_problems(rules, names, ("rules", "scoring", k, "majority"), score)
         elif isinstance(score, CounterScore) and score.counter not in rules.counters:
             yield ("rules", "scoring", k, "counter"), f"no counter {score.counter!r}", "CG175"
     for i, step in enumerate(rules.setup):
@@ -409,6 +418,11 @@ _COUNTS = frozenset({"count", "amount", "start", "turn_limit", "per", "turns", "
 """The last keys of the paths of expressions that give a whole number (a count, an amount, a start, a limit)."""
 
 
+def _last_key(path: PathKey) -> object:
+    """The last name of a path: ``points`` for ``(..., "points", 2)``, the third entry of a list of points."""
+    return path[-2] if isinstance(path[-1], int) and len(path) > 1 else path[-1]
+
+
 def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: Reads) -> str | None:
     """Why an expression worked out once, before play (a counter's start, a deal's count, the turn limit), reads
     something only a position has (a zone, a counter, a variable, the turn), or None."""
@@ -416,7 +430,7 @@ def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: R
         path[-2:] in (("deal", "count"), ("sets", "per"), ("wild", "fills"), ("final", "turns"))
         or path[-1] == "turn_limit"
         or (path[1] == "counters" and path[-1] == "start")
-        or (path[1] == "scoring" and path[-1] in _SCORE_CONSTANTS)
+        or (path[1] == "scoring" and _last_key(path) in _SCORE_CONSTANTS)
     )
     if not fixed:
         return None
@@ -430,10 +444,12 @@ def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: R
 
 def _kind_problem(rules: RulesData, names: Names, path: PathKey, source: int | str, kind: str) -> str | None:
     """Why an expression's kind of value does not fit where it stands (a text as a count), or None."""
-    if path[-1] in _COUNTS and kind not in (NUMBER, ANY):
+    if _last_key(path) in _COUNTS and kind not in (NUMBER, ANY):
         return f"{source!r} gives a text or a list where a whole number is needed"
     if isinstance(source, int) and path[-1] == "count" and not -MAX_RULES_COUNT <= source <= MAX_RULES_COUNT:
         return over(f"{path[-1]} is", source, MAX_RULES_COUNT, "(either sign)")
+    if isinstance(source, int) and path[1] == "scoring" and not -MAX_RULES_COUNT <= source <= MAX_RULES_COUNT:
+        return over(f"{_last_key(path)} is", source, MAX_RULES_COUNT, "(either sign)")
     if isinstance(source, int) and path[-2:] == ("final", "turns") and not 0 <= source <= MAX_TURN_LIMIT:
         return f"final turns is {source:,}; it must lie between 0 and {MAX_TURN_LIMIT:,}"
     if isinstance(source, int) and path[-1] == "turn_limit" and not 1 <= source <= MAX_TURN_LIMIT:
@@ -596,6 +612,8 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
             reads.fields.add(score.all_or_nothing.field)
         elif isinstance(score, SetsScore):
             reads.fields.update(sets_fields(score))
+        elif isinstance(score, MajorityScore):
+            reads.fields.update(majority_fields(score))
     if rules.tricks is not None:
         reads.fields.update({rules.tricks.follow, rules.tricks.rank})
     reads.fields.update(variable.values for variable in rules.variables.values() if variable.values is not None)

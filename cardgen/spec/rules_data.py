@@ -434,7 +434,39 @@ class OneOfEachSpec(RulesModel):
     times: Expr = Field(default=1, description="What a multiplied set's points are multiplied by.")
 
 
-Scoring = Union[SumScore, CounterScore, AllOrNothingScore, SetsScore, OneOfEachScore, MechanicScore]
+class MajorityScore(RulesModel):
+    """Points for having the most: the seats are ranked by the cards in their own zone (or by a field summed over
+    them), once, or once for every value of a card field (the most cards of each colour), and the best places
+    score. A seat with none never places."""
+
+    majority: "MajoritySpec" = Field(description="The zone compared, what is counted, the contests and the points of each place.")
+
+
+class MajoritySpec(RulesModel):
+    """What a majority compares and what its places score."""
+
+    zone: RulesIdentifier = Field(description="The per-seat zone compared (each seat's own).")
+    by: str | None = Field(
+        default=None,
+        description="A card field (or `type`, `effect`): one contest for every value of it among the cards in play, counting only the cards "
+        "with that value (the most cards of each colour); none: one contest over the whole zone.",
+    )
+    count: str | None = Field(
+        default=None, description="A whole-number card field summed over the cards compared (the most points of gold); none: the cards are counted."
+    )
+    points: list[Expr] = Field(
+        min_length=1,
+        max_length=8,
+        description="What the first place scores, then the second, and so on (each worked out before play; a place past the list scores nothing).",
+    )
+    ties: Literal["share", "full", "none"] = Field(
+        default="share",
+        description="Seats tied for a place: `share` the points of the places they fill, rounded down; `full`: each scores the best of "
+        "them, and the places they fill are used up; `none`: none of them scores, and the places they fill are lost.",
+    )
+
+
+Scoring = Union[SumScore, CounterScore, AllOrNothingScore, SetsScore, OneOfEachScore, MajorityScore, MechanicScore]
 
 
 class RuleOption(RulesModel):
@@ -573,5 +605,5 @@ class Tricks(RulesModel):
 
 SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep, MechanicStep]
 
-for _model in (End, ArrangeEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, OneOfEachScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
+for _model in (End, ArrangeEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, OneOfEachScore, MajorityScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

@@ -29,6 +29,7 @@ from cardgen.engine.interpreter.chance import ChanceStep
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_all_seats, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.engine.interpreter.scoring import all_or_nothing
+from cardgen.engine.interpreter.scoring_majority import majority_bound, majority_scorer
 from cardgen.engine.interpreter.scoring_one_of_each import one_of_each_bound, one_of_each_scorer
 from cardgen.engine.interpreter.sets import SetsScorer
 from cardgen.engine.mechanics import ActFunction, ActionsFunction, Mechanic, make_mechanics
@@ -44,6 +45,7 @@ from cardgen.spec.rules_data import (
     MoveSpec,
     MoveStep,
     SetAsideStep,
+    MajorityScore,
     OneOfEachScore,
     SetsScore,
     SetStep,
@@ -257,6 +259,8 @@ class DataGame(Game):
         for item in rules.scoring:
             if isinstance(item, OneOfEachScore):
                 bound += one_of_each_bound(item, t, self.copies)
+            elif isinstance(item, MajorityScore):
+                bound += majority_bound(item, t)
             elif isinstance(item, SetsScore):
                 bound += next(scorer.bound for scorer, scored in zip(self.scorers, rules.scoring) if scored is item and isinstance(scorer, SetsScorer))
             elif isinstance(item, MechanicScore):
@@ -303,6 +307,8 @@ class DataGame(Game):
             return all_or_nothing(item, t, self.num_players)
         if isinstance(item, OneOfEachScore):
             return one_of_each_scorer(item, t, self.copies)
+        if isinstance(item, MajorityScore):
+            return majority_scorer(item, t, self.num_players)
         if isinstance(item, SetsScore):
             return SetsScorer(item, t, self.copies)
         if isinstance(item, SumScore):
