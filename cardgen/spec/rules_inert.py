@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator
 
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import all_effects
-from cardgen.spec.rules_data import AddEffect, ArrangeEffect, MoveEffect, OneOfEachScore, RulesData
+from cardgen.spec.rules_data import AddEffect, ArrangeEffect, MajorityScore, MoveEffect, OneOfEachScore, RulesData
 from cardgen.spec.rules_fold import Constants, constants_at, fold
 from cardgen.spec.source import PathKey
 
@@ -36,6 +36,8 @@ def inert_problems(spec: Spec, rules: RulesData) -> Iterator[Inert]:
             yield from _when(at_counts, path + ("arrange", "count"), effect.arrange.count, lambda v: v <= 1,
                              f"arranges at most one card of {effect.arrange.zone!r}, so no order can change")
     for k, item in enumerate(rules.scoring):
+        if isinstance(item, MajorityScore):
+            yield from _every_place_nothing(at_counts, ("rules", "scoring", k, "majority", "points"), item)
         if not isinstance(item, OneOfEachScore):
             continue
         sets = item.one_of_each
@@ -55,6 +57,17 @@ def _when(at_counts: list[tuple[int, Constants]], path: PathKey, source: int | s
     every = len(counts) == len(at_counts)
     where = "" if every else f" with {_players(counts)}"
     yield path, f"{source!r} {what}{where}: the rule does nothing there", isinstance(source, str) and "options." in source
+
+
+def _every_place_nothing(at_counts: list[tuple[int, Constants]], path: PathKey, item: MajorityScore) -> Iterator[Inert]:
+    """A majority whose every place scores 0."""
+    points = item.majority.points
+    counts = [players for players, constants in at_counts if all(fold(source, constants) == 0 for source in points)]
+    if not counts:
+        return
+    where = "" if len(counts) == len(at_counts) else f" with {_players(counts)}"
+    optional = any(isinstance(source, str) and "options." in source for source in points)
+    yield path, f"every place of the majority scores 0{where}: the rule does nothing there", optional
 
 
 def _players(counts: list[int]) -> str:

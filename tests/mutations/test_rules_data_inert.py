@@ -135,3 +135,15 @@ def test_a_variable_compared_with_a_value_of_its_field_no_card_has(tmp_path: Pat
     edit_yaml(folder, typo)
     found = _literal(folder)
     assert len(found) == 1 and "suit 'spade'" in found[0].message, rendered(found)
+
+
+def test_a_majority_whose_places_all_score_nothing_is_refused(tmp_path: Path) -> None:
+    folder = copy_spec("hearts", tmp_path)
+
+    def zero_majority(data: Any) -> None:
+        data["numbers"] = {"suit_first": 0}
+        data["rules"]["scoring"].append({"majority": {"zone": "taken", "by": "suit", "points": ["numbers.suit_first", 0]}})
+
+    edit_yaml(folder, zero_majority)
+    found = errors(_inert(folder), "CG182")
+    assert found and "points:" in line_of(found[0]) and "every place of the majority scores 0" in found[0].message, rendered(found)
