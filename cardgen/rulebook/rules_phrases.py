@@ -392,3 +392,7 @@ MAJORITY_TIES_FULL = N_("Players tied for a place each score its points, and the
 MAJORITY_TIES_NONE = N_("Players tied for a place score nothing for it, and the places they fill go to nobody.")
 MAJORITY_FIRST = N_("The player ranked first by %(what)s scores %(places)s points.")
 MAJORITY_FIRST_EACH = N_("For each %(by)s separately, the player ranked first by %(what)s with that value scores %(places)s points.")
+
+# -- swap ----------------------------------------------------------------------------------------------------------
+
+SWAP = N_("Swap %(mine)s with %(theirs)s.")

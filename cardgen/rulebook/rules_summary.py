@@ -100,6 +100,7 @@ from cardgen.rulebook.rules_phrases import (
     SHUFFLE_FACE_DOWN,
     SHUFFLE_FACE_UP,
     SKIP,
+    SWAP,
     SOME_CARDS,
     STEAL,
     START_EACH,
@@ -153,6 +154,7 @@ from cardgen.spec.rules_data import (
     SetStep,
     ShuffleStep,
     SkipEffect,
+    SwapEffect,
     StealEffect,
     Step,
     SumScore,
@@ -312,7 +314,7 @@ class RulesSummary:
         b = self.book
         source = b.rules.zones.get(move.from_)
         ordered = source.ordered if source is not None else True
-        cards, where_from, where_to = self.cards_moved(move, ordered, card), b.zone_phrase(move.from_, move.who), b.zone_phrase(move.to, move.who)
+        cards, where_from, where_to = self.cards_moved(move, ordered, card), b.zone_phrase(move.from_, move.who), b.zone_phrase(move.to, move.to_who or move.who)
         if move.where is not None:
             condition = ExpressionText(b).condition(move.where, card=True)
             return b.say(MOVE_WHERE, cards=cards, source=where_from, target=where_to, condition=condition)
@@ -349,6 +351,11 @@ class RulesSummary:
         if values:
             return b.say(CHOOSE, variable=variable, values=b.listing(values, "or"))
         return b.say(CHOOSE_ANY, variable=variable)
+
+    def _swap(self, effect: SwapEffect, card: bool) -> str:
+        b = self.book
+        swap = effect.swap
+        return b.say(SWAP, mine=b.zone_phrase(swap.zone), theirs=b.zone_phrase(swap.other or swap.zone, swap.with_))
 
     def _skip(self, effect: SkipEffect, card: bool) -> str:
         return self.book.say_count(SKIP, effect.skip)
@@ -426,7 +433,7 @@ class RulesSummary:
             out.append(self.mechanic(option.mechanic.name, "action", option.mechanic.action))
         choice = option.card
         if choice is not None:
-            out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_, choice.whose), target=b.zone_phrase(choice.to)))
+            out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_, choice.whose), target=b.zone_phrase(choice.to, choice.to_whose)))
             if choice.where is not None:
                 out.append(b.say(CARD_WHERE, condition=ExpressionText(b).condition(choice.where, card=True)))
         tricks = self.rules.tricks
@@ -598,6 +605,7 @@ EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {
     "set": RulesSummary._set,
     "choose": RulesSummary._choose,
     "skip": RulesSummary._skip,
+    "swap": RulesSummary._swap,
     "roll": RulesSummary._roll,
     "arrange": RulesSummary._arrange,
     "steal": RulesSummary._steal,

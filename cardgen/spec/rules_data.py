@@ -77,6 +77,8 @@ class Variable(RulesModel):
 # --- effects ----------------------------------------------------------------------------------------
 
 Who = Literal["me", "next", "previous", "each", "others", "target", "active"]
+OneSeat = Literal["me", "next", "previous", "target", "active"]
+"""One seat, named as for :data:`Who` (a seat cards go to, or whose zone a swap exchanges with)."""
 """Whose per-seat zones or counters: ``me`` is the seat deciding, ``target`` the seat an option of this turn chose
 (see :class:`TargetChoice`), ``active`` the seat whose turn it is (another seat than ``me`` only in a reaction, see
 :class:`Step`)."""
@@ -97,6 +99,11 @@ class MoveSpec(RulesModel):
     who: Who = Field(
         default="me",
         description="Whose per-seat zones: me (the seat deciding), next, previous, each, others, target (the seat an option of this turn chose), active (the seat whose turn it is).",
+    )
+    to_who: OneSeat | None = Field(
+        default=None,
+        description="Whose per-seat `to` zone, when the cards go to another seat than the one they leave (give: `who: me, to_who: target`; "
+        "every other player passes you their top card: `who: others, to_who: me`); none: the same seat's.",
     )
     where: str | None = Field(
         default=None,
@@ -207,10 +214,24 @@ class ArrangeSpec(RulesModel):
     count: Expr | Literal["all"] = Field(default="all", description="How many of its top cards are arranged (`all`: the whole zone); fewer when fewer are there.")
 
 
+class SwapEffect(RulesModel):
+    """The whole contents of the seat deciding's zone and another seat's zone change places (swap hands)."""
+
+    swap: "SwapSpec" = Field(description="The zone, the seat exchanged with and its zone.")
+
+
+class SwapSpec(RulesModel):
+    """Which zones a swap exchanges."""
+
+    zone: RulesIdentifier = Field(description="The seat deciding's own per-seat zone.")
+    with_: Literal["next", "previous", "target", "active"] = Field(alias="with", description="The other seat.")
+    other: RulesIdentifier | None = Field(default=None, description="The other seat's per-seat zone (none: the same zone).")
+
+
 SimpleEffect = Literal["reverse", "extra_turn"]
 """Effects with no parameters: ``reverse`` (the turn order changes direction), ``extra_turn`` (the seat to move plays again)."""
 
-Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect, RollEffect, StealEffect, ArrangeEffect, MechanicEffect]
+Effect = Union[SimpleEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, ChooseEffect, SkipEffect, RollEffect, StealEffect, ArrangeEffect, SwapEffect, MechanicEffect]
 
 # --- turn -------------------------------------------------------------------------------------------
 
@@ -226,6 +247,11 @@ class CardChoice(RulesModel):
         default="me",
         description="Whose per-seat `from` zone the card is chosen from: the seat deciding's (me), or the seat the option aims at "
         "(target: the option needs a `target`; take a card of your choice from another player).",
+    )
+    to_whose: Literal["me", "target"] = Field(
+        default="me",
+        description="Whose per-seat `to` zone the card goes to: the seat deciding's (me), or the seat the option aims at "
+        "(target: give a card of your choice to another player).",
     )
 
 
@@ -605,5 +631,5 @@ class Tricks(RulesModel):
 
 SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep, MechanicStep]
 
-for _model in (End, ArrangeEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, OneOfEachScore, MajorityScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
+for _model in (End, ArrangeEffect, SwapEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, OneOfEachScore, MajorityScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()

@@ -13,6 +13,7 @@ from typing import Iterator
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.rules_check import rules_problems
+from cardgen.spec.rules_give import give_problems
 from cardgen.spec.rules_inert import inert_problems
 from cardgen.spec.rules_literals import literal_problems
 from cardgen.spec.mechanic_declaration import mechanic_problems, mechanic_uses
@@ -78,7 +79,7 @@ def rules_data(loaded: LoadedSpec) -> Iterator[Finding]:
     rules = loaded.spec.rules_data
     if rules is None:
         return
-    for path, problem, code in rules_problems(loaded.spec, rules):
+    for path, problem, code in [*rules_problems(loaded.spec, rules), *give_problems(rules)]:
         severity = Severity.WARNING if code in ("CG177", "CG180") else Severity.ERROR
         yield loaded.place_finding(code, severity, path, problem, _HINTS[code])
 

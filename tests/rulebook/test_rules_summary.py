@@ -210,7 +210,7 @@ def union_kinds(union: Any) -> set[str]:
 def test_the_kinds_that_have_phrases() -> None:
     """The lead's list to extend: every other kind of the models reads as the generic fallback sentence."""
     assert sorted(SETUP_PHRASES) == ["deal", "mechanic", "move", "set", "set_aside", "shuffle"]
-    assert sorted(EFFECT_PHRASES) == ["add", "arrange", "choose", "extra_turn", "mechanic", "move", "reverse", "roll", "set", "skip", "steal", "transfer"]
+    assert sorted(EFFECT_PHRASES) == ["add", "arrange", "choose", "extra_turn", "mechanic", "move", "reverse", "roll", "set", "skip", "steal", "swap", "transfer"]
     assert sorted(SCORING_PHRASES) == ["all_or_nothing", "counter", "majority", "mechanic", "one_of_each", "sets", "sum"]
     missing = {
         "setup": sorted(union_kinds(SetupStep) - set(SETUP_PHRASES)),
@@ -220,15 +220,15 @@ def test_the_kinds_that_have_phrases() -> None:
     print(f"kinds without a phrase of their own (they read as the fallback sentence): {missing}")
 
 
-class SwapSpec(RulesModel):
+class JuggleSpec(RulesModel):
     zone: str
     count: int = 1
 
 
-class SwapEffect(RulesModel):
+class JuggleEffect(RulesModel):
     """An effect kind the phrases do not know (as a new vocabulary word would be before its phrase is written)."""
 
-    swap: SwapSpec
+    juggle: JuggleSpec
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -236,11 +236,11 @@ def test_an_unknown_kind_reads_as_the_fallback_sentence(locale: str) -> None:
     spec = crazy_eights()
     assert spec.rules_data is not None
     summary = RulesSummary(spec, spec.rules_data, locale, translations(locale))
-    effect = SwapEffect(swap=SwapSpec(zone="hand", count=2))
-    assert kind_of(effect) == "swap"
-    expected = {"en": 'Rule “swap”: {"zone": "hand", "count": 2}.', "pt_BR": 'Regra “swap”: {"zone": "hand", "count": 2}.'}[locale]
+    effect = JuggleEffect(juggle=JuggleSpec(zone="hand", count=2))
+    assert kind_of(effect) == "juggle"
+    expected = {"en": 'Rule “juggle”: {"zone": "hand", "count": 2}.', "pt_BR": 'Regra “juggle”: {"zone": "hand", "count": 2}.'}[locale]
     assert summary.effect(effect, card=False) == expected
-    assert summary.fallback("new_word") == expected.replace('swap”: {"zone": "hand", "count": 2}', 'new_word”: new_word')
+    assert summary.fallback("new_word") == expected.replace('juggle”: {"zone": "hand", "count": 2}', 'new_word”: new_word')
 
 
 def test_every_gendered_phrase_is_in_the_catalog_for_every_gender() -> None:

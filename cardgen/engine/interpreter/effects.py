@@ -24,6 +24,7 @@ from cardgen.spec.rules_data import (
     SetEffect,
     SkipEffect,
     StealEffect,
+    SwapEffect,
     TransferEffect,
     Who,
 )
@@ -62,6 +63,8 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
     seats = who_seats(game.num_players, move.who)
     if move.where is not None:
         return _move_where(game, move, count, seats, compile_expression(move.where, t, card=True))
+    if move.to_who is not None:
+        return _move_to_another(game, move, count, seats, who_seats(game.num_players, move.to_who))
 
     def run(s: DataState, seat: int, c: int) -> None:
         for who in seats(s, seat):
@@ -72,6 +75,40 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
                 dst.append(src.pop())
 
     return run
+
+
+def _move_to_another(
+    game: "DataGame", move: MoveSpec, count: ExprFunction | None, seats: Callable[["DataState", int], Sequence[int]],
+    receivers: Callable[["DataState", int], Sequence[int]],
+) -> EffectFunction:
+    """A move whose cards go to another seat's zone (``to_who``): each ``who`` seat's cards to the one receiving seat."""
+    t = game.tables
+    source, target = t.zone_index[move.from_], t.zone_index[move.to]
+    source_seat = game.zone_per_seat[move.from_]
+
+    def give(s: DataState, seat: int, c: int) -> None:
+        dst = s.z[target + receivers(s, seat)[0]]
+        for who in seats(s, seat):
+            src = s.z[source + (who if source_seat else 0)]
+            n = len(src) if count is None else count(s, seat, c) or 0
+            for _ in range(min(n, len(src))):
+                dst.append(src.pop())
+
+    return give
+
+
+def compile_swap(game: "DataGame", effect: SwapEffect) -> EffectFunction:
+    """The seat deciding's zone and another seat's zone change places, card for card."""
+    t = game.tables
+    mine, theirs = t.zone_index[effect.swap.zone], t.zone_index[effect.swap.other or effect.swap.zone]
+    other = who_seats(game.num_players, effect.swap.with_)
+
+    def swap(s: DataState, seat: int, c: int) -> None:
+        a, b = mine + seat, theirs + other(s, seat)[0]
+        if a != b:
+            s.z[a], s.z[b] = s.z[b], s.z[a]
+
+    return swap
 
 
 def _move_where(
@@ -118,6 +155,8 @@ def compile_effect(game: "DataGame", effect: Effect, *, card: bool, target: bool
         return compile_move(game, effect.move, card, target)
     if isinstance(effect, ArrangeEffect):
         return compile_arrange(game, effect, card, target)
+    if isinstance(effect, SwapEffect):
+        return compile_swap(game, effect)
     if isinstance(effect, AddEffect):
         index, per_seat = t.counter_index[effect.add.counter], t.names.counters[effect.add.counter]
         amount = compile_expression(effect.add.amount, t, card=card, target=target)

@@ -199,6 +199,7 @@ class DataGame(Game):
                     trick=bool(choice is not None and rules.tricks is not None and choice.to == rules.tricks.zone),
                     target=compile_expression(option.target.where, t, target=True) if option.target is not None else None,
                     from_target=bool(choice and choice.whose == "target"),
+                    to_target=bool(choice and choice.to_whose == "target"),
                     fixed=_fixed_per_design(choice.where, t, len(designs)) if choice and choice.where else (),
                     mechanic=self._mechanic_action(option.mechanic.name, option.mechanic.action) if option.mechanic is not None else None,
                 )

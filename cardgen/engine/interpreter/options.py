@@ -51,6 +51,8 @@ class CompiledOption:
     """An option whose choices are a named mechanic's action: the mechanic, the action's name, its offer and its act."""
     from_target: bool = False
     """Whether the card is chosen from the aimed-at seat's zone (``card.whose: target``), not the deciding seat's."""
+    to_target: bool = False
+    """The chosen card goes to the aimed seat's zone (``to_whose: target``), not the deciding seat's."""
     fixed: tuple[bool | None, ...] = ()
     """Per design, the card condition worked out once where it reads nothing of the position (None: read it in play)."""
     all_fixed: bool = False

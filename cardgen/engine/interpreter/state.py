@@ -283,7 +283,7 @@ class DataState(State):
             owner = self.tg if option.from_target else seat
             source = self.z[option.card_from + (owner if option.card_from_seat else 0)]
             source.remove(card)
-            self.z[option.card_to + (seat if option.card_to_seat else 0)].append(card)
+            self.z[option.card_to + ((self.tg if option.to_target else seat) if option.card_to_seat else 0)].append(card)
         for effect in option.do:
             effect(self, seat, card)
         if option.chooses_card and option.card_effects:
