@@ -368,6 +368,7 @@ STEP_WHEN = N_("This step is taken only when %(condition)s; otherwise it is skip
 PASSES_WHEN = N_("This counts as passing when %(condition)s.")
 END_ALL_SEATS = N_("The game ends as soon as, for every player, %(condition)s.")
 END_AT_TURN = N_("Whether the game ends is looked at only when a turn is over.")
+END_STUCK = N_("The game also ends as soon as the player who must decide has nothing they may do.")
 SCORE_SETS = N_("Each complete set in %(zone)s, one card of each %(value)s, scores %(points)s points.")
 SETS_BONUS = N_("A player with at least %(at)s complete sets scores %(bonus)s points more, once.")
 SETS_MULTIPLIED = N_("%(multiplied)s of a player's sets count %(times)s times their points.")

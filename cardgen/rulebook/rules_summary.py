@@ -34,6 +34,7 @@ from typing import Any, Callable, Mapping
 from cardgen.rulebook.rules_phrases import (
     END_ALL_SEATS,
     END_AT_TURN,
+    END_STUCK,
     PASSES_WHEN,
     SCORE_SETS,
     SETS_BONUS,
@@ -541,6 +542,8 @@ class RulesSummary:
                 out.append(b.say_count(END_FINAL, value, condition=condition))
             else:
                 out.append(b.say(END_FINAL_FORMULA, condition=condition, amount=text.amount(end.final.turns)))
+        if end.stuck:
+            out.append(b.say(END_STUCK))
         if end.at == "turn":
             out.append(b.say(END_AT_TURN))
         return out

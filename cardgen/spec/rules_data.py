@@ -336,6 +336,11 @@ class End(RulesModel):
     all_pass: bool = Field(default=False, description="Whether the game ends when every seat in turn has passed.")
     all_seats: str | None = Field(default=None, description="An expression that ends the game when it holds for every seat (e.g. `count(hand) == 0 and count(pile) == 0`).")
     turn_limit: Expr | None = Field(default=None, description="The game ends after this many turns (a designer's cap; every playout reaching it is reported).")
+    stuck: bool = Field(
+        default=False,
+        description="Whether the game ends, as a normal end, when the seat to decide has nothing it may do (a blocking game); "
+        "without it such a position is a dead end, which `cardgen check` reports (CG503).",
+    )
     mechanic: MechanicCondition | None = Field(
         default=None, description="A named mechanic's condition, checked after each action: the game ends when it holds (see docs/rules-data.md, Named mechanics)."
     )

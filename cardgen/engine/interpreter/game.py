@@ -219,6 +219,8 @@ class DataGame(Game):
         self.end_table = compile_expression(end.table, t) if end.table else None
         self.end_all_seats = compile_all_seats(end.all_seats, t) if end.all_seats else None
         self.end_at_turn = end.at == "turn"
+        self.end_stuck = end.stuck
+        """Whether a position where the seat to decide has no legal action ends the game (``end.stuck``)."""
         """Whether the end is looked at only as a turn ends (``end.at: turn``), not after every action."""
         self.tiebreaks = [compile_expression(source, t) for source in rules.tiebreaks]
         self.all_pass = end.all_pass
@@ -390,6 +392,8 @@ class DataGame(Game):
             s.seat = next((seat for seat in range(self.num_players) if self.first_where(s, seat, 0)), 0)
         s.start_turn()
         s.carry_out_forced()
+        if self.end_stuck:
+            s.end_if_stuck()
         return s
 
     def slot(self, zone: str, seat: int = 0) -> int:

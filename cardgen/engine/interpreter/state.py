@@ -238,6 +238,13 @@ class DataState(State):
     def apply_action(self, action: Action) -> None:
         self._apply(action)
         self.carry_out_forced()
+        if self.g.end_stuck:
+            self.end_if_stuck()
+
+    def end_if_stuck(self) -> None:
+        """``end.stuck``: a decision with nothing to choose ends the game (a chance step always has an outcome)."""
+        if self.over is None and self.chance < 0 and not self.legal_actions():
+            self.over = Termination.NORMAL
 
     def carry_out_forced(self) -> None:
         """Carry out every step marked ``auto`` that offers exactly one action, one after another."""
