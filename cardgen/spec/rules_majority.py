@@ -24,6 +24,8 @@ def majority_problems(rules: RulesData, names: Names, here: PathKey, score: Majo
         yield here + ("zone",), f"zone {spec.zone!r} is shared; a majority compares each seat's own zone (a per-seat zone)", "CG175"
     if spec.by is not None and spec.by not in names.fields and spec.by not in CARD_ATTRIBUTES:
         yield here + ("by",), f"no card field {spec.by!r} in the decks in play", "CG175"
+    elif spec.by is not None and spec.by in names.list_kinds:
+        yield here + ("by",), f"card field {spec.by!r} holds a list; a majority's contests are the values of a field holding one value", "CG175"
     if spec.count is not None:
         if spec.count not in names.fields:
             yield here + ("count",), f"no card field {spec.count!r} in the decks in play", "CG175"

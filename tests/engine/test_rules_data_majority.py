@@ -131,3 +131,13 @@ def test_one_place_summed_over_a_field_reads_as_a_first_place(tmp_path: Path) ->
     summary = rules_summary(loaded.spec, "en", translations("en"))
     assert summary is not None
     assert "The player ranked first by the total penalty of the cards in their cards taken scores 3 points." in summary["end"][2]
+
+
+def test_a_majority_by_a_list_field_is_refused(tmp_path: Path) -> None:
+    """Ceratopsians' faces carry two colours each (a palette list): no single value names a contest."""
+    folder = edited_copy(
+        HEARTS.parent / "ceratopsians", tmp_path,
+        lambda data: data["rules"]["scoring"].append({"majority": {"zone": "collection", "by": "colours", "points": [2]}}),
+    )
+    found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG175" and "holds a list" in f.message]
+    assert found, [f.render() for f in validate_folder(folder, kinds=("static",)).findings]
