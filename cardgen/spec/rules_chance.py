@@ -166,16 +166,22 @@ def chance_problems(spec: Spec, rules: RulesData, effects: Sequence[tuple[PathKe
 
 
 def chosen_from_target(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
-    """A card chosen from the aimed seat's zone (``whose: target``) where no seat is aimed at (an option without a
-    `target` in a step some way into which aims at none), or from a shared zone."""
+    """A card chosen from (``whose: target``) or given to (``to_whose: target``) the aimed seat's zone where no seat is
+    aimed at (an option without a `target` in a step some way into which aims at none), or in a shared zone."""
     aimed = aimed_steps(rules)
     for i, step in enumerate(rules.turn):
         for j, option in enumerate(step.options):
             choice = option.card
-            if choice is None or choice.whose != "target":
+            if choice is None:
                 continue
-            here: PathKey = ("rules", "turn", i, "options", j, "card", "whose")
-            if option.target is None and step.id not in aimed:
-                yield here, f"option {option.id!r} chooses a card from the aimed seat's zone, and neither it nor every way into its step aims at a seat (give it a `target`)", "CG175"
-            elif choice.from_ in rules.zones and not rules.zones[choice.from_].per_seat:
-                yield here, f"zone {choice.from_!r} is shared; a card is chosen from the aimed seat's own zone (a per-seat zone)", "CG175"
+            for key, zone, does, held in (
+                ("whose", choice.from_, "chooses a card from the aimed seat's zone", "chosen from"),
+                ("to_whose", choice.to, "gives the card to the aimed seat", "given into"),
+            ):
+                if getattr(choice, key) != "target":
+                    continue
+                here: PathKey = ("rules", "turn", i, "options", j, "card", key)
+                if option.target is None and step.id not in aimed:
+                    yield here, f"option {option.id!r} {does}, and neither it nor every way into its step aims at a seat (give it a `target`)", "CG175"
+                elif zone in rules.zones and not rules.zones[zone].per_seat:
+                    yield here, f"zone {zone!r} is shared; a card is {held} the aimed seat's own zone (a per-seat zone)", "CG175"

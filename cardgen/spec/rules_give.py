@@ -1,5 +1,6 @@
-"""Cards that change owner in rules data checked against the zones: a move to another seat's zone (`to_who`), a
-card chosen and given to the aimed seat (`to_whose: target`) and a swap of two seats' zones.
+"""Cards that change owner in rules data checked against the zones: a move to another seat's zone (`to_who`) and a
+swap of two seats' zones (a card given to the aimed seat, `to_whose: target`, is checked with the cards chosen from
+it, :func:`cardgen.spec.rules_chance.chosen_from_target`).
 
 Kept apart from :mod:`cardgen.spec.rules_check` so each construct's checks live together.
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from cardgen.spec.rules_chance import aimed_steps, binds_target
+from cardgen.spec.rules_chance import binds_target
 from cardgen.spec.rules_check import all_effects
 from cardgen.spec.rules_data import MoveEffect, RulesData, SwapEffect
 from cardgen.spec.source import PathKey
@@ -36,14 +37,3 @@ def give_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
                     yield path + ("swap", key), f"zone {zone!r} is shared; a swap exchanges two seats' own zones", CODE
             if swap.with_ == "target" and not binds_target(rules, path):
                 yield path + ("swap", "with"), "`with: target` names the seat an option of this turn aimed at, and no `target` is chosen before here (give the option a `target`)", CODE
-    aimed = aimed_steps(rules)
-    for i, step in enumerate(rules.turn):
-        for j, option in enumerate(step.options):
-            choice = option.card
-            if choice is None or choice.to_whose != "target":
-                continue
-            here: PathKey = ("rules", "turn", i, "options", j, "card", "to_whose")
-            if option.target is None and step.id not in aimed:
-                yield here, f"option {option.id!r} gives the card to the aimed seat, and neither it nor every way into its step aims at a seat (give it a `target`)", CODE
-            elif shared(choice.to):
-                yield here, f"zone {choice.to!r} is shared; a card is given into the aimed seat's own zone (a per-seat zone)", CODE
