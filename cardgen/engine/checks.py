@@ -360,7 +360,7 @@ def _result_findings(
     game_id = loaded.spec.id
     where = _setup_path(loaded, n)
     kinds = (
-        ("CG503", "dead_end", "reached a dead end (not over, no legal action)", "make sure some action is always legal, or end the game there"),
+        ("CG503", "dead_end", "reached a dead end (not over, no legal action)", "make sure some action is always legal (in rules data, an `otherwise` option such as a pass), or end the game there (`end.stuck: true`)"),
         ("CG504", "timed_out", f"passed the length bound of {info.max_game_length} actions without ending", "check the end condition, or raise info().max_game_length if it is too low"),
     )
     for code, attr, what, hint in kinds:
