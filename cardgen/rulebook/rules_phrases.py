@@ -364,6 +364,7 @@ TRICK_AFTER = N_("After each trick, as its winner: %(effects)s")
 
 # --- complete sets, steps taken only sometimes, runs of passes, ends looked at as a turn ends --------------
 
+STEP_UNUSED = N_("With the rule options chosen for this game, this step is never taken.")
 STEP_WHEN = N_("This step is taken only when %(condition)s; otherwise it is skipped.")
 PASSES_WHEN = N_("This counts as passing when %(condition)s.")
 END_ALL_SEATS = N_("The game ends as soon as, for every player, %(condition)s.")

@@ -39,6 +39,7 @@ from cardgen.rulebook.rules_phrases import (
     SCORE_SETS,
     SETS_BONUS,
     SETS_MULTIPLIED,
+    STEP_UNUSED,
     STEP_WHEN,
     ALL_OR_NOTHING,
     ARRANGE_ALL,
@@ -399,7 +400,11 @@ class RulesSummary:
                 name = b.local(step.name, "")
                 number = b.number(index + 1)
                 title = b.say(STEP_NAMED, number=number, name=name) if name else b.say(STEP_TITLE, number=number)
-            options = [{"name": sentence(b.local(option.name, b._readable(option.id))), "text": " ".join(self.option(option, several, numbers))} for option in step.options]
+            options = [
+                {"name": sentence(b.local(option.name, b._readable(option.id))), "text": " ".join(self.option(option, several, numbers))}
+                for option in step.options
+                if ExpressionText(b).decided(option.when) is not False  # never offered at the spec's rule options
+            ]
             steps.append({"title": title, "notes": self.step_notes(step, numbers), "options": options})
         return steps
 
@@ -415,7 +420,10 @@ class RulesSummary:
                 notes.append(b.say(BY_OTHERS_STEP, number=b.number(numbers[step.after])))
             else:
                 notes.append(b.say(BY_OTHERS_END))
-        if step.when is not None:
+        taken = ExpressionText(b).decided(step.when)
+        if taken is False:
+            notes.append(b.say(STEP_UNUSED))
+        elif step.when is not None and taken is None:
             notes.append(b.say(STEP_WHEN, condition=ExpressionText(b).condition(step.when)))
         if step.auto:
             notes.append(b.say(AUTO_STEP))
@@ -424,7 +432,7 @@ class RulesSummary:
     def option(self, option: Option, several: bool, numbers: Mapping[str, int]) -> list[str]:
         b = self.book
         out: list[str] = []
-        if option.when is not None:
+        if option.when is not None and ExpressionText(b).decided(option.when) is None:
             out.append(b.say(ONLY_WHEN, condition=ExpressionText(b).condition(option.when)))
         if option.otherwise:
             out.append(b.say(ONLY_OTHERWISE))

@@ -66,6 +66,7 @@ from cardgen.rulebook.rules_phrases import (
     WITH_PLAYERS,
     WITH_PLAYER_RANGE,
 )
+from cardgen.rulebook.rule_options import always, fold_options
 from cardgen.spec.models import Card, Spec
 from cardgen.spec.rules_check import decks_in_play, names_of
 from cardgen.spec.rules_data import RulesData
@@ -124,6 +125,8 @@ class Phrasebook:
                 for name, definition in deck.fields.items():
                     self.fields.setdefault(name, definition)
         self.cards: list[Card] = [card for deck in spec.decks if deck.id in self.in_play for card in deck.cards]
+        self.chosen_options: dict[str, str] = {name: str(spec.options.get(name, option.default)) for name, option in rules.options.items()}
+        """Each rule option's choice in this spec (the generated rules read as that choice plays)."""
 
     # -- phrases -------------------------------------------------------------------------------------
 
@@ -326,10 +329,18 @@ class ExpressionText:
         self.book, self.owner = book, owner
 
     def tree(self, source: int | str, card: bool) -> ast.expr | None:
+        """The checked expression with the spec's rule options folded in (:mod:`cardgen.rulebook.rule_options`)."""
         try:
-            return parse_expression(source, self.book.names, card=card, target=True)[0]
+            tree = parse_expression(source, self.book.names, card=card, target=True)[0]
         except ExpressionError:
             return None
+        return fold_options(tree, self.book.chosen_options)
+
+    def decided(self, source: int | str | None, *, card: bool = False) -> bool | None:
+        """Whether a condition holds in every position at the chosen rule options (True), in none (False), or depends (None)."""
+        if source is None:
+            return None
+        return always(self.tree(source, card))
 
     def condition(self, source: int | str, *, card: bool = False) -> str:
         node = self.tree(source, card)

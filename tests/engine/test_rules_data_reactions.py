@@ -246,7 +246,7 @@ def test_the_rulebook_says_who_decides_each_step(spec: Spec) -> None:
         ("When no one is left to decide, the active player's turn ends.", "Quando não restar ninguém para decidir, o turno do jogador da vez termina."),
         ("When only one thing can be done here, it is done at once", "Quando só uma coisa pode ser feita aqui"),
         ("Then the next player in turn decides this step instead.", "Depois, o próximo jogador na sequência decide esta etapa no seu lugar."),
-        ("the rule option “shields” is set to “may”", "a opção de regra “escudos” está em “may”"),
+        ("Only when your hand does not hold Shield.", "Só quando a sua mão não tem Escudo."),  # `shields: must` folded in
         ("the active player's purse", "a bolsa do jogador da vez"),
     ):
         assert english in said["en"], english
