@@ -175,7 +175,9 @@ class Phrasebook:
             return Named(self._readable(counter_id), None)
         name = self.local(counter.name, self._readable(counter_id))
         if counter.reset == "turn":
-            name = self.say(THIS_TURN, name=name)
+            said = self.say(THIS_TURN, name=name)
+            marker = self.say(THIS_TURN, name="").strip()  # "this turn": a name that says it already keeps its own words
+            name = name if marker and name.rstrip().endswith(marker) else said
         return Named(name, counter.gender.get(self.locale), counter.per_seat)
 
     def variable(self, variable_id: str) -> Named:

@@ -27,6 +27,16 @@ LocalText = Annotated[
 
 Gender = Literal["masculine", "feminine", "masculine plural", "feminine plural"]
 """The grammatical gender (and number) of a name in a locale whose generated sentences agree with it (pt_BR: *o monte*, *a mão*, *as compras*)."""
+GENDERED_LANGUAGES = frozenset({"pt", "es", "fr", "it", "ca", "ro"})
+"""Languages whose articles and adjectives agree with a noun's gender and number, so a name printed in generated
+sentences needs its ``gender`` there (the locale's language: ``pt`` for ``pt_BR``)."""
+
+
+def needs_gender(locale: str) -> bool:
+    """Whether names in ``locale`` need a grammatical gender for the generated sentences to agree with them."""
+    return locale.replace("-", "_").split("_")[0].lower() in GENDERED_LANGUAGES
+
+
 GENDER_DESCRIPTION = (
     "The grammatical gender (and number) of `name` in each locale whose sentences agree with it (pt_BR: `monte` masculine, `mão` feminine, "
     "`compras` feminine plural); "

@@ -8,11 +8,13 @@ reads from the rest of the spec is checked like any rules module's contract
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
-from cardgen.spec.rules_check import rules_problems
+from cardgen.spec.source import PathKey
+from cardgen.spec.local_text import needs_gender
+from cardgen.spec.rules_check import rules_problems, rules_reads
 from cardgen.spec.rules_give import give_problems
 from cardgen.spec.rules_inert import inert_problems
 from cardgen.spec.rules_literals import literal_problems
@@ -33,8 +35,9 @@ register_codes(
         "changes the turn order, or the rank compared is not a whole number.",
         "CG179": "At some player count the setup deals the hands a trick game plays from unevenly (the deal asks for more cards "
         "than are left after the cards set aside), so the last trick cannot have a card from every seat.",
-        "CG181": "A zone, counter, variable or option of the rules data has no `name:`, so the rulebook's generated text shows its id "
-        "in every language (a step without a name is numbered, which reads well).",
+        "CG181": "A zone, counter, variable or option of the rules data, or a card field it reads, has no `name:`, so the rulebook's "
+        "generated text shows its id in every language (a step without a name is numbered, which reads well); or a name in a language "
+        "whose sentences agree in gender (pt_BR) has no `gender` there, so its articles are the unmarked ones.",
         "CG180": "An option no position can offer: it chooses a card from a zone that no setup step, option or effect ever fills.",
         "CG182": "An effect or scoring rule of the rules data that does nothing at the spec's numbers, at some or every player count: "
         "it adds 0, moves no card, arranges at most one card, multiplies sets by 1, gives a bonus of 0 or scores 0 for every place of a majority (a warning when a rule "
@@ -105,11 +108,28 @@ def rules_data_names(loaded: LoadedSpec) -> Iterator[Finding]:
     rules = loaded.spec.rules_data
     if rules is None:
         return
-    kinds = (("zones", "zone", rules.zones), ("counters", "counter", rules.counters), ("variables", "variable", rules.variables))
-    for key, what, named in kinds:
-        for name, item in named.items():
-            if item.name is None:
-                yield loaded.place_finding("CG181", Severity.WARNING, ("rules", key, name), f"{what} {name!r} has no name; the rulebook prints {name!r} in every language", _HINTS["CG181"])
+    spec = loaded.spec
+    kinds: list[tuple[PathKey, str, str, Any]] = [
+        (("rules", key, name), what, name, item)
+        for key, what, named in (("zones", "zone", rules.zones), ("counters", "counter", rules.counters), ("variables", "variable", rules.variables))
+        for name, item in named.items()
+    ]
+    read = rules_reads(spec, rules).fields
+    kinds += [(("decks", d, "fields", name), "card field", name, field) for d, deck in enumerate(spec.decks) for name, field in deck.fields.items() if name in read]
+    shown: set[tuple[str, str]] = set()
+    for path, what, name, item in kinds:
+        if item.name is None:
+            if (what, name) not in shown:  # a field two decks declare is reported once
+                shown.add((what, name))
+                yield loaded.place_finding("CG181", Severity.WARNING, path, f"{what} {name!r} has no name; the rulebook prints {name!r} in every language", _HINTS["CG181"])
+            continue
+        for locale in item.name:
+            if needs_gender(locale) and locale not in item.gender:
+                yield loaded.place_finding(
+                    "CG181", Severity.WARNING, path,
+                    f"{what} {name!r} has no gender in {locale}; the generated sentences there print it with the unmarked articles ({item.name[locale]!r})",
+                    _HINTS["CG181"],
+                )
     for i, step in enumerate(rules.turn):
         for j, option in enumerate(step.options):
             if option.name is None:

@@ -113,7 +113,7 @@ def test_the_rulebook_says_the_majority(tmp_path: Path) -> None:
     loaded = load_spec(edited_copy(HEARTS, tmp_path, _majority(ties="none")))
     assert loaded.spec is not None
     wanted = {
-        "en": ("For each suit separately, the players are ranked by the number of cards in their cards taken with that value", "5 and 2 points",
+        "en": ("For each suit separately, the players are ranked by the number of cards in their pile of tricks with that value", "5 and 2 points",
                "Players tied for a place score nothing for it"),
         "pt_BR": ("Para cada naipe, separadamente, os jogadores são classificados de acordo com o número de cartas", "5 e 2 pontos",
                   "Jogadores empatados numa colocação não marcam nada por ela"),
@@ -130,7 +130,7 @@ def test_one_place_summed_over_a_field_reads_as_a_first_place(tmp_path: Path) ->
     assert loaded.spec is not None
     summary = rules_summary(loaded.spec, "en", translations("en"))
     assert summary is not None
-    assert "The player ranked first by the total penalty of the cards in their cards taken scores 3 points." in summary["end"][2]
+    assert "The player ranked first by the total penalty of the cards in their pile of tricks scores 3 points." in summary["end"][2]
 
 
 def test_a_majority_by_a_list_field_is_refused(tmp_path: Path) -> None:

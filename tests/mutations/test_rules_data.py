@@ -102,3 +102,20 @@ def test_a_zone_or_option_without_a_name_is_reported_where_it_is(tmp_path: Path)
     found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG181"]
     assert sorted(("stock" in f.message, "draw" in f.message) for f in found) == [(False, True), (True, False)]
     assert any("stock:" in line_of(f) for f in found)
+
+
+def test_a_field_the_rules_read_without_a_name_or_a_name_without_its_gender_is_reported(tmp_path: Path) -> None:
+    """The generated text prints a read field's name ('the total penalty points'), and pt_BR's articles agree with
+    each name's gender: without them the rulebook prints the id, or 'o cartas' (CG181, a warning)."""
+    folder = copy_spec(SPEC, tmp_path)
+
+    def drop(data: Any) -> None:
+        del data["decks"][0]["fields"]["points"]["name"]
+        del data["rules"]["zones"]["stock"]["gender"]
+
+    edit_yaml(folder, drop)
+    found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG181"]
+    messages = sorted(f.message for f in found)
+    assert len(found) == 2, rendered(found)
+    assert "card field 'points' has no name" in messages[0] and "zone 'stock' has no gender in pt_BR" in messages[1]
+    assert any("points:" in line_of(f) for f in found) and any("stock:" in line_of(f) for f in found)

@@ -404,12 +404,12 @@ def test_hearts_in_english() -> None:
         "A player who holds none plays a card for which the number of tricks played is greater than 0 or the card's penalty is 0 "
         "if they hold one, otherwise any card.",
         "When every player has played, the highest card by rank of the suit led wins the trick.",
-        "The winner puts the trick into their cards taken and leads the next one.",
+        "The winner puts the trick into their pile of tricks and leads the next one.",
         "After each trick, as its winner: Raise the number of tricks played by 1.",
     ]
     assert "Which cards you may play, and who wins the trick: see “Tricks”." in text
     assert (
-        "Each player loses the total penalty of the cards in their cards taken, except when one player took every card with penalty: "
+        "Each player loses the total penalty of the cards in their pile of tricks, except when one player took every card with penalty: "
         "that player loses nothing, and every other player loses that total instead."
     ) in summary["end"]
 
@@ -420,9 +420,9 @@ def test_hearts_in_portuguese() -> None:
     assert "a sua mão tem Dois de Paus" in summary["setup"][-1]
     assert "Cada um dos outros jogadores, na sua vez, joga uma carta do naipe de saída, se tiver uma." in summary["tricks"]
     assert "Quando todos jogaram, a carta mais alta em valor do naipe de saída ganha a vaza." in summary["tricks"]
-    assert "Quem ganhou põe a vaza nas suas cartas ganhas e abre a seguinte." in summary["tricks"]
+    assert "Quem ganhou põe a vaza na sua pilha de vazas e abre a seguinte." in summary["tricks"]
     assert any("a penalidade da carta é 0" in line for line in summary["tricks"])
-    assert any(line.startswith("Cada jogador perde o total de penalidade das cartas nas suas cartas ganhas, exceto") for line in summary["end"])
+    assert any(line.startswith("Cada jogador perde o total de penalidade das cartas na sua pilha de vazas, exceto") for line in summary["end"])
 
 
 @pytest.mark.parametrize(
