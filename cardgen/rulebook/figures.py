@@ -61,7 +61,11 @@ def figures_for(spec: Spec) -> GameFigures | None:
 
     package = spec_package(spec)  # a data game's package (its mechanic's, or its spec id's): its figures, when it has some
     if package is not None:
-        load_figure_modules()
+        from cardgen.games import load_game_package
+
+        load_game_package(package, "figures")  # that package's own first, every game's only when it has none
+        if registered_figures(package) is None:
+            load_figure_modules()
         found = registered_figures(package)
         if found is not None or spec.rules_data is None:
             return found
