@@ -71,7 +71,7 @@ def app_for(args: list[str]) -> typer.Typer:
     """The app that runs ``args``: when they name a command (or command group), an app holding that one alone.
 
     Typer turns every registered command into a click command, inspecting each one's parameters, before it
-    runs any (about 25 ms for cardgen's twenty); a run needs only the one it names. The narrowed app keeps the
+    runs any (about 25 ms for cardgen's twenty-two); a run needs only the one it names. The narrowed app keeps the
     root's options, callback and settings, so the command's parsing, help and errors are the same. Anything
     else (no command, an option first, a name no command has) runs the whole app, which lists the commands or
     says which name is unknown.
