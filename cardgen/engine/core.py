@@ -20,6 +20,7 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import Enum
+from collections.abc import Container
 from typing import Callable, ClassVar, Sequence
 
 from cardgen.spec.contract import RulesContract
@@ -212,6 +213,21 @@ def registered_rules() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def _load_registering(rules_id: str, registry: Container[str]) -> None:
+    """Import what registers ``rules_id``: its own game package first, every package only when that does not."""
+    from cardgen.games import load_game_package, load_game_packages
+
+    load_game_package(rules_id)
+    if rules_id not in registry:
+        load_game_packages()
+
+
+def rules_registered(rules_id: str) -> bool:
+    """Whether a rules module is registered as ``rules_id`` (importing its own game package, or every one when it has none)."""
+    _load_registering(rules_id, _REGISTRY)
+    return rules_id in _REGISTRY
+
+
 def spec_contract(spec: Spec) -> RulesContract | None:
     """What the spec's rules read: the named module's contract, or the one its rules data implies."""
     if spec.rules_data is not None:
@@ -226,24 +242,20 @@ def spec_contract(spec: Spec) -> RulesContract | None:
 
 def contract_for(rules_id: str) -> RulesContract | None:
     """The contract of the rules module registered as ``rules_id`` (None: unknown, or it declares none)."""
-    from cardgen.games import load_game_packages
-
-    load_game_packages()
+    _load_registering(rules_id, _CONTRACTS)
     return _CONTRACTS.get(rules_id)
 
 
 def make_game(spec: Spec, num_players: int) -> Game:
     """Build the Game for a spec at a player count through the registry."""
-    from cardgen.games import load_game_packages
-
     if spec.rules is None:
         raise LookupError(f"spec {spec.id!r} names no rules module; it can be validated and rendered but not simulated")
     if spec.rules_data is not None:
         from cardgen.engine.interpreter import DataGame  # the generic interpreter, part of this layer
 
         return DataGame(spec, num_players)
-    load_game_packages()
     assert spec.rules_module is not None
+    _load_registering(spec.rules_module, _REGISTRY)
     factory = _REGISTRY.get(spec.rules_module)
     if factory is None:
         from cardgen.games import package_errors
@@ -296,7 +308,5 @@ def register_solver(rules_id: str, solver: Solver) -> None:
 
 def solver_for(rules_id: str) -> Solver | None:
     """The exact solver registered for ``rules_id``, if any."""
-    from cardgen.games import load_game_packages
-
-    load_game_packages()
+    _load_registering(rules_id, _SOLVERS)
     return _SOLVERS.get(rules_id)

@@ -140,10 +140,13 @@ def register_mechanic(mechanic: type[Mechanic]) -> None:
 
 
 def mechanic_class(name: str) -> type[Mechanic] | None:
-    """The mechanic registered as ``name`` (None: unknown)."""
-    from cardgen.games import load_game_packages
+    """The mechanic registered as ``name`` (None: unknown); its own game package is imported first, every one
+    only when that does not register it (see :func:`cardgen.games.load_game_package`)."""
+    from cardgen.games import load_game_package, load_game_packages
 
-    load_game_packages()
+    load_game_package(name)
+    if name not in _MECHANICS:
+        load_game_packages()
     return _MECHANICS.get(name)
 
 

@@ -25,6 +25,8 @@ ENTRY_POINT_GROUP = "cardgen.games"
 """
 
 _loaded = False
+_entry_points_loaded = False
+_tried: set[tuple[str, str]] = set()
 _errors: dict[str, str] = {}
 
 
@@ -43,8 +45,40 @@ def load_game_packages() -> None:
     _load_entry_points()
 
 
+def load_game_package(package_id: str, part: str = "") -> None:
+    """Import one in-tree game package (``cardgen.games.<id>``, a ``-`` in the id read as ``_``) or its ``part``
+    module, when cardgen has it; for the package itself, then the installed games' entry points (once).
+
+    A lookup by a game's id (its rules, mechanic, solver, layouts, figures) tries this first and
+    :func:`load_game_packages` (or :func:`import_game_parts`) only when the id is still unknown, so a run for
+    one game imports no other game: about 40 ms of a Keramikos build went to the other packages and their
+    widgets. An in-tree package registers only under its own id (a test checks it), so a lookup finds what it
+    would find with every package loaded; the entry points load after it, as they load after every in-tree
+    package, so an installed game registering the same id still wins.
+    """
+    name = package_id.replace("-", "_")
+    if (name, part) in _tried or not name.isidentifier():
+        return
+    _tried.add((name, part))
+    module = f"{__name__}.{name}" + (f".{part}" if part else "")
+    if importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        if not part:
+            try:
+                importlib.import_module(module)
+            except Exception as error:  # as load_game_packages: kept for package_errors, the lookup goes on
+                _errors[name] = f"{type(error).__name__}: {error}"
+        elif importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
+    if not part:
+        _load_entry_points()
+
+
 def _load_entry_points() -> None:
-    """Import (or call) every ``cardgen.games`` entry point of the installed distributions, in name order."""
+    """Import (or call) every ``cardgen.games`` entry point of the installed distributions, in name order (once)."""
+    global _entry_points_loaded
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
     from importlib.metadata import entry_points
 
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):

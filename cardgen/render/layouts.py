@@ -53,8 +53,12 @@ def bundled_layouts(rules_id: str | None) -> Path | None:
     """The folder of layouts bundled with the rules module ``rules_id``, if it has one."""
     if rules_id is None:
         return None
+    if rules_id not in _BUNDLED:  # game packages register layouts beside their widgets: that package's first
+        from cardgen.games import load_game_package
+
+        load_game_package(rules_id, "widgets")
     if rules_id not in _BUNDLED:
-        from cardgen.render.widget_kit import load_game_widgets  # game packages register layouts beside their widgets
+        from cardgen.render.widget_kit import load_game_widgets
 
         load_game_widgets()
     return _BUNDLED.get(rules_id)

@@ -16,7 +16,7 @@ import json
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from babel.numbers import format_decimal
@@ -211,7 +211,15 @@ def figure_svg_name(game_id: str, locale: str, figure_id: str) -> str:
     return f"{game_id}-rules-{locale}-{figure_id}.svg"
 
 
-def _write_figure_svgs(spec: Spec, locale: str, folder: Path, pictures: dict[str, Scene], written: list[Path]) -> dict[str, str]:
+def _write_plainly(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` (in a build's staging folder, which nobody else reads: see :func:`build_rulebooks`)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def _write_figure_svgs(
+    spec: Spec, locale: str, folder: Path, pictures: dict[str, Scene], written: list[Path], write: Callable[[Path, bytes], None] = atomic_write_bytes
+) -> dict[str, str]:
     """Write each figure drawn from the engine as an SVG beside the Markdown; returns figure id -> file name."""
     if spec.rules is None:  # no rules, no figures (see prepare_rulebook)
         return {}
@@ -224,7 +232,7 @@ def _write_figure_svgs(spec: Spec, locale: str, folder: Path, pictures: dict[str
             continue
         figure_id = key[len(FIGURE_PREFIX) :]
         path = folder / figure_svg_name(spec.id, locale, figure_id)
-        atomic_write_bytes(path, write_svg(scene).encode("utf-8"))
+        write(path, write_svg(scene).encode("utf-8"))
         written.append(path)
         images[figure_id] = path.name
     return images
@@ -238,6 +246,7 @@ def build_rulebooks(
     spec_folder: Path | None = None,
     loaded: LoadedSpec | None = None,
     cache: ArtefactCache | None = None,
+    staged: bool = False,
 ) -> list[Path]:
     """Write the Markdown and PDF rulebooks of ``spec`` under ``out_dir/<game>/``; returns the files written.
 
@@ -251,8 +260,17 @@ def build_rulebooks(
     With a ``cache``, a PDF whose inputs (document, paper, footer, title,
     author, pictures) are unchanged since an earlier build is reused, and so
     is the compiled code of the templates.
+
+    Each file is written through a temporary file and made durable before it
+    replaces the old one, unless ``staged``: a build writes into its private
+    staging folder, whose files are published by renames only once every
+    artefact is made (:mod:`cardgen.publish`), so they are written plainly,
+    as the card producers write theirs (a flush to disk per file cost a rebuild
+    several milliseconds each on a busy disk).
     """
     from cardgen.rulebook.pdf import PAPERS
+
+    write = _write_plainly if staged else atomic_write_bytes
 
     folder = out_dir / spec.id
     written: list[Path] = []
@@ -262,13 +280,13 @@ def build_rulebooks(
     if locales and spec.rules is not None:  # (a spec without rules has no figures: see prepare_rulebook)
         from cardgen.rulebook.figures import play_figures
 
-        play = play_figures(spec)
+        play = play_figures(spec, cache)
     for locale in locales:
         rulebook, pictures = prepare_rulebook(spec, locale, spec_folder, loaded, cache, play)
-        images = _write_figure_svgs(spec, locale, folder, pictures, written)
+        images = _write_figure_svgs(spec, locale, folder, pictures, written, write)
         md_path = folder / markdown_name(spec.id, locale)
         markdown = to_markdown(rulebook.document, images) if images else rulebook.markdown
-        atomic_write_bytes(md_path, markdown.encode("utf-8"))
+        write(md_path, markdown.encode("utf-8"))
         written.append(md_path)
         for paper in papers:
             if paper not in PAPERS:
@@ -279,6 +297,6 @@ def build_rulebooks(
             else:
                 key = cache.key("rulebook-pdf", paper, *_pdf_inputs(spec, rulebook, pictures))
                 data = cache.fetch(key, lambda: rulebook_pdf(spec, rulebook, paper, pictures))
-            atomic_write_bytes(pdf_path, data)
+            write(pdf_path, data)
             written.append(pdf_path)
     return written

@@ -26,6 +26,7 @@ from pathlib import Path
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from cardgen.cache import user_store
 from cardgen.findings import Finding, Severity, display_path
 from cardgen.rulebook.i18n import (
     LOCALES_DIR,
@@ -254,15 +255,27 @@ def stored_catalog_findings(path: Path, locale: str, cache: ResultCache) -> list
     return findings
 
 
+CATALOG_STORE = "catalog-findings"
+"""The kind of :func:`cardgen.cache.user_store` that keeps the catalog check's findings."""
+
+
 def spec_catalog_findings(loaded: LoadedSpec) -> Iterable[Finding]:
     """The catalog findings for every locale ``loaded`` declares (besides the source locale).
 
-    When the spec was loaded with a cache (in a build), the findings of an
-    unchanged catalog are reused from an earlier process.
+    The check reads only cardgen's own catalogs, templates and code, never the
+    spec, so the findings of an unchanged catalog are kept in this user's store
+    (:func:`cardgen.cache.user_store`, as the compiled templates are): a build
+    into a new output folder and ``cardgen validate`` reuse them (checking the
+    pt_BR catalog takes about 0.18 s). Without that store (switched off by
+    ``--no-cache``, or not private), a build's cache keeps them, else only the
+    process.
     """
     spec = loaded.spec
     if spec is None:
         return []
+    store: ResultCache | None = user_store(CATALOG_STORE)
+    if store is None:
+        store = loaded.cache
     findings: list[Finding] = []
     for index, locale in enumerate(spec.locales):
         if locale == SOURCE_LOCALE:
@@ -279,8 +292,8 @@ def spec_catalog_findings(loaded: LoadedSpec) -> Iterable[Finding]:
                 )
             )
             continue
-        if loaded.cache is not None:
-            findings.extend(stored_catalog_findings(path, locale, loaded.cache))
+        if store is not None:
+            findings.extend(stored_catalog_findings(path, locale, store))
         else:
             findings.extend(_cached_catalog_findings(str(path), path.stat().st_mtime_ns, locale, _sources_stamp()))
     return findings

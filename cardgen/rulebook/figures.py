@@ -18,9 +18,8 @@ and :func:`cardgen.render.table_figure.draw_table` draws them.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from babel.numbers import format_decimal
 
@@ -30,15 +29,15 @@ from cardgen.render.figures import GameFigures, Mark, TableView, Words, Zone, re
 from cardgen.render.scene import Scene
 from cardgen.render.table_figure import draw_table
 from cardgen.rulebook.i18n import translations
+from cardgen.rulebook.turn_moves import MAX_TURN_ACTIONS as MAX_TURN_ACTIONS, TURN_BUDGET as TURN_BUDGET
+from cardgen.rulebook.turn_moves import chosen_turn, first_turn_moves, replay_turn
 from cardgen.spec.models import Spec
+
+if TYPE_CHECKING:
+    from cardgen.spec.parse_cache import ResultCache
 
 FIGURE_SEED = 1
 """The deal every figure of every rulebook is drawn from (a fixed seed keeps the rulebook the same on every build)."""
-TURN_BUDGET = 100
-"""Playouts per decision of the player of the worked turn: enough to play with purpose (a one-ply greedy player
-passes where scoring comes later), few enough to cost a fraction of a second."""
-MAX_TURN_ACTIONS = 60
-"""A worked turn is cut after this many actions (chance steps included)."""
 
 _loaded = False
 
@@ -62,7 +61,11 @@ def figures_for(spec: Spec) -> GameFigures | None:
 
     package = spec_package(spec)  # a data game's package (its mechanic's, or its spec id's): its figures, when it has some
     if package is not None:
-        load_figure_modules()
+        from cardgen.games import load_game_package
+
+        load_game_package(package, "figures")  # that package's own first, every game's only when it has none
+        if registered_figures(package) is None:
+            load_figure_modules()
         found = registered_figures(package)
         if found is not None or spec.rules_data is None:
             return found
@@ -139,13 +142,21 @@ class FigurePlay:
     turn_end: State
 
 
-def play_figures(spec: Spec) -> FigurePlay | None:
-    """Run the engine for ``spec``'s figures (None when its rules offer none); label it with :func:`rulebook_figures`."""
+def play_figures(spec: Spec, cache: ResultCache | None = None) -> FigurePlay | None:
+    """Run the engine for ``spec``'s figures (None when its rules offer none); label it with :func:`rulebook_figures`.
+
+    The worked turn's moves are searched on a copy of the spec without its texts and replayed on ``spec``'s game
+    (:mod:`cardgen.rulebook.turn_moves`), so ``cache`` (a build's) keeps them across an edit of names or prose.
+    """
     if figures_for(spec) is None:
         return None
     setups = tuple((s.players, make_game(spec, s.players).new_initial_state(FIGURE_SEED)) for s in sorted(spec.setups, key=lambda s: s.players))
     players = _turn_players(spec)
-    end, steps = play_first_turn(make_game(spec, players), FIGURE_SEED)
+    game = make_game(spec, players)
+    played = replay_turn(game, FIGURE_SEED, chosen_turn(spec, players, FIGURE_SEED, cache))
+    if played is None:  # the game's play depends on its texts: search the turn on the spec itself
+        played = play_first_turn(game, FIGURE_SEED)
+    end, steps = played
     return FigurePlay(setups, players, tuple(steps), end)
 
 
@@ -322,27 +333,14 @@ def _turn_players(spec: Spec) -> int:
 def play_first_turn(game: Game, seed: int) -> tuple[State, list[tuple[State, int]]]:
     """The engine plays the first turn of the deal of ``seed``: the state before each action with the action.
 
-    The seat to move first plays with a small Monte Carlo tree search (:data:`TURN_BUDGET` playouts a decision;
-    its playouts, ties and chance drawn from ``seed``) until another seat is to move or the game ends; chance
-    steps inside the turn are part of it. Returns the final state and the steps.
+    The seat to move first plays with a small Monte Carlo tree search (:func:`cardgen.rulebook.turn_moves.first_turn_moves`)
+    until another seat is to move or the game ends; chance steps inside the turn are part of it. Returns the
+    final state and the steps.
     """
-    from cardgen.engine.agents import MctsAgent
-
-    rng = random.Random(seed)
-    state = game.new_initial_state(seed)
-    while state.is_chance_node():
-        state.apply_action(state.sample_chance(rng))
-    seat = state.current_player()
-    agent = MctsAgent(game, budget=TURN_BUDGET)
-    steps: list[tuple[State, int]] = []
-    while not state.is_terminal() and len(steps) < MAX_TURN_ACTIONS:
-        mover = state.current_player()
-        if not state.is_chance_node() and mover != seat:
-            break
-        action = state.sample_chance(rng) if state.is_chance_node() else agent.choose(state, state.legal_actions(), rng)
-        steps.append((state.clone(), action))
-        state.apply_action(action)
-    return state, steps
+    played = replay_turn(game, seed, first_turn_moves(game, seed))
+    if played is None:
+        raise RuntimeError("the engine played the same moves differently from the same deal")
+    return played
 
 
 def worked_turn(play: FigurePlay, figures: GameFigures, labels: Labels) -> WorkedTurn | None:

@@ -23,7 +23,9 @@ def produce_rulebooks(context: BuildContext) -> list[Path]:
     locales = [loc for loc in spec.locales if not context.options.langs or loc in context.options.langs]
     scratch = context.staging / ".rulebooks"
     try:
-        written = build_rulebooks(spec, scratch, locales, context.options.papers, context.loaded.folder, context.loaded, cache=context.cache)
+        written = build_rulebooks(
+            spec, scratch, locales, context.options.papers, context.loaded.folder, context.loaded, cache=context.cache, staged=True
+        )
     except RulebookError as error:
         where = (error.file, error.line, 1 if error.line else 0, "") if error.file else (context.loaded.file, 0, 0, "rules_text")
         context.findings.append(Finding(where[0], where[1], where[2], "CG310", Severity.ERROR, where[3], str(error)))

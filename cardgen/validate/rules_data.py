@@ -97,7 +97,9 @@ def rules_data_mechanics(loaded: LoadedSpec) -> Iterator[Finding]:
     from cardgen.engine.mechanics import mechanic_declaration, registered_mechanics
 
     declarations = {name: mechanic_declaration(name) for name in rules.mechanics}
-    for path, problem in mechanic_problems(rules, declarations, registered_mechanics()):
+    # Every registered name is listed only in the message for a name nothing registers: listing them imports every game.
+    known = registered_mechanics() if None in declarations.values() else sorted(declarations)
+    for path, problem in mechanic_problems(rules, declarations, known):
         yield loaded.place_finding("CG175", Severity.ERROR, path, problem, "see docs/rules-data.md, Named mechanics")
 
 

@@ -653,9 +653,9 @@ def rules_module(loaded: LoadedSpec) -> Iterator[Finding]:
     spec = _spec(loaded)
     if spec.rules_module is None:
         return  # nothing to look up (no rules, or rules as data): the engine and the game packages stay unloaded
-    from cardgen.engine.core import registered_rules
+    from cardgen.engine.core import registered_rules, rules_registered
 
-    if spec.rules_module not in registered_rules():
+    if not rules_registered(spec.rules_module):
         from cardgen.games import package_errors
 
         broken = "; ".join(f"game package {name} failed to import: {error}" for name, error in sorted(package_errors().items()))

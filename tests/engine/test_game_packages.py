@@ -15,6 +15,8 @@ def test_a_broken_package_is_reported_and_the_others_still_load(tmp_path: Path, 
     (broken / "__init__.py").write_text("raise RuntimeError('half-written rules module')\n", encoding="utf-8")
     monkeypatch.setattr(games, "__path__", [*games.__path__, str(tmp_path)])
     monkeypatch.setattr(games, "_loaded", False)
+    monkeypatch.setattr(games, "_entry_points_loaded", False)
+    monkeypatch.setattr(games, "_tried", set())
     monkeypatch.setattr(games, "_errors", {})
     errors = games.package_errors()
     assert errors == {"broken_game": "RuntimeError: half-written rules module"}
@@ -63,6 +65,8 @@ def test_a_game_installed_outside_cardgen_registers_through_its_entry_point(tmp_
     monkeypatch.syspath_prepend(str(site))
     importlib.invalidate_caches()
     monkeypatch.setattr(games, "_loaded", False)
+    monkeypatch.setattr(games, "_entry_points_loaded", False)
+    monkeypatch.setattr(games, "_tried", set())
     monkeypatch.setattr(games, "_errors", {})
     assert "outside-toy" in registered_rules()
     assert games.package_errors() == {}
@@ -87,6 +91,8 @@ def test_a_broken_entry_point_is_reported_by_name(tmp_path: Path, monkeypatch: p
     monkeypatch.syspath_prepend(str(site))
     importlib.invalidate_caches()
     monkeypatch.setattr(games, "_loaded", False)
+    monkeypatch.setattr(games, "_entry_points_loaded", False)
+    monkeypatch.setattr(games, "_tried", set())
     monkeypatch.setattr(games, "_errors", {})
     errors = games.package_errors()
     assert errors == {"broken_outside_game (entry point broken_outside_game)": "ImportError: missing dependency xyz"}

@@ -167,6 +167,8 @@ def test_a_mechanic_installed_outside_cardgen_is_found_and_a_raise_is_exit_3(tmp
     monkeypatch.syspath_prepend(str(site))
     importlib.invalidate_caches()
     monkeypatch.setattr(games, "_loaded", False)
+    monkeypatch.setattr(games, "_entry_points_loaded", False)
+    monkeypatch.setattr(games, "_tried", set())
     monkeypatch.setattr(games, "_errors", {})
     assert games.package_errors() == {} and "broken_boneyard" in registered_mechanics()
 

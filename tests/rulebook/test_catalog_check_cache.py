@@ -1,15 +1,16 @@
-"""The catalog check's findings kept in a build's cache: reused while the catalog and sources are unchanged."""
+"""The catalog check's findings kept in this user's store, or without it in a build's cache: reused while the
+catalog and sources are unchanged."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
 import cardgen.rulebook.checks as checks
-from cardgen.cache import ArtefactCache, seal_artefact, unseal_artefact
+from cardgen.cache import ArtefactCache, seal_artefact, unseal_artefact, user_store, user_store_scope
 from cardgen.findings import Finding
 from cardgen.rulebook.i18n import po_path
 from cardgen.spec.load import LoadedSpec, load_spec
@@ -18,8 +19,20 @@ from .conftest import LANTERN
 
 
 @pytest.fixture
-def checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
-    """The catalogs actually checked; the pt_BR catalog is a copy under tmp_path that a test may edit."""
+def checked(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[list[str]]:
+    """The catalogs actually checked, with no user store (a build's cache keeps the findings); the pt_BR catalog
+    is a copy under tmp_path that a test may edit."""
+    with user_store_scope(False):
+        yield _counted(monkeypatch, tmp_path)
+
+
+@pytest.fixture
+def checked_stored(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
+    """The catalogs actually checked, with this user's store (each test has its own: see the top conftest.py)."""
+    return _counted(monkeypatch, tmp_path)
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
     seen: list[str] = []
     real = checks.catalog_findings
 
@@ -82,3 +95,20 @@ def test_a_damaged_entry_is_checked_again(tmp_path: Path, checked: list[str]) ->
             entry.write_bytes(seal_artefact(payload + b"[]"))  # damaged inside a well-sealed file
     assert list(checks.spec_catalog_findings(_loaded(tmp_path / "cache"))) == cold
     assert checked == ["pt_BR", "pt_BR"]
+
+
+def test_the_user_store_keeps_the_findings_for_any_output_folder_and_validate(tmp_path: Path, checked_stored: list[str]) -> None:
+    """The check reads only cardgen's own files: a build into another output folder, or a validation with no build
+    cache at all, reuses what an earlier process found; the build's cache is left alone."""
+    first = list(checks.spec_catalog_findings(load_spec(LANTERN)))
+    store = user_store(checks.CATALOG_STORE)
+    assert store is not None and store.folder is not None and len(list(store.folder.iterdir())) == 1
+    elsewhere = _loaded(tmp_path / "other-out" / "cache")
+    assert list(checks.spec_catalog_findings(elsewhere)) == first
+    assert list(checks.spec_catalog_findings(load_spec(LANTERN))) == first
+    assert checked_stored == ["pt_BR"]
+    assert isinstance(elsewhere.cache, ArtefactCache) and len(elsewhere.cache.used) == 1  # the parse of game.yaml only
+    catalog = tmp_path / "locales" / "pt_BR" / "LC_MESSAGES" / "cardgen.po"
+    catalog.write_text(catalog.read_text(encoding="utf-8").replace('msgstr "Sumário"', 'msgstr ""'), encoding="utf-8")
+    assert [f.code for f in checks.spec_catalog_findings(load_spec(LANTERN))] == ["CG302"]
+    assert checked_stored == ["pt_BR", "pt_BR"]

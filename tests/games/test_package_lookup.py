@@ -1,0 +1,85 @@
+"""A lookup by a game's id imports that game's own package first (issue 17), which is sound because every in-tree
+package registers only under its own id: what these tests check, with the run that imports no other game."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from cardgen.engine import agents, core, mechanics
+from cardgen.games import import_game_parts, load_game_packages
+from cardgen.render import figures, layouts
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ROOT / "cardgen" / "games"
+IN_TREE = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").is_file())
+
+
+def _package_of(module: str) -> str | None:
+    """The in-tree game package a module belongs to (None: outside ``cardgen.games``)."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["cardgen", "games"] and len(parts) > 2 else None
+
+
+def test_every_in_tree_package_registers_only_under_its_own_id() -> None:
+    load_game_packages()
+    import_game_parts("widgets")  # (layouts register beside the widgets)
+    import_game_parts("figures")
+    registered: list[tuple[str, str, str | None]] = []
+    registered += [("rules", key, _package_of(factory.__module__)) for key, factory in core._REGISTRY.items()]
+    registered += [("solver", key, _package_of(solver.__module__)) for key, solver in core._SOLVERS.items()]
+    registered += [("mechanic", key, _package_of(found.__module__)) for key, found in mechanics._MECHANICS.items()]
+    registered += [("figures", key, _package_of(found.table.__module__)) for key, found in figures._FIGURES.items()]
+    for key, folder in layouts._BUNDLED.items():
+        inside = folder.resolve().relative_to(GAMES.resolve()).parts[0] if folder.resolve().is_relative_to(GAMES.resolve()) else None
+        registered.append(("layouts", key, inside))
+    assert {kind for kind, _, _ in registered} == {"rules", "solver", "mechanic", "figures", "layouts"}
+    wrong = [(kind, key, package) for kind, key, package in registered if package is not None and key.replace("-", "_") != package]
+    assert wrong == []
+    assert set(core._CONTRACTS) == set(core._REGISTRY)
+    assert {package for _, _, package in registered} >= set(IN_TREE)
+    assert "keramikos-expectimax" in agents._AGENTS  # agents are listed by name, so every package is loaded for them
+
+
+RUNNER = textwrap.dedent(
+    """
+    import json, sys
+    modules_file, *args = sys.argv[1:]
+    sys.argv = ["cardgen", *args]
+    from cardgen.cli.app import main
+    code = 0
+    try:
+        main()
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+    with open(modules_file, "w", encoding="utf-8") as handle:
+        json.dump({"code": code, "modules": sorted(sys.modules)}, handle)
+    """
+)
+
+
+def _run(tmp_path: Path, *args: str) -> tuple[int, set[str]]:
+    record = tmp_path / "modules.json"
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", RUNNER, str(record), *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert record.is_file(), done.stderr
+    data = json.loads(record.read_text(encoding="utf-8"))
+    return data["code"], set(data["modules"])
+
+
+def test_a_game_s_build_imports_no_other_game(tmp_path: Path) -> None:
+    """Keramikos (a rules module with its own widgets, layouts and figures) and Ceratopsians (rules data naming a
+    mechanic) are built with their rulebook figures, importing no other game package."""
+    for game in ("keramikos", "ceratopsians"):
+        out = tmp_path / game
+        code, modules = _run(tmp_path, "build", str(ROOT / "specs" / game), "--out", str(out), "--quiet", "--paper", "a4", "--lang", "en")
+        assert code == 0
+        assert any(name.endswith("-turn.svg") for name in os.listdir(out / game)), "the engine's figures were drawn"
+        own = game.replace("-", "_")
+        assert {f"cardgen.games.{own}", f"cardgen.games.{own}.widgets", f"cardgen.games.{own}.figures"} <= modules
+        others = sorted(name for name in modules if _package_of(name) not in (None, own))
+        assert others == [], game
