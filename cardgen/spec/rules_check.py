@@ -57,8 +57,9 @@ NUMBER_RANGE = (-1_000_000, 1_000_000)
 
 
 def decks_in_play(rules: RulesData) -> list[str]:
-    """The deck ids the setup shuffles into play, in order."""
-    return [step.shuffle.deck for step in rules.setup if isinstance(step, ShuffleStep)]
+    """The deck ids the setup shuffles into play, in order, then the decks laid out under rows of piles (``under``)."""
+    shuffled = [step.shuffle.deck for step in rules.setup if isinstance(step, ShuffleStep)]
+    return shuffled + [zone.under for zone in rules.zones.values() if zone.under is not None and zone.under not in shuffled]
 
 
 def names_of(spec: Spec, rules: RulesData) -> Names:
@@ -95,6 +96,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
             name: kinds.get(variable.values, ANY) if variable.values is not None else NUMBER for name, variable in rules.variables.items()
         },
         options={name: tuple(option.choices) for name, option in rules.options.items()},
+        rows={name: zone.under for name, zone in rules.zones.items() if zone.under is not None},
     )
 
 
@@ -367,7 +369,7 @@ def _option_problems(rules: RulesData, names: Names) -> Iterator[tuple[PathKey, 
             yield here, f"no expression reads option {name!r} (as `options.{name}`), so its choices cannot change play", "CG175"
 
 
-RESERVED_NAMES = BUILTIN_NAMES | frozenset({"true", "false", "card", "numbers", "setup", "options", "target"})
+RESERVED_NAMES = BUILTIN_NAMES | frozenset({"true", "false", "card", "numbers", "setup", "options", "target", "pile"})
 """Words of the expression language a zone, counter or variable may not be named (it would hide them, or they it)."""
 
 

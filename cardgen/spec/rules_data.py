@@ -25,6 +25,7 @@ from cardgen.limits import MAX_RULES_COUNT
 from cardgen.spec.local_text import GENDER_DESCRIPTION, Gender, LocalText
 from cardgen.spec.rules_base import RulesIdentifier, RulesModel
 from cardgen.spec.rules_mechanics import MechanicAction, MechanicCondition, MechanicEffect, MechanicScore, MechanicStep
+from cardgen.spec.rules_rows import PileChoice, RepeatSpec, RepeatStep, ShuffleBackStep
 
 Expr = Annotated[
     Union[int, str],
@@ -43,6 +44,11 @@ class Zone(RulesModel):
     ordered: bool = Field(default=True, description="Whether order matters (a pile has a top; a hand or an area does not).")
     name: LocalText | None = Field(default=None, description="The zone's name in every locale, for the generated rulebook text (defaults to the id).")
     gender: dict[str, Gender] = Field(default_factory=dict, description=GENDER_DESCRIPTION)
+    under: str | None = Field(
+        default=None,
+        description="A deck id: the zone is a row of piles, one ordered pile under each card of that deck, the cards laid out in a row in "
+        "the order the spec lists them (leftmost first). Read with `piles(ZONE, CONDITION)` and filled by a move with a `pile`.",
+    )
 
 
 class Counter(RulesModel):
@@ -103,6 +109,11 @@ class MoveSpec(RulesModel):
         description="Only cards satisfying this expression over `card` (the card that may move) move: the first `count` of them from the top down; "
         "the others stay where they are (take the first two pottery cards of the deck, passing the others).",
     )
+    pile: PileChoice | None = Field(
+        default=None,
+        description="For a move into a row of piles (a zone with `under`): which pile each card goes into, chosen card by card.",
+    )
+    place: Literal["top", "bottom"] = Field(default="top", description="Where the cards go in an ordered `to` zone: on top, or beneath its cards (bottom).")
 
 
 class AddEffect(RulesModel):
@@ -571,7 +582,9 @@ class Tricks(RulesModel):
     after: list[Effect] = Field(default_factory=list, description="What happens after every trick, for its winner (the seat in question), in order.")
 
 
-SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep, MechanicStep]
+SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep, RepeatStep, ShuffleBackStep, MechanicStep]
 
 for _model in (End, ArrangeEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, OneOfEachScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()
+RepeatSpec.model_rebuild(_types_namespace={"Effect": Effect})
+RepeatStep.model_rebuild()

@@ -130,6 +130,8 @@ class Tables:
     """Card id -> its design index, for ``holds(ZONE, 'CARD-ID')``."""
     option_values: Mapping[str, str] = field(default_factory=dict)
     """Rule option -> the choice the spec makes (or the default), for ``options.NAME``."""
+    rows: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    """Row of piles -> (the design under its leftmost pile, how many piles): pile ``P`` lies under design ``first + P``."""
 
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
@@ -145,11 +147,15 @@ class _Emitter:
         self.t = tables
         self.seat = "S" if seat is None else str(seat)
         """The seat the expression is about: the argument ``S``, or a fixed seat folded in."""
+        self.pile: str | None = None
+        """The row of piles whose pile in question (the name ``P`` in the emitted code) ``pile`` names, else None."""
 
     def zone(self, node: ast.expr, seat: ast.expr | None = None) -> str:
         """The zone ``node`` names: the seat in question's, or ``seat``'s (a seat argument) for a per-seat zone."""
         assert isinstance(node, ast.Name)
         index = self.t.zone_index[node.id]
+        if node.id in self.t.rows:  # the checker let a row be read only as the pile in question's
+            return f"s.z[{index} + P]"
         whose = self.seat if seat is None else self.emit(seat)
         return f"s.z[{index} + {whose}]" if self.t.names.zones[node.id] else f"s.z[{index}]"
 
@@ -228,6 +234,9 @@ class _Emitter:
             return str(self.t.constants.get(f"setup.{base.attr}.{node.attr}", 0))
         if isinstance(base, ast.Name) and base.id == "card":
             return f"{self.field_table(node.attr)}[c]"
+        if isinstance(base, ast.Name) and base.id == "pile":
+            assert self.pile is not None
+            return f"{self.field_table(node.attr)}[{self.t.rows[self.pile][0]} + P]"
         assert isinstance(base, ast.Call)
         zone = self.zone(base.args[0], self.seat_of(base, 1))
         return f"{self.field_table(node.attr)}[({zone}[-1] if {zone} else _none)]"
@@ -240,6 +249,13 @@ class _Emitter:
             return f"s.c[{self.t.counter_index[counter.id]} + {self.emit(node.args[1])}]"
         if node.func.id in ("min", "max"):
             return f"_{node.func.id}({self.emit(node.args[0])}, {self.emit(node.args[1])})"
+        if node.func.id == "piles":
+            row = node.args[0]
+            assert isinstance(row, ast.Name)
+            self.pile = row.id
+            condition = self.emit(node.args[1])
+            self.pile = None
+            return f"sum(1 for P in range({self.t.rows[row.id][1]}) if {condition})"
         zone = self.zone(node.args[0], self.seat_of(node, FUNCTIONS[node.func.id]))
         if node.func.id == "count":
             return f"len({zone})"
@@ -272,6 +288,14 @@ def compile_expression(source: int | str, tables: Tables, *, card: bool = False,
     tree, _ = parse_expression(source, tables.names, card=card, target=target)
     code = _Emitter(tables).emit(tree)
     return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+
+
+def compile_pile_expression(source: int | str, tables: Tables, row: str, *, card: bool = False, target: bool = False) -> Callable[[Any, int, int, int], Any]:
+    """The function ``f(state, seat, card_design, pile)`` computing ``source`` with ``pile`` bound to pile ``pile`` of ``row``."""
+    tree, _ = parse_expression(source, tables.names, card=card, target=target, pile=row)
+    emitter = _Emitter(tables)
+    emitter.pile = row
+    return eval(compile(f"lambda s, S, c, P: {emitter.emit(tree)}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
 def compile_any_seat(source: int | str, tables: Tables) -> ExprFunction:

@@ -60,6 +60,10 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
     source_seat, target_seat = game.zone_per_seat[move.from_], game.zone_per_seat[move.to]
     count = None if move.count == "all" else compile_expression(move.count, t, card=card, target=aimed)
     seats = who_seats(game.num_players, move.who)
+    if move.pile is not None or move.place != "top" or move.to in t.rows:
+        from cardgen.engine.interpreter.rows import compile_row_move
+
+        return compile_row_move(game, move, count, seats, aimed)
     if move.where is not None:
         return _move_where(game, move, count, seats, compile_expression(move.where, t, card=True))
 

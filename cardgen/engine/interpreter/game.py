@@ -30,6 +30,7 @@ from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, c
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_all_seats, compile_any_seat, compile_expression, constant_value, field_tables
 from cardgen.engine.interpreter.scoring import all_or_nothing
 from cardgen.engine.interpreter.scoring_one_of_each import one_of_each_bound, one_of_each_scorer
+from cardgen.engine.interpreter.rows import compile_row_setup, row_slots
 from cardgen.engine.interpreter.sets import SetsScorer
 from cardgen.engine.mechanics import ActFunction, ActionsFunction, Mechanic, make_mechanics
 from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
@@ -52,6 +53,7 @@ from cardgen.spec.rules_data import (
     Who,
 )
 from cardgen.spec.rules_mechanics import MechanicScore, MechanicStep
+from cardgen.spec.rules_rows import RepeatStep, ShuffleBackStep
 
 from cardgen.engine.interpreter.options import AGAIN, BY_OTHERS, BY_TARGET, BY_TURN, DEFAULT_LENGTH_BOUND, END, NEXT, CompiledOption as _Option, _fixed_per_design, _never
 from cardgen.engine.interpreter.state import DataState
@@ -101,13 +103,15 @@ class DataGame(Game):
         slot = 0
         for name, zone in rules.zones.items():
             zone_index[name] = slot
-            slot += P if zone.per_seat else 1
+            slot += P if zone.per_seat else row_slots(self, zone.under) if zone.under is not None else 1
         self.zone_names = list(rules.zones)
         self.zone_slots = slot
         self.zone_per_seat = {name: zone.per_seat for name, zone in rules.zones.items()}
+        self.laid_out: list[int] = [d for zone in rules.zones.values() if zone.under is not None for d in self.deck_designs[zone.under]]
+        """The designs laid out in a row with a pile under each (on the table for good: counted by conservation)."""
         self.unordered = [False] * slot
         for name, zone in rules.zones.items():
-            for k in range(P if zone.per_seat else 1):
+            for k in range(P if zone.per_seat else row_slots(self, zone.under) if zone.under is not None else 1):
                 self.unordered[zone_index[name] + k] = not zone.ordered
         counter_index: dict[str, int] = {}
         slot = 0
@@ -129,6 +133,7 @@ class DataGame(Game):
             players=P,
             card_design={card_id: design for design, card_id in enumerate(self.card_ids)},
             option_values={name: spec.options.get(name, option.default) for name, option in rules.options.items()},
+            rows={name: (self.deck_designs[zone.under][0], row_slots(self, zone.under)) for name, zone in rules.zones.items() if zone.under is not None},
         )
         t = self.tables
         self.mechanics: list[Mechanic] = make_mechanics(self, rules.mechanics)
@@ -326,6 +331,8 @@ class DataGame(Game):
         t = self.tables
         if isinstance(step, MechanicStep):
             return self.mechanic(step.mechanic.name).setup(step.mechanic.setup)
+        if isinstance(step, (RepeatStep, ShuffleBackStep)):
+            return compile_row_setup(self, step)
         if isinstance(step, ShuffleStep):
             target = t.zone_index[step.shuffle.to]
             cards = [d for d in self.deck_designs[step.shuffle.deck] for _ in range(self.copies[d])]
