@@ -44,6 +44,7 @@ from cardgen.spec.rules_data import (
 )
 from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, chosen_from_target, dice_rolled, passed_over_to, steal_zone_uses, target_expressions
 from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_rows_check import row_filled, row_problems, row_reads
 from cardgen.spec.rules_sets import FILL_WORDS, fill_words, sets_fields, sets_problems
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
@@ -349,6 +350,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     yield from _unreachable_choices(rules)
     if rules.tricks is not None:
         yield from trick_problems(spec, rules, rules.tricks, names)
+    yield from row_problems(spec, rules, names)
 
 
 def _option_problems(rules: RulesData, names: Names) -> Iterator[tuple[PathKey, str, str]]:
@@ -564,7 +566,7 @@ def _zones_filled(rules: RulesData) -> set[str]:
         elif isinstance(effect, StealEffect):
             filled.add(effect.steal.to)
     filled.update(option.card.to for option in card_choices(rules) if option.card is not None)
-    return filled
+    return filled | row_filled(rules)
 
 
 def _unreachable_choices(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
@@ -601,6 +603,7 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
     if rules.tricks is not None:
         reads.fields.update({rules.tricks.follow, rules.tricks.rank})
     reads.fields.update(variable.values for variable in rules.variables.values() if variable.values is not None)
+    reads.merge(row_reads(spec, rules, names))
     return reads
 
 
