@@ -159,6 +159,7 @@ from cardgen.spec.rules_data import (
 )
 from cardgen.spec.rules_mechanics import MechanicEffect, MechanicScore, MechanicStep, UseKind
 from cardgen.spec.rules_tricks import card_condition_before_play
+from cardgen.rulebook.rules_rows_text import pile_move, setup_repeat, setup_shuffle_back
 
 
 class RulesSummary:
@@ -312,6 +313,9 @@ class RulesSummary:
         source = b.rules.zones.get(move.from_)
         ordered = source.ordered if source is not None else True
         cards, where_from, where_to = self.cards_moved(move, ordered, card), b.zone_phrase(move.from_, move.who), b.zone_phrase(move.to, move.who)
+        into_pile = pile_move(self, move, cards)
+        if into_pile is not None:
+            return into_pile
         if move.where is not None:
             condition = ExpressionText(b).condition(move.where, card=True)
             return b.say(MOVE_WHERE, cards=cards, source=where_from, target=where_to, condition=condition)
@@ -588,6 +592,8 @@ SETUP_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "set": RulesSummary._setup_set,
     "set_aside": RulesSummary._set_aside,
     "mechanic": RulesSummary._setup_mechanic,
+    "repeat": setup_repeat,
+    "shuffle_back": setup_shuffle_back,
 }
 """Setup step kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {

@@ -66,6 +66,7 @@ from cardgen.rulebook.rules_phrases import (
     WITH_PLAYERS,
     WITH_PLAYER_RANGE,
 )
+from cardgen.rulebook.rules_rows_text import pile_clause, pile_term
 from cardgen.spec.models import Card, Spec
 from cardgen.spec.rules_check import decks_in_play, names_of
 from cardgen.spec.rules_data import RulesData
@@ -438,6 +439,9 @@ class ExpressionText:
             filled = (kind in (ast.Gt, ast.NotEq) and value == 0) or (kind is ast.GtE and value == 1)
             if empty or filled:
                 zone_id = self.zone_id(left.args[0])
+                in_pile = pile_clause(self, zone_id, empty, negated)
+                if in_pile is not None:
+                    return in_pile
                 named = b.zone(zone_id)
                 return b.say_gendered(named.gender, NOT_EMPTY if empty == negated else EMPTY, zone=b.owned(named, self.whose(left)))
         if (
@@ -539,6 +543,9 @@ class ExpressionText:
             if node.id == "active":
                 return b.say(ACTIVE)
             return self.formula(node)
+        in_pile = pile_term(self, node)
+        if in_pile is not None:
+            return in_pile
         if isinstance(node, ast.Attribute):
             base = node.value
             if isinstance(base, ast.Name) and base.id == "card":

@@ -350,7 +350,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     yield from _unreachable_choices(rules)
     if rules.tricks is not None:
         yield from trick_problems(spec, rules, rules.tricks, names)
-    yield from row_problems(spec, rules, names)
+    yield from row_problems(spec, rules, names, list(_all_effects(rules)))
 
 
 def _option_problems(rules: RulesData, names: Names) -> Iterator[tuple[PathKey, str, str]]:
@@ -603,7 +603,7 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
     if rules.tricks is not None:
         reads.fields.update({rules.tricks.follow, rules.tricks.rank})
     reads.fields.update(variable.values for variable in rules.variables.values() if variable.values is not None)
-    reads.merge(row_reads(spec, rules, names))
+    reads.merge(row_reads(rules, names, list(_all_effects(rules))))
     return reads
 
 

@@ -25,7 +25,7 @@ from cardgen.limits import MAX_RULES_COUNT
 from cardgen.spec.local_text import GENDER_DESCRIPTION, Gender, LocalText
 from cardgen.spec.rules_base import RulesIdentifier, RulesModel
 from cardgen.spec.rules_mechanics import MechanicAction, MechanicCondition, MechanicEffect, MechanicScore, MechanicStep
-from cardgen.spec.rules_rows import PileChoice, RepeatSpec, RepeatStep, ShuffleBackStep
+from cardgen.spec.rules_rows import PileChoice, ShuffleBackStep
 
 Expr = Annotated[
     Union[int, str],
@@ -582,9 +582,28 @@ class Tricks(RulesModel):
     after: list[Effect] = Field(default_factory=list, description="What happens after every trick, for its winner (the seat in question), in order.")
 
 
+class RepeatStep(RulesModel):
+    """Setup effects done again and again until a condition holds (deal cards one by one until one finds no room)."""
+
+    repeat: "RepeatSpec" = Field(description="The effects repeated and the condition that stops them.")
+
+
+class RepeatSpec(RulesModel):
+    """What is repeated, and until when."""
+
+    until: str = Field(description="An expression over the table, read before every round: the loop stops as soon as it holds.")
+    do: list[Effect] = Field(min_length=1, description="The effects of one round, in order (moves, counters, variables).")
+    limit: int = Field(
+        default=MAX_RULES_COUNT,
+        ge=1,
+        le=MAX_RULES_COUNT,
+        description="The most rounds played; the loop also stops after a round that changed nothing (it would go on for ever).",
+    )
+
+
+
 SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep, RepeatStep, ShuffleBackStep, MechanicStep]
 
 for _model in (End, ArrangeEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, OneOfEachScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()
-RepeatSpec.model_rebuild(_types_namespace={"Effect": Effect})
 RepeatStep.model_rebuild()

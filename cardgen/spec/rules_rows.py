@@ -1,5 +1,6 @@
 """Rules data's rows of piles: one ordered pile under each card of a deck laid out in a row, a move that picks
-the pile a card goes into, a setup loop, and a zone shuffled back into another.
+the pile a card goes into, and a zone shuffled back into another (the setup loop, which repeats the rules data's
+effects, is :class:`cardgen.spec.rules_data.RepeatStep`).
 
 A zone with ``under: DECK`` (:class:`cardgen.spec.rules_data.Zone`) is a row of piles: the cards of that deck are
 laid out in a row in the order the spec lists them (leftmost first) and each holds its own ordered pile. The
@@ -10,15 +11,11 @@ that pile). Kept apart from :mod:`cardgen.spec.rules_data` so the construct's mo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import Field
 
-from cardgen.limits import MAX_RULES_COUNT
 from cardgen.spec.rules_base import RulesIdentifier, RulesModel
-
-if TYPE_CHECKING:  # the effects a loop repeats are the rules data's own (resolved by model_rebuild there)
-    from cardgen.spec.rules_data import Effect  # noqa: F401
 
 
 class PileChoice(RulesModel):
@@ -33,25 +30,6 @@ class PileChoice(RulesModel):
         default="fewest",
         description="Among the piles satisfying `where`: the one holding the fewest cards, the leftmost on a tie (fewest), or the leftmost (first). "
         "When no pile satisfies it, the card stays and the move stops.",
-    )
-
-
-class RepeatStep(RulesModel):
-    """Setup effects done again and again until a condition holds (deal cards one by one until one finds no room)."""
-
-    repeat: "RepeatSpec" = Field(description="The effects repeated and the condition that stops them.")
-
-
-class RepeatSpec(RulesModel):
-    """What is repeated, and until when."""
-
-    until: str = Field(description="An expression over the table, read before every round: the loop stops as soon as it holds.")
-    do: list["Effect"] = Field(min_length=1, description="The effects of one round, in order (moves, counters, variables).")
-    limit: int = Field(
-        default=MAX_RULES_COUNT,
-        ge=1,
-        le=MAX_RULES_COUNT,
-        description="The most rounds played; the loop also stops after a round that changed nothing (it would go on for ever).",
     )
 
 

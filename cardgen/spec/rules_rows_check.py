@@ -6,22 +6,26 @@ Kept apart from :mod:`cardgen.spec.rules_check` so the construct's checks live t
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_chance import binds_target
 from cardgen.spec.rules_data import AddEffect, ArrangeEffect, DealStep, Effect, MoveEffect, MoveSpec, MoveStep, RulesData, SetAsideStep, SetEffect, ShuffleStep, StealEffect
 from cardgen.spec.rules_expr import ExpressionError, Names, Reads, check_expression
-from cardgen.spec.rules_rows import ROW_EFFECT_KINDS, RepeatStep, ShuffleBackStep
+from cardgen.spec.rules_data import RepeatStep
+from cardgen.spec.rules_rows import ROW_EFFECT_KINDS, ShuffleBackStep
 from cardgen.spec.source import PathKey
 
 Problem = tuple[PathKey, str, str]
 
 
-def _moves(rules: RulesData) -> Iterator[tuple[PathKey, MoveSpec, bool]]:
-    """(path of the move's mapping, the move, whether `card` is bound in its amounts) of every move of the rules data."""
-    from cardgen.spec.rules_check import _all_effects
+Effects = Sequence[tuple[PathKey, Effect, int, int]]
+"""(path, effect, its index, the length of its list) of every effect of the turn, the card effects and the tricks
+(what :func:`cardgen.spec.rules_check.rules_problems` passes in)."""
 
+
+def _moves(rules: RulesData, effects: Effects) -> Iterator[tuple[PathKey, MoveSpec, bool]]:
+    """(path of the move's mapping, the move, whether `card` is bound in its amounts) of every move of the rules data."""
     for i, step in enumerate(rules.setup):
         if isinstance(step, MoveStep):
             yield ("rules", "setup", i, "move"), step.move, False
@@ -29,7 +33,7 @@ def _moves(rules: RulesData) -> Iterator[tuple[PathKey, MoveSpec, bool]]:
             for k, effect in enumerate(step.repeat.do):
                 if isinstance(effect, MoveEffect):
                     yield ("rules", "setup", i, "repeat", "do", k, "move"), effect.move, False
-    for path, effect, _, _ in _all_effects(rules):
+    for path, effect, _, _ in effects:
         if isinstance(effect, MoveEffect):
             yield path + ("move",), effect.move, path[1] == "effects" or _chooses_card(rules, path)
 
@@ -68,10 +72,10 @@ def _checked(names: Names, path: PathKey, source: int | str, *, card: bool, targ
         reads.merge(read)
 
 
-def _all_expressions(rules: RulesData, names: Names, reads: Reads | None) -> Iterator[Problem]:
+def _all_expressions(rules: RulesData, names: Names, effects: Effects, reads: Reads | None) -> Iterator[Problem]:
     for path, source in _loop_expressions(rules):
         yield from _checked(names, path, source, card=False, target=False, pile=None, reads=reads)
-    for path, move, _ in _moves(rules):
+    for path, move, _ in _moves(rules, effects):
         if len(path) > 3 and path[3] == "repeat" and move.where is not None:
             yield from _checked(names, path + ("where",), move.where, card=True, target=False, pile=None, reads=reads)
         if move.pile is not None and move.pile.where is not None and move.to in names.rows:
@@ -79,19 +83,17 @@ def _all_expressions(rules: RulesData, names: Names, reads: Reads | None) -> Ite
             yield from _checked(names, path + ("pile", "where"), move.pile.where, card=True, target=target, pile=move.to, reads=reads)
 
 
-def row_reads(spec: Spec, rules: RulesData, names: Names) -> Reads:
+def row_reads(rules: RulesData, names: Names, effects: Effects) -> Reads:
     """What the setup loops and the pile choices read (expressions that do not parse are skipped)."""
     reads = Reads()
-    for _ in _all_expressions(rules, names, reads):
+    for _ in _all_expressions(rules, names, effects, reads):
         pass
     return reads
 
 
-def _plain_zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
+def _plain_zone_uses(rules: RulesData, effects: Effects) -> Iterator[tuple[PathKey, str]]:
     """Every use of a zone that reads or fills it as one pile (a row of piles may only be filled by a move with a pile choice)."""
-    from cardgen.spec.rules_check import _all_effects
-
-    for path, move, _ in _moves(rules):
+    for path, move, _ in _moves(rules, effects):
         yield path + ("from",), move.from_
     for i, step in enumerate(rules.setup):
         if isinstance(step, ShuffleStep):
@@ -110,7 +112,7 @@ def _plain_zone_uses(rules: RulesData) -> Iterator[tuple[PathKey, str]]:
             if option.card is not None:
                 yield ("rules", "turn", i, "options", j, "card", "from"), option.card.from_
                 yield ("rules", "turn", i, "options", j, "card", "to"), option.card.to
-    for path, effect, _, _ in _all_effects(rules):
+    for path, effect, _, _ in effects:
         if isinstance(effect, StealEffect):
             yield path + ("steal", "from"), effect.steal.from_
             yield path + ("steal", "to"), effect.steal.to
@@ -137,7 +139,7 @@ def row_filled(rules: RulesData) -> set[str]:
     return filled
 
 
-def row_problems(spec: Spec, rules: RulesData, names: Names) -> Iterator[Problem]:
+def row_problems(spec: Spec, rules: RulesData, names: Names, effects: Effects) -> Iterator[Problem]:
     """Everything about rows of piles, setup loops and zones shuffled back that the interpreter could not play as written."""
     decks = {deck.id: deck for deck in spec.decks}
     for name, zone in rules.zones.items():
@@ -158,10 +160,10 @@ def row_problems(spec: Spec, rules: RulesData, names: Names) -> Iterator[Problem
         if not zone.ordered:
             yield ("rules", "zones", name, "ordered"), f"zone {name!r} is a row of piles (under), and a pile has an order; it cannot be ordered: false", "CG175"
     rows = names.rows
-    for path, zone_name in _plain_zone_uses(rules):
+    for path, zone_name in _plain_zone_uses(rules, effects):
         if zone_name in rows:
             yield path, f"zone {zone_name!r} is a row of piles; only a move into it picks a pile (its `pile`), and piles(ROW, CONDITION) reads it", "CG175"
-    for path, move, _ in _moves(rules):
+    for path, move, _ in _moves(rules, effects):
         if move.pile is not None and move.to not in rows:
             yield path + ("pile",), f"a pile choice needs a move into a row of piles (a zone with `under`), and {move.to!r} is not one", "CG175"
         target = rules.zones.get(move.to)
@@ -179,7 +181,7 @@ def row_problems(spec: Spec, rules: RulesData, names: Names) -> Iterator[Problem
                     yield ("rules", "setup", i, "shuffle_back", key), f"zone {zone_name!r} is per seat; cards are shuffled back from and into a shared zone", "CG175"
             if step.shuffle_back.to in rules.zones and not rules.zones[step.shuffle_back.to].ordered:
                 yield ("rules", "setup", i, "shuffle_back", "to"), f"zone {step.shuffle_back.to!r} is not ordered (ordered: false), so shuffling it changes nothing", "CG175"
-    yield from _all_expressions(rules, names, None)
+    yield from _all_expressions(rules, names, effects, None)
 
 
 def _loop_problems(rules: RulesData, here: PathKey, effects: list[Effect]) -> Iterator[Problem]:

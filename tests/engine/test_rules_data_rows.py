@@ -144,6 +144,11 @@ def _zone(name: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return lambda data: _rules(data)["zones"][name]
 
 
+def _bottom_of_unordered(data: dict[str, Any]) -> None:
+    _zone("aside")(data)["ordered"] = False
+    _loop(data)["do"][2]["move"]["place"] = "bottom"
+
+
 MUTANTS: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
     ("a row under no deck", lambda d: _zone("stacks")(d).__setitem__("under", "tents"), "rules.zones.stacks.under"),
     ("a row under a deck with copies", lambda d: _zone("stacks")(d).__setitem__("under", "excavation"), "rules.zones.stacks.under"),
@@ -152,11 +157,7 @@ MUTANTS: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
     ("a row moved from", lambda d: _draw(d).__setitem__("from", "stacks"), "rules.turn[0].options[0].do[0].move.from"),
     ("a row scored", lambda d: _rules(d)["scoring"].append({"sum": {"zone": "stacks", "field": "level"}}), "rules.scoring[1].sum.zone"),
     ("a pile choice into a plain zone", lambda d: _draw(d).__setitem__("to", "aside"), "rules.turn[0].options[0].do[0].move.pile"),
-    (
-        "the bottom of an unordered zone",
-        lambda d: (_zone("aside")(d).__setitem__("ordered", False), _rules(d)["setup"][1]["repeat"]["do"][2]["move"].__setitem__("place", "bottom")),
-        "rules.setup[1].repeat.do[2].move.place",
-    ),
+    ("the bottom of an unordered zone", lambda d: _bottom_of_unordered(d), "rules.setup[1].repeat.do[2].move.place"),
     ("a pile read outside a pile's condition", lambda d: _loop(d).__setitem__("until", "pile.level == 1"), "rules.setup[1].repeat.until"),
     ("a row read as one zone", lambda d: _loop(d).__setitem__("until", "count(stacks) == 0"), "rules.setup[1].repeat.until"),
     ("piles of a plain zone", lambda d: _loop(d).__setitem__("until", "piles(deck, 1 == 1) == 0"), "rules.setup[1].repeat.until"),
@@ -168,7 +169,7 @@ MUTANTS: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
     ("a loop adding to no counter", lambda d: _loop(d)["do"].append({"add": {"counter": "rounds", "amount": 1}}), "rules.setup[1].repeat.do[3].add.counter"),
     ("a loop's amount of a wrong name", lambda d: _loop(d)["do"][1]["move"].__setitem__("count", "cards_left"), "rules.setup[1].repeat.do[1].move.count"),
     ("a shuffle back from no zone", lambda d: _rules(d)["setup"][2]["shuffle_back"].__setitem__("from", "tent"), "rules.setup[2].shuffle_back.from"),
-    ("a shuffle back into an unordered zone", lambda d: (_zone("deck")(d).__setitem__("ordered", False)), "rules.setup[2].shuffle_back.to"),
+    ("a shuffle back into an unordered zone", lambda d: _zone("deck")(d).__setitem__("ordered", False), "rules.setup[2].shuffle_back.to"),
     ("a shuffle back from a seat's zone", lambda d: _zone("aside")(d).__setitem__("per_seat", True), "rules.setup[2].shuffle_back.from"),
 ]
 
@@ -178,3 +179,32 @@ def test_each_broken_copy_is_refused_at_its_place(tmp_path: Path, name: str, cha
     result = validate_folder(edited_copy(FIXTURE, tmp_path, change), kinds=("static",))
     found = [(f.code, f.path) for f in result.findings if f.severity is Severity.ERROR]
     assert ("CG175", path) in found, found
+
+
+def test_the_rulebook_says_the_rows_the_loop_and_the_shuffle_back(tmp_path: Path) -> None:
+    from cardgen.rulebook.i18n import translations
+    from cardgen.rulebook.rules_summary import rules_summary
+    from cardgen.spec.load import load_spec
+
+    loaded = load_spec(edited_copy(FIXTURE, tmp_path))
+    assert loaded.spec is not None
+    expected = {
+        "en": (
+            "Repeat until the deck is empty",
+            "the number of piles of the stacks for which the level of the pile's card is the level of the top card of the deck and the pile is empty",
+            "beneath the pile of the stacks holding the fewest cards (the leftmost on a tie) among those for which",
+            "Put the cards of the cards set aside onto the deck and shuffle the deck.",
+        ),
+        "pt_BR": (
+            "Repita até que o baralho está vazio",
+            "o número de pilhas das pilhas para as quais o nível da carta da pilha é o nível da carta do topo do baralho e a pilha está vazia",
+            "para baixo da pilha das pilhas com menos cartas (a mais à esquerda no empate) entre aquelas para as quais",
+            "Ponha as cartas das cartas deixadas de lado sobre o baralho e embaralhe o baralho.",
+        ),
+    }
+    for locale, phrases in expected.items():
+        summary = rules_summary(loaded.spec, locale, translations(locale))
+        assert summary is not None
+        text = str(summary["setup"]) + str(summary["turn"])
+        for phrase in phrases:
+            assert phrase in text, (locale, phrase, text)

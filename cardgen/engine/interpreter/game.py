@@ -53,7 +53,8 @@ from cardgen.spec.rules_data import (
     Who,
 )
 from cardgen.spec.rules_mechanics import MechanicScore, MechanicStep
-from cardgen.spec.rules_rows import RepeatStep, ShuffleBackStep
+from cardgen.spec.rules_data import RepeatStep
+from cardgen.spec.rules_rows import ShuffleBackStep
 
 from cardgen.engine.interpreter.options import AGAIN, BY_OTHERS, BY_TARGET, BY_TURN, DEFAULT_LENGTH_BOUND, END, NEXT, CompiledOption as _Option, _fixed_per_design, _never
 from cardgen.engine.interpreter.state import DataState

@@ -9,11 +9,12 @@ the spec lists them: pile ``P`` of a row whose first slot is ``i`` is ``s.z[i + 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from cardgen.engine.interpreter.compile import ExprFunction, compile_expression, compile_pile_expression
 from cardgen.spec.rules_data import MoveSpec
-from cardgen.spec.rules_rows import RepeatStep, ShuffleBackStep
+from cardgen.spec.rules_data import RepeatStep
+from cardgen.spec.rules_rows import ShuffleBackStep
 
 if TYPE_CHECKING:
     from cardgen.engine.interpreter.effects import EffectFunction
@@ -27,7 +28,7 @@ def row_slots(game: "DataGame", under: str) -> int:
     return len(game.deck_designs[under])
 
 
-def compile_row_move(game: "DataGame", move: MoveSpec, count: ExprFunction | None, who: Callable[["DataState", int], "tuple[int, ...] | list[int]"], aimed: bool) -> "EffectFunction":
+def compile_row_move(game: "DataGame", move: MoveSpec, count: ExprFunction | None, who: Callable[["DataState", int], Sequence[int]], aimed: bool) -> "EffectFunction":
     """A move into a row of piles (each card into the pile its ``pile`` choice picks) or beneath a zone's cards (``place: bottom``).
 
     Cards leave ``from`` from the top down (only those satisfying ``where``, when it is given), one at a time; a card for which
