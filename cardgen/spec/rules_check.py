@@ -16,7 +16,7 @@ import keyword
 from typing import Any, Iterator, Sequence
 
 from cardgen.limits import MAX_PLAYERS, MAX_RULES_COUNT, MAX_TURN_LIMIT, over
-from cardgen.spec.contract import DeckRule, DiceRule, NumberRule, OptionRule, RulesContract, SetupRule
+from cardgen.spec.contract import ComponentRule, DeckRule, DiceRule, NumberRule, OptionRule, RulesContract, SetupRule
 from cardgen.spec.models import FieldType, Spec
 from cardgen.spec.rules_data import (
     AddEffect,
@@ -98,6 +98,8 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
         },
         options={name: tuple(option.choices) for name, option in rules.options.items()},
         rows={name: zone.under for name, zone in rules.zones.items() if zone.under is not None},
+        pile_counters={name: counter.per_pile for name, counter in rules.counters.items() if counter.per_pile is not None},
+        components=frozenset(component.id for component in spec.components),
     )
 
 
@@ -639,11 +641,13 @@ def derived_contract(spec: Spec, rules: RulesData) -> RulesContract:
         for name, option in rules.options.items()
         if option.default in option.choices
     }
+    components = {c.id: ComponentRule(per_player=c.per_player, min_count=1, max_count=MAX_RULES_COUNT) for c in spec.components if c.id in reads.components}
     return RulesContract(
         players=(1, MAX_PLAYERS),
         numbers=numbers,
         options=options,
         dice=dice,
+        components=components,
         decks=decks,
         setup=SetupRule(deal=deal, display=display, pieces=pieces),
     )

@@ -25,7 +25,7 @@ from cardgen.limits import MAX_RULES_COUNT
 from cardgen.spec.local_text import GENDER_DESCRIPTION, Gender, LocalText
 from cardgen.spec.rules_base import RulesIdentifier, RulesModel
 from cardgen.spec.rules_mechanics import MechanicAction, MechanicCondition, MechanicEffect, MechanicScore, MechanicStep
-from cardgen.spec.rules_rows import PileChoice, ShuffleBackStep
+from cardgen.spec.rules_rows import PileAim, PileChoice, ShuffleBackStep
 
 Expr = Annotated[
     Union[int, str],
@@ -55,6 +55,11 @@ class Counter(RulesModel):
     """A whole number the game keeps: chips in front of each seat, a pot in the middle, a per-turn tally."""
 
     per_seat: bool = Field(default=True, description="Whether every seat has its own.")
+    per_pile: RulesIdentifier | None = Field(
+        default=None,
+        description="A row of piles (a zone with `under`): the counter is kept once for each of its piles (a marker on a site), read as the pile in "
+        "question's inside a pile condition; set `per_seat: false`.",
+    )
     start: Expr = Field(default=0, description="The value at setup.")
     reset: Literal["never", "turn"] = Field(default="never", description="`turn`: back to `start` at the start of every turn (a count of draws this turn).")
     min: int = Field(
@@ -128,6 +133,10 @@ class AddSpec(RulesModel):
     counter: RulesIdentifier
     amount: Expr = Field(description="The change (negative to take away).")
     who: Who = Field(default="me", description="Whose counter, for a per-seat counter.")
+    pile: PileChoice | None = Field(
+        default=None,
+        description="For a counter kept per pile (`per_pile`): the pile whose counter changes (the `pick` among those satisfying `where`); none: every pile's.",
+    )
 
 
 class TransferEffect(RulesModel):
@@ -216,6 +225,7 @@ class ArrangeSpec(RulesModel):
 
     zone: RulesIdentifier = Field(description="An ordered zone (the seat deciding's own, for a per-seat zone).")
     count: Expr | Literal["all"] = Field(default="all", description="How many of its top cards are arranged (`all`: the whole zone); fewer when fewer are there.")
+    pile: PileChoice | None = Field(default=None, description="For a row of piles: the pile arranged (the `pick` among those satisfying `where`, e.g. `pile.id == site`).")
 
 
 SimpleEffect = Literal["reverse", "extra_turn"]
@@ -261,6 +271,10 @@ class Option(RulesModel):
     mechanic: MechanicAction | None = Field(
         default=None,
         description="When set, the option is one choice per action the named mechanic offers in the position (see docs/rules-data.md, Named mechanics).",
+    )
+    pile: PileAim | None = Field(
+        default=None,
+        description="When set, the option is one choice per pile of a row satisfying its `where`; the id of the card the chosen pile lies under goes into its `var`.",
     )
     when: str | None = Field(default=None, description="An expression that must hold for the option to be offered.")
     otherwise: bool = Field(default=False, description="Offered only when none of the step's other options is (a pass when stuck).")

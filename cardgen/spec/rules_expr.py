@@ -6,7 +6,7 @@ when every construct and every name in it belongs to this small language:
 * numbers (``3``), strings (``'hearts'``), ``true``/``false`` (or ``True``/``False``);
 * ``and``, ``or``, ``not``; ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``; ``in`` / ``not in`` a list of constants
   (``card.rank in [1, 13]``); ``+``, ``-``, ``*``, ``//``, ``%``;
-* ``numbers.NAME`` (a number of the spec), ``setup.deal.DECK``, ``setup.display.DECK`` and
+* ``component.ID.count`` (a component's ``count`` as written: markers each player owns), ``numbers.NAME`` (a number of the spec), ``setup.deal.DECK``, ``setup.display.DECK`` and
   ``setup.pieces.COMPONENT`` (the setup table's value for the player count: chips each player starts with);
 * a counter's name (the value of the seat in question, or the table's for a shared counter), a
   variable's name, ``players`` (the player count), ``seat`` (the seat in question, from 0: the seat
@@ -107,6 +107,10 @@ class Names:
     """List card field -> the kind of its elements (``int_list``: numbers, ``palette_list``: texts), for ``X in card.FIELD``."""
     rows: Mapping[str, str] = field(default_factory=dict)
     """Row of piles (a zone with ``under``) -> the deck whose cards its piles lie under, for ``piles(ROW, CONDITION)`` and ``pile.FIELD``."""
+    components: frozenset[str] = frozenset()
+    """The ids of the spec's components, for ``component.ID.count``."""
+    pile_counters: Mapping[str, str] = field(default_factory=dict)
+    """Counter kept per pile (``per_pile``) -> its row of piles: read only as the pile in question's."""
 
 
 @dataclass
@@ -120,10 +124,11 @@ class Reads:
     counters: set[str] = field(default_factory=set)
     variables: set[str] = field(default_factory=set)
     options: set[str] = field(default_factory=set)
+    components: set[str] = field(default_factory=set)
 
     def merge(self, other: "Reads") -> None:
         """Add everything ``other`` reads."""
-        for name in ("numbers", "setup", "fields", "zones", "counters", "variables", "options"):
+        for name in ("numbers", "setup", "fields", "zones", "counters", "variables", "options", "components"):
             getattr(self, name).update(getattr(other, name))
 
 
@@ -189,7 +194,7 @@ class _Checker:
         if not isinstance(node, ast.Name) or node.id not in self.names.zones:
             known = ", ".join(sorted(self.names.zones))
             raise self.fail(f"{ast.unparse(node)!r} is not a zone (zones: {known})")
-        if node.id in self.names.rows and node.id != self.pile:
+        if node.id in self.names.rows and not self.in_pile(node.id):
             raise self.fail(f"zone {node.id!r} is a row of piles; read its piles with piles({node.id}, CONDITION), where `count({node.id})` is the pile in question's")
         self.reads.zones.add(node.id)
         return node.id
@@ -246,10 +251,10 @@ class _Checker:
         raise self.fail(f"{ast.unparse(node)!r} is not allowed here")
 
     def list_field(self, node: ast.expr) -> str | None:
-        """The list field ``node`` reads (``card.FIELD`` or ``top(ZONE).FIELD`` of an int_list or palette_list field), or None."""
+        """The list field ``node`` reads (``card.FIELD``, ``pile.FIELD`` or ``top(ZONE).FIELD`` of an int_list or palette_list field), or None."""
         if isinstance(node, ast.Attribute) and node.attr in self.names.list_kinds:
             base = node.value
-            if (isinstance(base, ast.Name) and base.id == "card") or (isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top"):
+            if (isinstance(base, ast.Name) and base.id in ("card", "pile")) or (isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top"):
                 return node.attr
         return None
 
@@ -289,6 +294,9 @@ class _Checker:
 
     def name(self, name: str) -> str:
         if name in self.names.counters:
+            row = self.names.pile_counters.get(name)
+            if row is not None and not self.in_pile(row):
+                raise self.fail(f"counter {name!r} is kept per pile of {row!r}; read it inside piles({row}, CONDITION) or a pile choice of {row!r}")
             self.reads.counters.add(name)
             return NUMBER
         if name in self.names.variables:
@@ -302,7 +310,7 @@ class _Checker:
             return NUMBER
         if name == "pile":
             raise self.fail("`pile` needs a field after it, e.g. pile.level (the field of the card the pile lies under)")
-        if name in ("card", "numbers", "setup", "options"):
+        if name in ("card", "numbers", "setup", "options", "component"):
             raise self.fail(f"`{name}` needs a field after it, e.g. {name}.NAME")
         if name in self.names.zones:
             raise self.fail(f"{name!r} is a zone; use count({name}) or top({name}).FIELD")
@@ -322,6 +330,12 @@ class _Checker:
                 raise self.fail(f"the rules data has no option {node.attr!r} under `options` (options: {known})")
             self.reads.options.add(node.attr)
             return TEXT
+        if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "component":
+            if base.attr not in self.names.components or node.attr != "count":
+                known = ", ".join(sorted(self.names.components)) or "none"
+                raise self.fail(f"{ast.unparse(node)!r} is not a component's count (component.ID.count; components: {known})")
+            self.reads.components.add(base.attr)
+            return NUMBER
         if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
             entry = f"{base.attr}.{node.attr}"
             if base.attr not in SETUP_PARTS:
@@ -332,7 +346,7 @@ class _Checker:
             return NUMBER
         if isinstance(base, ast.Name) and base.id == "pile":
             if self.pile is None:
-                raise self.fail("`pile` is only known inside piles(ROW, CONDITION) and a move's `pile` choice")
+                raise self.fail("`pile` is only known inside piles(ROW, CONDITION) and a pile choice")
             self.field_name(node.attr)
             return self.field_kind(node.attr)
         if isinstance(base, ast.Name) and base.id == "card":
@@ -351,6 +365,10 @@ class _Checker:
         if not isinstance(node, ast.Name) or node.id not in SEAT_NAMES:
             raise self.fail(f"{ast.unparse(node)!r} is not a seat (a seat argument is `target`, `seat` or `active`)")
         self.name(node.id)
+
+    def in_pile(self, row: str) -> bool:
+        """Whether ``row``'s pile in question is known: a pile of it, or of a row under the same deck, is bound."""
+        return self.pile is not None and self.names.rows.get(self.pile) == self.names.rows.get(row)
 
     def piles(self, node: ast.Call, depth: int) -> None:
         """``piles(ROW, CONDITION)``: how many piles of a row satisfy the condition, read with ``pile`` bound to each."""

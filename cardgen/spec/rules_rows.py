@@ -33,6 +33,17 @@ class PileChoice(RulesModel):
     )
 
 
+class PileAim(RulesModel):
+    """An option that chooses one pile of a row: one choice per pile satisfying ``where``; the id of the card the chosen pile
+    lies under goes into a variable, which the option's effects (and the steps after it) read (`pile.id == site`)."""
+
+    row: RulesIdentifier = Field(description="The row of piles (a zone with `under`) a pile is chosen from.")
+    where: str | None = Field(
+        default=None, description="An expression over `pile` (a pile that may be chosen) and the game's names, e.g. `count(stacks) > 1`; none: any pile."
+    )
+    var: RulesIdentifier = Field(description="The variable set to the id of the card the chosen pile lies under (declared without `values`).")
+
+
 class ShuffleBackStep(RulesModel):
     """Put every card of one zone into another and shuffle that one (cards set aside shuffled back into the deck)."""
 

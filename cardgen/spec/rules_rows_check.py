@@ -92,9 +92,8 @@ def row_reads(rules: RulesData, names: Names, effects: Effects) -> Reads:
 
 
 def _plain_zone_uses(rules: RulesData, effects: Effects) -> Iterator[tuple[PathKey, str]]:
-    """Every use of a zone that reads or fills it as one pile (a row of piles may only be filled by a move with a pile choice)."""
-    for path, move, _ in _moves(rules, effects):
-        yield path + ("from",), move.from_
+    """Every use of a zone that reads or fills it as one pile (a row of piles is filled and emptied only by moves, which pick a pile
+    for each card, read by a card choice across its piles, and arranged one pile at a time)."""
     for i, step in enumerate(rules.setup):
         if isinstance(step, ShuffleStep):
             yield ("rules", "setup", i, "shuffle", "to"), step.shuffle.to
@@ -110,14 +109,11 @@ def _plain_zone_uses(rules: RulesData, effects: Effects) -> Iterator[tuple[PathK
     for i, turn_step in enumerate(rules.turn):
         for j, option in enumerate(turn_step.options):
             if option.card is not None:
-                yield ("rules", "turn", i, "options", j, "card", "from"), option.card.from_
                 yield ("rules", "turn", i, "options", j, "card", "to"), option.card.to
     for path, effect, _, _ in effects:
         if isinstance(effect, StealEffect):
             yield path + ("steal", "from"), effect.steal.from_
             yield path + ("steal", "to"), effect.steal.to
-        elif isinstance(effect, ArrangeEffect):
-            yield path + ("arrange", "zone"), effect.arrange.zone
     for k, score in enumerate(rules.scoring):
         for key in ("sum", "all_or_nothing", "sets", "one_of_each"):
             spec = getattr(score, key, None)
@@ -162,7 +158,7 @@ def row_problems(spec: Spec, rules: RulesData, names: Names, effects: Effects) -
     rows = names.rows
     for path, zone_name in _plain_zone_uses(rules, effects):
         if zone_name in rows:
-            yield path, f"zone {zone_name!r} is a row of piles; only a move into it picks a pile (its `pile`), and piles(ROW, CONDITION) reads it", "CG175"
+            yield path, f"zone {zone_name!r} is a row of piles; only moves (each card into or out of the pile their `pile` picks), a card choice from it, an arrangement of one of its piles and piles(ROW, CONDITION) use it", "CG175"
     for path, move, _ in _moves(rules, effects):
         if move.pile is not None and move.to not in rows:
             yield path + ("pile",), f"a pile choice needs a move into a row of piles (a zone with `under`), and {move.to!r} is not one", "CG175"

@@ -221,6 +221,8 @@ class _Emitter:
             return "s.seat"
         if name in self.t.counter_index:
             index = self.t.counter_index[name]
+            if name in self.t.names.pile_counters:  # the checker let it be read only as the pile in question's
+                return f"s.c[{index} + P]"
             return f"s.c[{index} + {self.seat}]" if self.t.names.counters[name] else f"s.c[{index}]"
         return f"s.v[{self.t.variable_index[name]}]"
 
@@ -232,6 +234,8 @@ class _Emitter:
             return repr(self.t.option_values[node.attr])
         if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
             return str(self.t.constants.get(f"setup.{base.attr}.{node.attr}", 0))
+        if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "component":
+            return str(self.t.constants[f"component.{base.attr}.count"])
         if isinstance(base, ast.Name) and base.id == "card":
             return f"{self.field_table(node.attr)}[c]"
         if isinstance(base, ast.Name) and base.id == "pile":
