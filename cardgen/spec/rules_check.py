@@ -106,6 +106,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
 def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
     """(path, expression, whether `card` is bound) of every expression in the rules data."""
     base: PathKey = ("rules",)
+    per_pile = frozenset(name for name, counter in rules.counters.items() if counter.per_pile is not None)
     for name, counter in rules.counters.items():
         yield base + ("counters", name, "start"), counter.start, False
     for i, step in enumerate(rules.setup):
@@ -131,7 +132,7 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
             value = getattr(tricks, key)
             if value is not None:
                 yield base + ("tricks", key), value, True
-        yield from _effect_expressions(base + ("tricks", "after"), tricks.after, False)
+        yield from _effect_expressions(base + ("tricks", "after"), tricks.after, False, per_pile)
     for i, turn_step in enumerate(rules.turn):
         if turn_step.when is not None:
             yield base + ("turn", i, "when"), turn_step.when, False
@@ -143,9 +144,9 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
                 yield here + ("passes",), option.passes, False
             if option.card is not None and option.card.where is not None:
                 yield here + ("card", "where"), option.card.where, True
-            yield from _effect_expressions(here + ("do",), option.do, option.card is not None)
+            yield from _effect_expressions(here + ("do",), option.do, option.card is not None, per_pile)
     for effect_id, effects in rules.effects.items():
-        yield from _effect_expressions(base + ("effects", effect_id), effects, True)
+        yield from _effect_expressions(base + ("effects", effect_id), effects, True, per_pile)
     end = rules.end
     for key in ("any_seat", "table", "all_seats"):
         value = getattr(end, key)
@@ -173,13 +174,15 @@ def _expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
                 yield base + ("scoring", k, "one_of_each", key), getattr(score.one_of_each, key), False
 
 
-def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool) -> Iterator[tuple[PathKey, int | str, bool]]:
+def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool, per_pile: frozenset[str] = frozenset()) -> Iterator[tuple[PathKey, int | str, bool]]:
+    """(path, expression, whether `card` is bound) of every expression of ``effects`` (the amounts of counters kept per pile, read
+    with their pile bound, are checked by :mod:`cardgen.spec.rules_rows_check`)."""
     for k, effect in enumerate(effects):
         if isinstance(effect, MoveEffect) and effect.move.where is not None:
             yield path + (k, "move", "where"), effect.move.where, True
         if isinstance(effect, MoveEffect) and effect.move.count != "all":
             yield path + (k, "move", "count"), effect.move.count, card
-        elif isinstance(effect, AddEffect):
+        elif isinstance(effect, AddEffect) and effect.add.counter not in per_pile:
             yield path + (k, "add", "amount"), effect.add.amount, card
         elif isinstance(effect, ArrangeEffect) and effect.arrange.count != "all":
             yield path + (k, "arrange", "count"), effect.arrange.count, card

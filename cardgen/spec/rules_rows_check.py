@@ -46,6 +46,16 @@ def _chooses_card(rules: RulesData, path: PathKey) -> bool:
     return rules.turn[step].options[option].card is not None
 
 
+def _loop_effects(rules: RulesData) -> list[tuple[PathKey, Effect, int, int]]:
+    """(path, effect, its index, the length of its list) of every effect of the setup loops."""
+    return [
+        (("rules", "setup", i, "repeat", "do", k), effect, k, len(step.repeat.do))
+        for i, step in enumerate(rules.setup)
+        if isinstance(step, RepeatStep)
+        for k, effect in enumerate(step.repeat.do)
+    ]
+
+
 def _loop_expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str]]:
     """(path, expression) of every setup loop's condition and its effects' amounts (read over the table, no card)."""
     for i, step in enumerate(rules.setup):
@@ -56,7 +66,7 @@ def _loop_expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str]]:
         for k, effect in enumerate(step.repeat.do):
             if isinstance(effect, MoveEffect) and effect.move.count != "all":
                 yield here + ("do", k, "move", "count"), effect.move.count
-            elif isinstance(effect, AddEffect):
+            elif isinstance(effect, AddEffect) and (effect.add.counter not in rules.counters or rules.counters[effect.add.counter].per_pile is None):
                 yield here + ("do", k, "add", "amount"), effect.add.amount
             elif isinstance(effect, SetEffect):
                 yield here + ("do", k, "set", "value"), effect.set.value
@@ -75,6 +85,24 @@ def _checked(names: Names, path: PathKey, source: int | str, *, card: bool, targ
 def _all_expressions(rules: RulesData, names: Names, effects: Effects, reads: Reads | None) -> Iterator[Problem]:
     for path, source in _loop_expressions(rules):
         yield from _checked(names, path, source, card=False, target=False, pile=None, reads=reads)
+    for path, effect, _, _ in [*effects, *_loop_effects(rules)]:
+        target = binds_target(rules, path)
+        if isinstance(effect, AddEffect):
+            counter = rules.counters.get(effect.add.counter)
+            row = counter.per_pile if counter is not None else None
+            if row is not None and row in names.rows:
+                card = path[1] == "effects" or _chooses_card(rules, path)
+                yield from _checked(names, path + ("add", "amount"), effect.add.amount, card=card, target=target, pile=row, reads=reads)
+                if effect.add.pile is not None and effect.add.pile.where is not None:
+                    yield from _checked(names, path + ("add", "pile", "where"), effect.add.pile.where, card=card, target=target, pile=row, reads=reads)
+        elif isinstance(effect, ArrangeEffect) and effect.arrange.pile is not None and effect.arrange.pile.where is not None and effect.arrange.zone in names.rows:
+            yield from _checked(names, path + ("arrange", "pile", "where"), effect.arrange.pile.where, card=False, target=True, pile=effect.arrange.zone, reads=reads)
+    for i, step in enumerate(rules.turn):
+        for j, option in enumerate(step.options):
+            aim = option.pile
+            if aim is not None and aim.where is not None and aim.row in names.rows:
+                path = ("rules", "turn", i, "options", j, "pile", "where")
+                yield from _checked(names, path, aim.where, card=False, target=option.target is not None, pile=aim.row, reads=reads)
     for path, move, _ in _moves(rules, effects):
         if len(path) > 3 and path[3] == "repeat" and move.where is not None:
             yield from _checked(names, path + ("where",), move.where, card=True, target=False, pile=None, reads=reads)

@@ -124,12 +124,12 @@ def compile_effect(game: "DataGame", effect: Effect, *, card: bool, target: bool
         return compile_arrange(game, effect, card, target)
     if isinstance(effect, AddEffect):
         index, per_seat = t.counter_index[effect.add.counter], t.names.counters[effect.add.counter]
-        amount = compile_expression(effect.add.amount, t, card=card, target=target)
-        seats = who_seats(game.num_players, effect.add.who)
         if effect.add.counter in t.names.pile_counters:
             from cardgen.engine.interpreter.rows import compile_pile_add
 
-            return compile_pile_add(game, effect.add, amount)
+            return compile_pile_add(game, effect.add, card, target)
+        amount = compile_expression(effect.add.amount, t, card=card, target=target)
+        seats = who_seats(game.num_players, effect.add.who)
 
         def add(s: DataState, seat: int, c: int) -> None:
             value = amount(s, seat, c) or 0  # no value adds nothing

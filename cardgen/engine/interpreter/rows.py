@@ -145,27 +145,28 @@ def compile_row_move(game: "DataGame", move: MoveSpec, count: ExprFunction | Non
     return out_of_row if out_of is not None else into_row if into is not None else plain
 
 
-def compile_pile_add(game: "DataGame", add: AddSpec, amount: ExprFunction) -> "EffectFunction":
+def compile_pile_add(game: "DataGame", add: AddSpec, card: bool, aimed: bool) -> "EffectFunction":
     """A change of a counter kept per pile: the picked pile's (the leftmost satisfying the choice's ``where``, or the fewest-cards
-    one under ``pick: fewest``), or every pile's when no pile is given."""
+    one under ``pick: fewest``), or every pile's when no pile is given; the amount is read for each pile, with ``pile`` bound
+    (``amount: -site_mark`` empties them all)."""
     t = game.tables
     counter = game.rules.counters[add.counter]
     assert counter.per_pile is not None
+    amount = compile_pile_expression(add.amount, t, counter.per_pile, card=card, target=aimed)
     index, base = t.counter_index[add.counter], t.zone_index[counter.per_pile]
     piles = t.rows[counter.per_pile][1]
     choice = add.pile
-    fits = compile_pile_expression(choice.where, t, counter.per_pile) if choice is not None and choice.where is not None else None
+    fits = compile_pile_expression(choice.where, t, counter.per_pile, card=card, target=aimed) if choice is not None and choice.where is not None else None
     fewest = choice is not None and choice.pick == "fewest"
 
     def run(s: "DataState", seat: int, c: int) -> None:
-        value = amount(s, seat, c) or 0
         if choice is None:
             for pile in range(piles):
-                s.c[index + pile] += value
+                s.c[index + pile] += amount(s, seat, c, pile) or 0
             return
         pile = pick_pile(s, fits, piles, seat, c, base, fewest, False)
         if pile >= 0:
-            s.c[index + pile] += value
+            s.c[index + pile] += amount(s, seat, c, pile) or 0
     return run
 
 
