@@ -184,12 +184,15 @@ def row_problems(spec: Spec, rules: RulesData, names: Names, effects: Effects) -
         if not zone.ordered:
             yield ("rules", "zones", name, "ordered"), f"zone {name!r} is a row of piles (under), and a pile has an order; it cannot be ordered: false", "CG175"
     rows = names.rows
+    yield from _pile_use_problems(rules, names, effects)
     for path, zone_name in _plain_zone_uses(rules, effects):
         if zone_name in rows:
             yield path, f"zone {zone_name!r} is a row of piles; only moves (each card into or out of the pile their `pile` picks), a card choice from it, an arrangement of one of its piles and piles(ROW, CONDITION) use it", "CG175"
     for path, move, _ in _moves(rules, effects):
-        if move.pile is not None and move.to not in rows:
-            yield path + ("pile",), f"a pile choice needs a move into a row of piles (a zone with `under`), and {move.to!r} is not one", "CG175"
+        if move.pile is not None and move.to not in rows and move.from_ not in rows:
+            yield path + ("pile",), f"a pile choice needs a move from or into a row of piles (a zone with `under`), and neither {move.from_!r} nor {move.to!r} is one", "CG175"
+        if move.from_ in rows and move.to in rows and rows[move.from_] != rows[move.to]:
+            yield path + ("to",), f"rows {move.from_!r} and {move.to!r} lie under different decks, so a card has no pile of the same place to go to", "CG175"
         target = rules.zones.get(move.to)
         if move.place == "bottom" and target is not None and not target.ordered:
             yield path + ("place",), f"zone {move.to!r} is not ordered (ordered: false), so it has no bottom to put cards beneath", "CG175"
@@ -206,6 +209,39 @@ def row_problems(spec: Spec, rules: RulesData, names: Names, effects: Effects) -
             if step.shuffle_back.to in rules.zones and not rules.zones[step.shuffle_back.to].ordered:
                 yield ("rules", "setup", i, "shuffle_back", "to"), f"zone {step.shuffle_back.to!r} is not ordered (ordered: false), so shuffling it changes nothing", "CG175"
     yield from _all_expressions(rules, names, effects, None)
+
+
+def _pile_use_problems(rules: RulesData, names: Names, effects: Effects) -> Iterator[Problem]:
+    """Counters kept per pile, pile choices of options, counters and arrangements, and card choices across a row."""
+    rows = names.rows
+    for name, counter in rules.counters.items():
+        if counter.per_pile is None:
+            continue
+        if counter.per_pile not in rows:
+            yield ("rules", "counters", name, "per_pile"), f"{counter.per_pile!r} is not a row of piles, a zone with `under` (rows: {', '.join(sorted(rows)) or 'none'})", "CG175"
+        if counter.per_seat:
+            yield ("rules", "counters", name, "per_seat"), f"counter {name!r} is kept per pile, which the table shares; set `per_seat: false`", "CG175"
+    for path, effect, _, _ in [*effects, *_loop_effects(rules)]:
+        if isinstance(effect, AddEffect) and effect.add.pile is not None and effect.add.counter not in names.pile_counters:
+            yield path + ("add", "pile"), f"counter {effect.add.counter!r} is not kept per pile (per_pile), so it has no pile to choose", "CG175"
+        elif isinstance(effect, ArrangeEffect) and effect.arrange.pile is not None and effect.arrange.zone not in rows:
+            yield path + ("arrange", "pile"), f"zone {effect.arrange.zone!r} is not a row of piles, so it has no pile to choose", "CG175"
+    for i, step in enumerate(rules.turn):
+        for j, option in enumerate(step.options):
+            here: PathKey = ("rules", "turn", i, "options", j)
+            across = option.card is not None and option.card.from_ in rows
+            if option.pile is not None:
+                aim = option.pile
+                if aim.row not in rows:
+                    yield here + ("pile", "row"), f"{aim.row!r} is not a row of piles, a zone with `under` (rows: {', '.join(sorted(rows)) or 'none'})", "CG175"
+                variable = rules.variables.get(aim.var)
+                if variable is None:
+                    yield here + ("pile", "var"), f"no variable {aim.var!r}", "CG175"
+                elif variable.values != "id":
+                    yield here + ("pile", "var"), f"variable {aim.var!r} receives the id of the card a pile lies under, so it is declared with `values: id`", "CG175"
+            if (option.pile is not None or across) and (option.target is not None or option.mechanic is not None or (option.pile is not None and option.card is not None)):
+                what = "a pile" if option.pile is not None else "a card across a row of piles"
+                yield here, f"option {option.id!r} chooses {what}, and may not also choose a seat, a card or a mechanic's action", "CG175"
 
 
 def _loop_problems(rules: RulesData, here: PathKey, effects: list[Effect]) -> Iterator[Problem]:
