@@ -159,7 +159,7 @@ from cardgen.spec.rules_data import (
 )
 from cardgen.spec.rules_mechanics import MechanicEffect, MechanicScore, MechanicStep, UseKind
 from cardgen.spec.rules_tricks import card_condition_before_play
-from cardgen.rulebook.rules_rows_text import pile_move, setup_repeat, setup_shuffle_back
+from cardgen.rulebook.rules_rows_text import arranged_pile, pile_add, pile_move, pile_option, row_card_note, setup_repeat, setup_shuffle_back
 
 
 class RulesSummary:
@@ -325,6 +325,9 @@ class RulesSummary:
         return self.move_sentence(effect.move, card=card)
 
     def _add(self, effect: AddEffect, card: bool) -> str:
+        per_pile = pile_add(self, effect.add, card)
+        if per_pile is not None:
+            return per_pile
         b = self.book
         text = ExpressionText(b)
         node = text.tree(effect.add.amount, card)
@@ -358,7 +361,7 @@ class RulesSummary:
 
     def _arrange(self, effect: ArrangeEffect, card: bool) -> str:
         b = self.book
-        zone = b.zone_phrase(effect.arrange.zone)
+        zone = arranged_pile(self, effect.arrange) or b.zone_phrase(effect.arrange.zone)
         if effect.arrange.count == "all":
             return b.say(ARRANGE_ALL, zone=zone)
         text = ExpressionText(b)
@@ -427,11 +430,15 @@ class RulesSummary:
             out.append(b.say(CHOOSE_TARGET, condition=ExpressionText(b).condition(option.target.where)))
         if option.mechanic is not None:
             out.append(self.mechanic(option.mechanic.name, "action", option.mechanic.action))
+        out.extend(pile_option(self, option))
         choice = option.card
         if choice is not None:
             out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_, choice.whose), target=b.zone_phrase(choice.to)))
             if choice.where is not None:
                 out.append(b.say(CARD_WHERE, condition=ExpressionText(b).condition(choice.where, card=True)))
+            across = row_card_note(self, option)
+            if across is not None:
+                out.append(across)
         tricks = self.rules.tricks
         if choice is not None and tricks is not None and choice.to == tricks.zone:
             out.append(b.say(TRICK_PLAY))

@@ -154,7 +154,7 @@ MUTANTS: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
     ("a row under a deck with copies", lambda d: _zone("stacks")(d).__setitem__("under", "excavation"), "rules.zones.stacks.under"),
     ("a row per seat", lambda d: _zone("stacks")(d).__setitem__("per_seat", True), "rules.zones.stacks.per_seat"),
     ("a row without order", lambda d: _zone("stacks")(d).__setitem__("ordered", False), "rules.zones.stacks.ordered"),
-    ("a row moved from", lambda d: _draw(d).__setitem__("from", "stacks"), "rules.turn[0].options[0].do[0].move.from"),
+    ("a row shuffled into", lambda d: _rules(d)["setup"][0]["shuffle"].__setitem__("to", "stacks"), "rules.setup[0].shuffle.to"),
     ("a row scored", lambda d: _rules(d)["scoring"].append({"sum": {"zone": "stacks", "field": "level"}}), "rules.scoring[1].sum.zone"),
     ("a pile choice into a plain zone", lambda d: _draw(d).__setitem__("to", "aside"), "rules.turn[0].options[0].do[0].move.pile"),
     ("the bottom of an unordered zone", lambda d: _bottom_of_unordered(d), "rules.setup[1].repeat.do[2].move.place"),
