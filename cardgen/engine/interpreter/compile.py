@@ -245,6 +245,33 @@ class _Emitter:
         zone = self.zone(base.args[0], self.seat_of(base, 1))
         return f"{self.field_table(node.attr)}[({zone}[-1] if {zone} else _none)]"
 
+    def piles(self, row: str, condition: ast.expr) -> str:
+        """``piles(ROW, CONDITION)``: a count over the row's piles. When the condition starts with ``VALUE in pile.FIELD`` (the site
+        whose totals hold the roll) and VALUE does not read the pile, only the piles whose list holds the value are looked at,
+        through a table made now (value -> piles)."""
+        first, size = self.t.rows[row]
+        terms = list(condition.values) if isinstance(condition, ast.BoolOp) and isinstance(condition.op, ast.And) else [condition]
+        head = terms[0]
+        piles = f"range({size})"
+        if (
+            isinstance(head, ast.Compare) and len(head.ops) == 1 and isinstance(head.ops[0], ast.In)
+            and isinstance(head.comparators[0], ast.Attribute) and isinstance(head.comparators[0].value, ast.Name)
+            and head.comparators[0].value.id == "pile" and not _reads_pile(head.left, self.t)
+        ):
+            field_name = head.comparators[0].attr
+            index: dict[Any, tuple[int, ...]] = {}
+            for pile in range(size):
+                for value in self.t.field_values[field_name][first + pile] or ():
+                    index[value] = index.get(value, ()) + (pile,)
+            key = f"_PI_{row}_{field_name}"
+            self.t.namespace[key] = index
+            piles = f"{key}.get({self.emit(head.left)}, ())"
+            terms = terms[1:]
+        self.pile = row
+        kept = " and ".join(self.emit(term) for term in terms) or "True"
+        self.pile = None
+        return f"sum(1 for P in {piles} if {kept})"
+
     def call(self, node: ast.Call) -> str:
         assert isinstance(node.func, ast.Name)
         if node.func.id == "counter":
@@ -256,10 +283,7 @@ class _Emitter:
         if node.func.id == "piles":
             row = node.args[0]
             assert isinstance(row, ast.Name)
-            self.pile = row.id
-            condition = self.emit(node.args[1])
-            self.pile = None
-            return f"sum(1 for P in range({self.t.rows[row.id][1]}) if {condition})"
+            return self.piles(row.id, node.args[1])
         zone = self.zone(node.args[0], self.seat_of(node, FUNCTIONS[node.func.id]))
         if node.func.id == "count":
             return f"len({zone})"
@@ -283,6 +307,14 @@ class _Emitter:
                 return f"_sets_of({zone}, {tuple(d for d, v in enumerate(values) if v == wanted.value)!r})"
             return f"_sets({table}, {zone}, {self.emit(wanted)})"
         return f"sum(({table}[d] or 0) for d in {zone})"
+
+
+def _reads_pile(node: ast.expr, tables: Tables) -> bool:
+    """Whether ``node`` reads the pile in question (``pile``, a row of piles, a counter kept per pile)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and (sub.id == "pile" or sub.id in tables.rows or sub.id in tables.names.pile_counters):
+            return True
+    return False
 
 
 def compile_expression(source: int | str, tables: Tables, *, card: bool = False, target: bool = False) -> ExprFunction:
