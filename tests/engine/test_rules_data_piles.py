@@ -153,3 +153,36 @@ def test_each_broken_copy_is_refused_at_its_place(tmp_path: Path, name: str, cha
     result = validate_folder(edited_copy(FIXTURE, tmp_path, change), kinds=("static",))
     found = [(f.code, f.path) for f in result.findings if f.severity is Severity.ERROR]
     assert ("CG175", path) in found, found
+
+
+def test_the_rulebook_says_the_piles(tmp_path: Path) -> None:
+    from cardgen.rulebook.i18n import translations
+    from cardgen.rulebook.rules_summary import rules_summary
+    from cardgen.spec.load import load_spec
+
+    loaded = load_spec(edited_copy(FIXTURE, tmp_path))
+    assert loaded.spec is not None
+    expected = {
+        "en": (
+            "Move the top card of the leftmost pile of the stacks for which the dice total is one of the totals of the pile's card "
+            "to the pile of the marked cards in the same place.",
+            "Move every card of every pile of the marked cards to the pile of the stacks in the same place.",
+            "The markers on the site of every pile of the stacks go back to 0.",
+            "Choose a pile of the stacks for which",
+            "The card is taken from the leftmost pile that holds one, the copy nearest its top.",
+            "the number of Marker each player owns",
+        ),
+        "pt_BR": (
+            "Passe a carta do topo da pilha mais à esquerda das pilhas para a qual o total dos dados",
+            "para a pilha das cartas marcadas no mesmo lugar.",
+            "Os marcadores no sítio de cada pilha das pilhas voltam a 0.",
+            "Escolha uma pilha das pilhas para a qual",
+            "A carta sai da pilha mais à esquerda que tiver uma, a cópia mais perto do topo.",
+        ),
+    }
+    for locale, phrases in expected.items():
+        summary = rules_summary(loaded.spec, locale, translations(locale))
+        assert summary is not None
+        text = str(summary["turn"])
+        for phrase in phrases:
+            assert phrase in text, (locale, phrase)
