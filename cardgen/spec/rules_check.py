@@ -376,7 +376,7 @@ def _option_problems(rules: RulesData, names: Names) -> Iterator[tuple[PathKey, 
             yield here, f"no expression reads option {name!r} (as `options.{name}`), so its choices cannot change play", "CG175"
 
 
-RESERVED_NAMES = BUILTIN_NAMES | frozenset({"true", "false", "card", "numbers", "setup", "options", "target", "pile"})
+RESERVED_NAMES = BUILTIN_NAMES | frozenset({"true", "false", "card", "numbers", "setup", "options", "target"})
 """Words of the expression language a zone, counter or variable may not be named (it would hide them, or they it)."""
 
 

@@ -124,7 +124,7 @@ def compile_row_move(game: "DataGame", move: MoveSpec, count: ExprFunction | Non
             while where is not None and not where(s, seat, src[i]):
                 i -= 1
             design = src.pop(i)
-            dst = s.z[target + pile] if same_place else s.z[target + (seat if target_seat else 0)]
+            dst = s.z[target + pile] if same_place else s.z[target + (who(s, seat)[0] if target_seat else 0)]
             put(dst, design)
             moved += 1
 
