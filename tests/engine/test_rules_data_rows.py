@@ -208,3 +208,18 @@ def test_the_rulebook_says_the_rows_the_loop_and_the_shuffle_back(tmp_path: Path
         text = str(summary["setup"]) + str(summary["turn"])
         for phrase in phrases:
             assert phrase in text, (locale, phrase, text)
+
+
+def test_a_zone_may_be_called_pile(tmp_path: Path) -> None:
+    """``pile.FIELD`` is an attribute, so a zone named ``pile`` (as Mausoleum Guardians has) keeps its name beside rows of piles."""
+
+    def rename(data: dict[str, Any]) -> None:
+        rules = _rules(data)
+        rules["zones"]["pile"] = rules["zones"].pop("aside")
+        _loop(data)["do"][2]["move"]["to"] = "pile"
+        rules["setup"][2]["shuffle_back"]["from"] = "pile"
+
+    folder = edited_copy(FIXTURE, tmp_path, rename)
+    result = validate_folder(folder, kinds=("static",))
+    assert [f.render() for f in result.findings if f.severity is Severity.ERROR] == []
+    assert data_game(folder, 2).new_initial_state(5).conservation_errors() == []
