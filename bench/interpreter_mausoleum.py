@@ -1,11 +1,14 @@
-"""Mausoleum Guardians from its rules data against its former hand-written engine, side by side.
+"""Games written as rules data against their hand-written engines, side by side: Mausoleum Guardians and Keramikos.
 
 Run from the project root::
 
-    python bench/interpreter_mausoleum.py [--seconds 2] [--rounds 3]
+    python bench/interpreter_mausoleum.py [--seconds 2] [--rounds 3] [--games mausoleum-guardians,keramikos]
 
-The shipped game is played by the rules-data interpreter; the engine it shipped with is kept as the
-reference in ``tests/reference/mausoleum_guardians.py``. For every player count this plays random games
+Mausoleum Guardians is played by the rules-data interpreter from its shipped spec; the engine it shipped with is
+kept as the reference in ``tests/reference/mausoleum_guardians.py``. Keramikos is played by the interpreter from
+``tests/fixtures/keramikos-data`` (the shipped spec with its rules written as data, in lockstep with the engine
+in tests/engine/test_lockstep_keramikos.py) against the hand-written ``keramikos`` rules module the shipped spec
+still names. For every player count this plays random games
 from the same seeds on both, through the Game/State API (the path ``cardgen check`` takes), each game
 ending with its conservation check (every card in one place, scores matching the position), in
 interleaved rounds of ``--seconds`` CPU seconds each, and prints playouts per CPU second for both and
@@ -27,7 +30,21 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cardgen.engine.core import Game, make_game  # noqa: E402
 from cardgen.spec.load import load_spec  # noqa: E402
+from cardgen.games.keramikos.rules import KeramikosGame  # noqa: E402
+from cardgen.spec.models import Spec  # noqa: E402
 from reference.mausoleum_guardians import MausoleumGame  # noqa: E402
+
+CASES: dict[str, tuple[Path, Path, Callable[[Spec, int], Game]]] = {
+    "mausoleum-guardians": (ROOT / "specs" / "mausoleum-guardians", ROOT / "specs" / "mausoleum-guardians", MausoleumGame),
+    "keramikos": (ROOT / "tests" / "fixtures" / "keramikos-data", ROOT / "specs" / "keramikos", KeramikosGame),
+}
+"""Game -> (the spec the interpreter plays, the spec the hand-written engine reads, the hand-written engine)."""
+
+
+def _spec(folder: Path) -> Spec:
+    loaded = load_spec(folder)
+    assert loaded.spec is not None, [finding.render() for finding in loaded.findings]
+    return loaded.spec
 
 
 def playouts(game: Game, seconds: float, first_seed: int) -> tuple[int, float]:
@@ -51,30 +68,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", default=",".join(CASES), help="comma-separated: " + ", ".join(CASES))
     args = parser.parse_args()
-    loaded = load_spec(ROOT / "specs" / "mausoleum-guardians")
-    assert loaded.spec is not None
-    spec = loaded.spec
     print(f"/proc/loadavg before: {loadavg()}")
     print("game                 players  interpreter playouts/CPU s  reference playouts/CPU s  ratio")
-    for players in range(spec.players.min, spec.players.max + 1):
-        engines: dict[str, Callable[[], Game]] = {
-            "interpreter": lambda: make_game(spec, players),
-            "reference": lambda: MausoleumGame(spec, players),
-        }
-        games = {name: make() for name, make in engines.items()}
-        totals = {name: [0, 0.0] for name in games}
-        for round_ in range(args.rounds):
-            order = list(games) if round_ % 2 == 0 else list(games)[::-1]
-            for name in order:
-                played, cpu = playouts(games[name], args.seconds, round_ * 100_000)
-                totals[name][0] += played
-                totals[name][1] += cpu
-        rate = {name: played / cpu for name, (played, cpu) in totals.items()}
-        print(
-            f"mausoleum-guardians  {players:7d}  {rate['interpreter']:28.0f}  {rate['reference']:24.0f}  "
-            f"{rate['interpreter'] / rate['reference']:5.2f}"
-        )
+    for game_id in args.games.split(","):
+        data_folder, reference_folder, reference_game = CASES[game_id]
+        data_spec, reference_spec = _spec(data_folder), _spec(reference_folder)
+        for players in range(data_spec.players.min, data_spec.players.max + 1):
+            engines: dict[str, Callable[[], Game]] = {
+                "interpreter": lambda: make_game(data_spec, players),
+                "reference": lambda: reference_game(reference_spec, players),
+            }
+            games = {name: make() for name, make in engines.items()}
+            totals = {name: [0, 0.0] for name in games}
+            for round_ in range(args.rounds):
+                order = list(games) if round_ % 2 == 0 else list(games)[::-1]
+                for name in order:
+                    played, cpu = playouts(games[name], args.seconds, round_ * 100_000)
+                    totals[name][0] += played
+                    totals[name][1] += cpu
+            rate = {name: played / cpu for name, (played, cpu) in totals.items()}
+            print(f"{game_id:20s} {players:7d}  {rate['interpreter']:28.0f}  {rate['reference']:24.0f}  {rate['interpreter'] / rate['reference']:5.2f}")
     print(f"/proc/loadavg after: {loadavg()}")
 
 

@@ -164,6 +164,7 @@ from cardgen.spec.rules_data import (
 )
 from cardgen.spec.rules_mechanics import MechanicEffect, MechanicScore, MechanicStep, UseKind
 from cardgen.spec.rules_tricks import card_condition_before_play
+from cardgen.rulebook.rules_rows_text import arranged_pile, pile_add, pile_move, pile_option, row_card_note, setup_repeat, setup_shuffle_back
 
 
 class RulesSummary:
@@ -317,6 +318,9 @@ class RulesSummary:
         source = b.rules.zones.get(move.from_)
         ordered = source.ordered if source is not None else True
         cards, where_from, where_to = self.cards_moved(move, ordered, card), b.zone_phrase(move.from_, move.who), b.zone_phrase(move.to, move.to_who or move.who)
+        into_pile = pile_move(self, move, cards)
+        if into_pile is not None:
+            return into_pile
         if move.where is not None:
             condition = ExpressionText(b).condition(move.where, card=True)
             return b.say(MOVE_WHERE, cards=cards, source=where_from, target=where_to, condition=condition)
@@ -326,6 +330,9 @@ class RulesSummary:
         return self.move_sentence(effect.move, card=card)
 
     def _add(self, effect: AddEffect, card: bool) -> str:
+        per_pile = pile_add(self, effect.add, card)
+        if per_pile is not None:
+            return per_pile
         b = self.book
         text = ExpressionText(b)
         node = text.tree(effect.add.amount, card)
@@ -364,7 +371,7 @@ class RulesSummary:
 
     def _arrange(self, effect: ArrangeEffect, card: bool) -> str:
         b = self.book
-        zone = b.zone_phrase(effect.arrange.zone)
+        zone = arranged_pile(self, effect.arrange) or b.zone_phrase(effect.arrange.zone)
         if effect.arrange.count == "all":
             return b.say(ARRANGE_ALL, zone=zone)
         text = ExpressionText(b)
@@ -440,11 +447,15 @@ class RulesSummary:
             out.append(b.say(CHOOSE_TARGET, condition=ExpressionText(b).condition(option.target.where)))
         if option.mechanic is not None:
             out.append(self.mechanic(option.mechanic.name, "action", option.mechanic.action))
+        out.extend(pile_option(self, option))
         choice = option.card
         if choice is not None:
             out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_, choice.whose), target=b.zone_phrase(choice.to, choice.to_whose)))
             if choice.where is not None:
                 out.append(b.say(CARD_WHERE, condition=ExpressionText(b).condition(choice.where, card=True)))
+            across = row_card_note(self, option)
+            if across is not None:
+                out.append(across)
         tricks = self.rules.tricks
         if choice is not None and tricks is not None and choice.to == tricks.zone:
             out.append(b.say(TRICK_PLAY))
@@ -607,6 +618,8 @@ SETUP_PHRASES: dict[str, Callable[[RulesSummary, Any], str]] = {
     "set": RulesSummary._setup_set,
     "set_aside": RulesSummary._set_aside,
     "mechanic": RulesSummary._setup_mechanic,
+    "repeat": setup_repeat,
+    "shuffle_back": setup_shuffle_back,
 }
 """Setup step kinds with a sentence of their own; any other kind gets :data:`FALLBACK`."""
 EFFECT_PHRASES: dict[str, Callable[[RulesSummary, Any, bool], str]] = {

@@ -67,6 +67,7 @@ from cardgen.rulebook.rules_phrases import (
     WITH_PLAYER_RANGE,
 )
 from cardgen.rulebook.rule_options import always, fold_options
+from cardgen.rulebook.rules_rows_text import in_pile, pile_clause, pile_term
 from cardgen.spec.models import Card, Spec
 from cardgen.spec.rules_check import decks_in_play, names_of
 from cardgen.spec.rules_data import RulesData
@@ -113,6 +114,11 @@ class NotConstant(Exception):
 
 class Phrasebook:
     """The rulebook catalog's phrases in one locale, with the spec's names."""
+
+    pile_context = False
+    """Whether an expression being said reads a pile in question (rows of piles are then said as "the pile of ...")."""
+    pile_row: str | None = None
+    """The row whose pile ``piles(ROW, ...)`` is saying, whose own cards are "the pile"."""
 
     def __init__(self, spec: Spec, rules: RulesData, locale: str, translation: Any) -> None:
         self.spec, self.rules, self.locale, self.translation = spec, rules, locale, translation
@@ -201,6 +207,9 @@ class Phrasebook:
         return self.say_gendered(named.gender, OWNER_PHRASES[owner if named.per_seat else "table"], name=named.name)
 
     def zone_phrase(self, zone_id: str, owner: str = "me") -> str:
+        pile = in_pile(self, zone_id)  # a row of piles inside a pile's condition: the pile in question's
+        if pile is not None:
+            return pile
         return self.owned(self.zone(zone_id), owner)
 
     def value_label(self, field_id: str | None, value: object) -> str:
@@ -451,6 +460,9 @@ class ExpressionText:
             filled = (kind in (ast.Gt, ast.NotEq) and value == 0) or (kind is ast.GtE and value == 1)
             if empty or filled:
                 zone_id = self.zone_id(left.args[0])
+                in_pile = pile_clause(self, zone_id, empty, negated)
+                if in_pile is not None:
+                    return in_pile
                 named = b.zone(zone_id)
                 return b.say_gendered(named.gender, NOT_EMPTY if empty == negated else EMPTY, zone=b.owned(named, self.whose(left)))
         if (
@@ -552,6 +564,9 @@ class ExpressionText:
             if node.id == "active":
                 return b.say(ACTIVE)
             return self.formula(node)
+        in_pile = pile_term(self, node)
+        if in_pile is not None:
+            return in_pile
         if isinstance(node, ast.Attribute):
             base = node.value
             if isinstance(base, ast.Name) and base.id == "card":

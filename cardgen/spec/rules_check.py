@@ -16,7 +16,7 @@ import keyword
 from typing import Any, Iterator, Sequence
 
 from cardgen.limits import MAX_PLAYERS, MAX_RULES_COUNT, MAX_TURN_LIMIT, over
-from cardgen.spec.contract import DeckRule, DiceRule, NumberRule, OptionRule, RulesContract, SetupRule
+from cardgen.spec.contract import ComponentRule, DeckRule, DiceRule, NumberRule, OptionRule, RulesContract, SetupRule
 from cardgen.spec.models import FieldType, Spec
 from cardgen.spec.rules_data import (
     AddEffect,
@@ -46,6 +46,7 @@ from cardgen.spec.rules_data import (
 from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, chosen_from_target, dice_rolled, passed_over_to, steal_zone_uses, target_expressions
 from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
 from cardgen.spec.rules_majority import majority_fields, majority_problems
+from cardgen.spec.rules_rows_check import row_filled, row_problems, row_reads
 from cardgen.spec.rules_sets import FILL_WORDS, fill_words, sets_fields, sets_problems
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
@@ -59,8 +60,9 @@ NUMBER_RANGE = (-1_000_000, 1_000_000)
 
 
 def decks_in_play(rules: RulesData) -> list[str]:
-    """The deck ids the setup shuffles into play, in order."""
-    return [step.shuffle.deck for step in rules.setup if isinstance(step, ShuffleStep)]
+    """The deck ids the setup shuffles into play, in order, then the decks laid out under rows of piles (``under``)."""
+    shuffled = [step.shuffle.deck for step in rules.setup if isinstance(step, ShuffleStep)]
+    return shuffled + [zone.under for zone in rules.zones.values() if zone.under is not None and zone.under not in shuffled]
 
 
 def names_of(spec: Spec, rules: RulesData) -> Names:
@@ -97,12 +99,16 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
             name: kinds.get(variable.values, ANY) if variable.values is not None else NUMBER for name, variable in rules.variables.items()
         },
         options={name: tuple(option.choices) for name, option in rules.options.items()},
+        rows={name: zone.under for name, zone in rules.zones.items() if zone.under is not None},
+        pile_counters={name: counter.per_pile for name, counter in rules.counters.items() if counter.per_pile is not None},
+        components=frozenset(component.id for component in spec.components),
     )
 
 
 def all_expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool]]:
     """(path, expression, whether `card` is bound) of every expression in the rules data."""
     base: PathKey = ("rules",)
+    per_pile = frozenset(name for name, counter in rules.counters.items() if counter.per_pile is not None)
     for name, counter in rules.counters.items():
         yield base + ("counters", name, "start"), counter.start, False
     for i, step in enumerate(rules.setup):
@@ -128,7 +134,7 @@ def all_expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool
             value = getattr(tricks, key)
             if value is not None:
                 yield base + ("tricks", key), value, True
-        yield from _effect_expressions(base + ("tricks", "after"), tricks.after, False)
+        yield from _effect_expressions(base + ("tricks", "after"), tricks.after, False, per_pile)
     for i, turn_step in enumerate(rules.turn):
         if turn_step.when is not None:
             yield base + ("turn", i, "when"), turn_step.when, False
@@ -140,9 +146,9 @@ def all_expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool
                 yield here + ("passes",), option.passes, False
             if option.card is not None and option.card.where is not None:
                 yield here + ("card", "where"), option.card.where, True
-            yield from _effect_expressions(here + ("do",), option.do, option.card is not None)
+            yield from _effect_expressions(here + ("do",), option.do, option.card is not None, per_pile)
     for effect_id, effects in rules.effects.items():
-        yield from _effect_expressions(base + ("effects", effect_id), effects, True)
+        yield from _effect_expressions(base + ("effects", effect_id), effects, True, per_pile)
     end = rules.end
     for key in ("any_seat", "table", "all_seats"):
         value = getattr(end, key)
@@ -173,13 +179,15 @@ def all_expressions(rules: RulesData) -> Iterator[tuple[PathKey, int | str, bool
                 yield base + ("scoring", k, "majority", "points", place), points, False
 
 
-def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool) -> Iterator[tuple[PathKey, int | str, bool]]:
+def _effect_expressions(path: PathKey, effects: Sequence[Effect], card: bool, per_pile: frozenset[str] = frozenset()) -> Iterator[tuple[PathKey, int | str, bool]]:
+    """(path, expression, whether `card` is bound) of every expression of ``effects`` (the amounts of counters kept per pile, read
+    with their pile bound, are checked by :mod:`cardgen.spec.rules_rows_check`)."""
     for k, effect in enumerate(effects):
         if isinstance(effect, MoveEffect) and effect.move.where is not None:
             yield path + (k, "move", "where"), effect.move.where, True
         if isinstance(effect, MoveEffect) and effect.move.count != "all":
             yield path + (k, "move", "count"), effect.move.count, card
-        elif isinstance(effect, AddEffect):
+        elif isinstance(effect, AddEffect) and effect.add.counter not in per_pile:
             yield path + (k, "add", "amount"), effect.add.amount, card
         elif isinstance(effect, ArrangeEffect) and effect.arrange.count != "all":
             yield path + (k, "arrange", "count"), effect.arrange.count, card
@@ -356,6 +364,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     yield from _unreachable_choices(rules)
     if rules.tricks is not None:
         yield from trick_problems(spec, rules, rules.tricks, names)
+    yield from row_problems(spec, rules, names, list(all_effects(rules)))
 
 
 def _option_problems(rules: RulesData, names: Names) -> Iterator[tuple[PathKey, str, str]]:
@@ -578,7 +587,7 @@ def _zones_filled(rules: RulesData) -> set[str]:
         elif isinstance(effect, StealEffect):
             filled.add(effect.steal.to)
     filled.update(option.card.to for option in card_choices(rules) if option.card is not None)
-    return filled
+    return filled | row_filled(rules)
 
 
 def _unreachable_choices(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
@@ -617,6 +626,7 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
     if rules.tricks is not None:
         reads.fields.update({rules.tricks.follow, rules.tricks.rank})
     reads.fields.update(variable.values for variable in rules.variables.values() if variable.values is not None)
+    reads.merge(row_reads(rules, names, list(all_effects(rules))))
     return reads
 
 
@@ -652,11 +662,13 @@ def derived_contract(spec: Spec, rules: RulesData) -> RulesContract:
         for name, option in rules.options.items()
         if option.default in option.choices
     }
+    components = {c.id: ComponentRule(per_player=c.per_player, min_count=1, max_count=MAX_RULES_COUNT) for c in spec.components if c.id in reads.components}
     return RulesContract(
         players=(1, MAX_PLAYERS),
         numbers=numbers,
         options=options,
         dice=dice,
+        components=components,
         decks=decks,
         setup=SetupRule(deal=deal, display=display, pieces=pieces),
     )

@@ -25,6 +25,7 @@ from cardgen.limits import MAX_RULES_COUNT
 from cardgen.spec.local_text import GENDER_DESCRIPTION, Gender, LocalText
 from cardgen.spec.rules_base import RulesIdentifier, RulesModel
 from cardgen.spec.rules_mechanics import MechanicAction, MechanicCondition, MechanicEffect, MechanicScore, MechanicStep
+from cardgen.spec.rules_rows import PileAim, PileChoice, ShuffleBackStep
 
 Expr = Annotated[
     Union[int, str],
@@ -43,12 +44,22 @@ class Zone(RulesModel):
     ordered: bool = Field(default=True, description="Whether order matters (a pile has a top; a hand or an area does not).")
     name: LocalText | None = Field(default=None, description="The zone's name in every locale, for the generated rulebook text (defaults to the id).")
     gender: dict[str, Gender] = Field(default_factory=dict, description=GENDER_DESCRIPTION)
+    under: str | None = Field(
+        default=None,
+        description="A deck id: the zone is a row of piles, one ordered pile under each card of that deck, the cards laid out in a row in "
+        "the order the spec lists them (leftmost first). Read with `piles(ZONE, CONDITION)` and filled by a move with a `pile`.",
+    )
 
 
 class Counter(RulesModel):
     """A whole number the game keeps: chips in front of each seat, a pot in the middle, a per-turn tally."""
 
     per_seat: bool = Field(default=True, description="Whether every seat has its own.")
+    per_pile: RulesIdentifier | None = Field(
+        default=None,
+        description="A row of piles (a zone with `under`): the counter is kept once for each of its piles (a marker on a site), read as the pile in "
+        "question's inside a pile condition; set `per_seat: false`.",
+    )
     start: Expr = Field(default=0, description="The value at setup.")
     reset: Literal["never", "turn"] = Field(default="never", description="`turn`: back to `start` at the start of every turn (a count of draws this turn).")
     min: int = Field(
@@ -110,6 +121,11 @@ class MoveSpec(RulesModel):
         description="Only cards satisfying this expression over `card` (the card that may move) move: the first `count` of them from the top down; "
         "the others stay where they are (take the first two pottery cards of the deck, passing the others).",
     )
+    pile: PileChoice | None = Field(
+        default=None,
+        description="For a move into a row of piles (a zone with `under`): which pile each card goes into, chosen card by card.",
+    )
+    place: Literal["top", "bottom"] = Field(default="top", description="Where the cards go in an ordered `to` zone: on top, or beneath its cards (bottom).")
 
 
 class AddEffect(RulesModel):
@@ -124,6 +140,10 @@ class AddSpec(RulesModel):
     counter: RulesIdentifier
     amount: Expr = Field(description="The change (negative to take away).")
     who: Who = Field(default="me", description="Whose counter, for a per-seat counter.")
+    pile: PileChoice | None = Field(
+        default=None,
+        description="For a counter kept per pile (`per_pile`): the pile whose counter changes (the `pick` among those satisfying `where`); none: every pile's.",
+    )
 
 
 class TransferEffect(RulesModel):
@@ -212,6 +232,7 @@ class ArrangeSpec(RulesModel):
 
     zone: RulesIdentifier = Field(description="An ordered zone (the seat deciding's own, for a per-seat zone).")
     count: Expr | Literal["all"] = Field(default="all", description="How many of its top cards are arranged (`all`: the whole zone); fewer when fewer are there.")
+    pile: PileChoice | None = Field(default=None, description="For a row of piles: the pile arranged (the `pick` among those satisfying `where`, e.g. `pile.id == site`).")
 
 
 class SwapEffect(RulesModel):
@@ -276,6 +297,10 @@ class Option(RulesModel):
     mechanic: MechanicAction | None = Field(
         default=None,
         description="When set, the option is one choice per action the named mechanic offers in the position (see docs/rules-data.md, Named mechanics).",
+    )
+    pile: PileAim | None = Field(
+        default=None,
+        description="When set, the option is one choice per pile of a row satisfying its `where`; the id of the card the chosen pile lies under goes into its `var`.",
     )
     when: str | None = Field(default=None, description="An expression that must hold for the option to be offered.")
     otherwise: bool = Field(default=False, description="Offered only when none of the step's other options is (a pass when stuck).")
@@ -634,7 +659,28 @@ class Tricks(RulesModel):
     after: list[Effect] = Field(default_factory=list, description="What happens after every trick, for its winner (the seat in question), in order.")
 
 
-SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep, MechanicStep]
+class RepeatStep(RulesModel):
+    """Setup effects done again and again until a condition holds (deal cards one by one until one finds no room)."""
+
+    repeat: "RepeatSpec" = Field(description="The effects repeated and the condition that stops them.")
+
+
+class RepeatSpec(RulesModel):
+    """What is repeated, and until when."""
+
+    until: str = Field(description="An expression over the table, read before every round: the loop stops as soon as it holds.")
+    do: list[Effect] = Field(min_length=1, description="The effects of one round, in order (moves, counters, variables).")
+    limit: int = Field(
+        default=MAX_RULES_COUNT,
+        ge=1,
+        le=MAX_RULES_COUNT,
+        description="The most rounds played; the loop also stops after a round that changed nothing (it would go on for ever).",
+    )
+
+
+
+SetupStep = Union[ShuffleStep, DealStep, MoveStep, SetStep, SetAsideStep, RepeatStep, ShuffleBackStep, MechanicStep]
 
 for _model in (End, ArrangeEffect, SwapEffect, RollEffect, StealEffect, MoveEffect, AddEffect, TransferEffect, SetEffect, SumScore, SetsScore, SetsSpec, OneOfEachScore, MajorityScore, RulesData, ShuffleStep, DealStep, SetAsideStep):
     _model.model_rebuild()
+RepeatStep.model_rebuild()

@@ -6,7 +6,7 @@ when every construct and every name in it belongs to this small language:
 * numbers (``3``), strings (``'hearts'``), ``true``/``false`` (or ``True``/``False``);
 * ``and``, ``or``, ``not``; ``==``, ``!=``, ``<``, ``<=``, ``>``, ``>=``; ``in`` / ``not in`` a list of constants
   (``card.rank in [1, 13]``); ``+``, ``-``, ``*``, ``//``, ``%``;
-* ``numbers.NAME`` (a number of the spec), ``setup.deal.DECK``, ``setup.display.DECK`` and
+* ``component.ID.count`` (a component's ``count`` as written: markers each player owns), ``numbers.NAME`` (a number of the spec), ``setup.deal.DECK``, ``setup.display.DECK`` and
   ``setup.pieces.COMPONENT`` (the setup table's value for the player count: chips each player starts with);
 * a counter's name (the value of the seat in question, or the table's for a shared counter), a
   variable's name, ``players`` (the player count), ``seat`` (the seat in question, from 0: the seat
@@ -105,6 +105,12 @@ class Names:
     """Rule option -> its choices, for ``options.NAME``."""
     list_kinds: Mapping[str, str] = field(default_factory=dict)
     """List card field -> the kind of its elements (``int_list``: numbers, ``palette_list``: texts), for ``X in card.FIELD``."""
+    rows: Mapping[str, str] = field(default_factory=dict)
+    """Row of piles (a zone with ``under``) -> the deck whose cards its piles lie under, for ``piles(ROW, CONDITION)`` and ``pile.FIELD``."""
+    components: frozenset[str] = frozenset()
+    """The ids of the spec's components, for ``component.ID.count``."""
+    pile_counters: Mapping[str, str] = field(default_factory=dict)
+    """Counter kept per pile (``per_pile``) -> its row of piles: read only as the pile in question's."""
 
 
 @dataclass
@@ -118,23 +124,27 @@ class Reads:
     counters: set[str] = field(default_factory=set)
     variables: set[str] = field(default_factory=set)
     options: set[str] = field(default_factory=set)
+    components: set[str] = field(default_factory=set)
 
     def merge(self, other: "Reads") -> None:
         """Add everything ``other`` reads."""
-        for name in ("numbers", "setup", "fields", "zones", "counters", "variables", "options"):
+        for name in ("numbers", "setup", "fields", "zones", "counters", "variables", "options", "components"):
             getattr(self, name).update(getattr(other, name))
 
 
-def parse_expression(source: int | str, names: Names, *, card: bool = False, target: bool = False) -> tuple[ast.expr, Reads]:
-    """The checked tree of ``source`` and what it reads; ``card``: whether ``card`` is bound, ``target``: whether ``target`` is.
+def parse_expression(source: int | str, names: Names, *, card: bool = False, target: bool = False, pile: str | None = None) -> tuple[ast.expr, Reads]:
+    """The checked tree of ``source`` and what it reads; ``card``: whether ``card`` is bound, ``target``: whether ``target`` is,
+    ``pile``: the row of piles whose pile in question ``pile`` names (a move's pile choice).
 
     Raises :class:`ExpressionError` with a one-line reason.
     """
-    tree, reads, _ = check_expression(source, names, card=card, target=target)
+    tree, reads, _ = check_expression(source, names, card=card, target=target, pile=pile)
     return tree, reads
 
 
-def check_expression(source: int | str, names: Names, *, card: bool = False, target: bool = False) -> tuple[ast.expr, Reads, str]:
+def check_expression(
+    source: int | str, names: Names, *, card: bool = False, target: bool = False, pile: str | None = None
+) -> tuple[ast.expr, Reads, str]:
     """As :func:`parse_expression`, with the kind of value the expression gives (:data:`NUMBER`, :data:`TEXT`...)."""
     if isinstance(source, bool) or not isinstance(source, (int, str)):
         raise ExpressionError(f"expected a number or an expression, got {type(source).__name__}")
@@ -154,6 +164,7 @@ def check_expression(source: int | str, names: Names, *, card: bool = False, tar
     reads = Reads()
     checker = _Checker(names, card, reads, source)
     checker.target = target
+    checker.pile = pile
     kind = checker.visit_node(tree.body)
     return tree.body, reads, kind
 
@@ -173,6 +184,8 @@ class _Checker:
     def __init__(self, names: Names, card: bool, reads: Reads, source: str) -> None:
         self.names, self.card, self.reads, self.source = names, card, reads, source
         self.target = False
+        self.pile: str | None = None
+        """The row of piles whose pile in question ``pile`` names (inside ``piles(ROW, ...)`` or a move's pile choice), else None."""
 
     def fail(self, message: str) -> ExpressionError:
         return ExpressionError(f"{message} in {self.source!r}")
@@ -181,6 +194,8 @@ class _Checker:
         if not isinstance(node, ast.Name) or node.id not in self.names.zones:
             known = ", ".join(sorted(self.names.zones))
             raise self.fail(f"{ast.unparse(node)!r} is not a zone (zones: {known})")
+        if node.id in self.names.rows and not self.in_pile(node.id):
+            raise self.fail(f"zone {node.id!r} is a row of piles; read its piles with piles({node.id}, CONDITION), where `count({node.id})` is the pile in question's")
         self.reads.zones.add(node.id)
         return node.id
 
@@ -236,10 +251,10 @@ class _Checker:
         raise self.fail(f"{ast.unparse(node)!r} is not allowed here")
 
     def list_field(self, node: ast.expr) -> str | None:
-        """The list field ``node`` reads (``card.FIELD`` or ``top(ZONE).FIELD`` of an int_list or palette_list field), or None."""
+        """The list field ``node`` reads (``card.FIELD``, ``pile.FIELD`` or ``top(ZONE).FIELD`` of an int_list or palette_list field), or None."""
         if isinstance(node, ast.Attribute) and node.attr in self.names.list_kinds:
             base = node.value
-            if (isinstance(base, ast.Name) and base.id == "card") or (isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top"):
+            if (isinstance(base, ast.Name) and base.id in ("card", "pile")) or (isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top"):
                 return node.attr
         return None
 
@@ -279,6 +294,9 @@ class _Checker:
 
     def name(self, name: str) -> str:
         if name in self.names.counters:
+            row = self.names.pile_counters.get(name)
+            if row is not None and not self.in_pile(row):
+                raise self.fail(f"counter {name!r} is kept per pile of {row!r}; read it inside piles({row}, CONDITION) or a pile choice of {row!r}")
             self.reads.counters.add(name)
             return NUMBER
         if name in self.names.variables:
@@ -290,7 +308,9 @@ class _Checker:
             if not self.target:
                 raise self.fail("`target` is only known in an option with a `target` (its `where` and its effects)")
             return NUMBER
-        if name in ("card", "numbers", "setup", "options"):
+        if name == "pile":
+            raise self.fail("`pile` needs a field after it, e.g. pile.level (the field of the card the pile lies under)")
+        if name in ("card", "numbers", "setup", "options", "component"):
             raise self.fail(f"`{name}` needs a field after it, e.g. {name}.NAME")
         if name in self.names.zones:
             raise self.fail(f"{name!r} is a zone; use count({name}) or top({name}).FIELD")
@@ -310,6 +330,12 @@ class _Checker:
                 raise self.fail(f"the rules data has no option {node.attr!r} under `options` (options: {known})")
             self.reads.options.add(node.attr)
             return TEXT
+        if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "component":
+            if base.attr not in self.names.components or node.attr != "count":
+                known = ", ".join(sorted(self.names.components)) or "none"
+                raise self.fail(f"{ast.unparse(node)!r} is not a component's count (component.ID.count; components: {known})")
+            self.reads.components.add(base.attr)
+            return NUMBER
         if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
             entry = f"{base.attr}.{node.attr}"
             if base.attr not in SETUP_PARTS:
@@ -318,6 +344,11 @@ class _Checker:
                 raise self.fail(f"no setup gives {entry!r}")
             self.reads.setup.add(entry)
             return NUMBER
+        if isinstance(base, ast.Name) and base.id == "pile":
+            if self.pile is None:
+                raise self.fail("`pile` is only known inside piles(ROW, CONDITION) and a pile choice")
+            self.field_name(node.attr)
+            return self.field_kind(node.attr)
         if isinstance(base, ast.Name) and base.id == "card":
             if not self.card:
                 raise self.fail("`card` is only known in a card choice's `where`")
@@ -334,6 +365,27 @@ class _Checker:
         if not isinstance(node, ast.Name) or node.id not in SEAT_NAMES:
             raise self.fail(f"{ast.unparse(node)!r} is not a seat (a seat argument is `target`, `seat` or `active`)")
         self.name(node.id)
+
+    def in_pile(self, row: str) -> bool:
+        """Whether ``row``'s pile in question is known: a pile of it, or of a row under the same deck, is bound."""
+        return self.pile is not None and self.names.rows.get(self.pile) == self.names.rows.get(row)
+
+    def piles(self, node: ast.Call, depth: int) -> None:
+        """``piles(ROW, CONDITION)``: how many piles of a row satisfy the condition, read with ``pile`` bound to each."""
+        if len(node.args) != 2:
+            raise self.fail("piles() takes 2 argument(s): piles(ROW, CONDITION)")
+        row = node.args[0]
+        if not isinstance(row, ast.Name) or row.id not in self.names.rows:
+            known = ", ".join(sorted(self.names.rows)) or "none"
+            raise self.fail(f"{ast.unparse(row)!r} is not a row of piles, a zone with `under` (rows: {known})")
+        if self.pile is not None:
+            raise self.fail("piles() may not be read inside another pile's condition")
+        self.reads.zones.add(row.id)
+        self.pile = row.id
+        try:
+            self.visit_node(node.args[1], depth + 1)
+        finally:
+            self.pile = None
 
     def counter_of(self, node: ast.Call) -> None:
         """``counter(NAME, SEAT)``: a per-seat counter of another seat."""
@@ -357,8 +409,11 @@ class _Checker:
             for argument in node.args:
                 self.number(self.visit_node(argument, depth + 1), argument, f"{node.func.id}()")
             return NUMBER
+        if isinstance(node.func, ast.Name) and node.func.id == "piles" and not node.keywords and not attribute:
+            self.piles(node, depth)
+            return NUMBER
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
-            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)}, counter, min, max)")
+            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)}, counter, min, max, piles)")
         name = node.func.id
         if len(node.args) == FUNCTIONS[name] + 1:
             # One more, last argument: the seat whose per-seat zone is read.

@@ -209,7 +209,7 @@ def union_kinds(union: Any) -> set[str]:
 
 def test_the_kinds_that_have_phrases() -> None:
     """The lead's list to extend: every other kind of the models reads as the generic fallback sentence."""
-    assert sorted(SETUP_PHRASES) == ["deal", "mechanic", "move", "set", "set_aside", "shuffle"]
+    assert sorted(SETUP_PHRASES) == ["deal", "mechanic", "move", "repeat", "set", "set_aside", "shuffle", "shuffle_back"]
     assert sorted(EFFECT_PHRASES) == ["add", "arrange", "choose", "extra_turn", "mechanic", "move", "reverse", "roll", "set", "skip", "steal", "swap", "transfer"]
     assert sorted(SCORING_PHRASES) == ["all_or_nothing", "counter", "majority", "mechanic", "one_of_each", "sets", "sum"]
     missing = {

@@ -130,6 +130,8 @@ class Tables:
     """Card id -> its design index, for ``holds(ZONE, 'CARD-ID')``."""
     option_values: Mapping[str, str] = field(default_factory=dict)
     """Rule option -> the choice the spec makes (or the default), for ``options.NAME``."""
+    rows: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    """Row of piles -> (the design under its leftmost pile, how many piles): pile ``P`` lies under design ``first + P``."""
 
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
@@ -145,11 +147,15 @@ class _Emitter:
         self.t = tables
         self.seat = "S" if seat is None else str(seat)
         """The seat the expression is about: the argument ``S``, or a fixed seat folded in."""
+        self.pile: str | None = None
+        """The row of piles whose pile in question (the name ``P`` in the emitted code) ``pile`` names, else None."""
 
     def zone(self, node: ast.expr, seat: ast.expr | None = None) -> str:
         """The zone ``node`` names: the seat in question's, or ``seat``'s (a seat argument) for a per-seat zone."""
         assert isinstance(node, ast.Name)
         index = self.t.zone_index[node.id]
+        if node.id in self.t.rows:  # the checker let a row be read only as the pile in question's
+            return f"s.z[{index} + P]"
         whose = self.seat if seat is None else self.emit(seat)
         return f"s.z[{index} + {whose}]" if self.t.names.zones[node.id] else f"s.z[{index}]"
 
@@ -215,6 +221,8 @@ class _Emitter:
             return "s.seat"
         if name in self.t.counter_index:
             index = self.t.counter_index[name]
+            if name in self.t.names.pile_counters:  # the checker let it be read only as the pile in question's
+                return f"s.c[{index} + P]"
             return f"s.c[{index} + {self.seat}]" if self.t.names.counters[name] else f"s.c[{index}]"
         return f"s.v[{self.t.variable_index[name]}]"
 
@@ -226,11 +234,43 @@ class _Emitter:
             return repr(self.t.option_values[node.attr])
         if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "setup":
             return str(self.t.constants.get(f"setup.{base.attr}.{node.attr}", 0))
+        if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and base.value.id == "component":
+            return str(self.t.constants[f"component.{base.attr}.count"])
         if isinstance(base, ast.Name) and base.id == "card":
             return f"{self.field_table(node.attr)}[c]"
+        if isinstance(base, ast.Name) and base.id == "pile":
+            assert self.pile is not None
+            return f"{self.field_table(node.attr)}[{self.t.rows[self.pile][0]} + P]"
         assert isinstance(base, ast.Call)
         zone = self.zone(base.args[0], self.seat_of(base, 1))
         return f"{self.field_table(node.attr)}[({zone}[-1] if {zone} else _none)]"
+
+    def piles(self, row: str, condition: ast.expr) -> str:
+        """``piles(ROW, CONDITION)``: a count over the row's piles. When the condition starts with ``VALUE in pile.FIELD`` (the site
+        whose totals hold the roll) and VALUE does not read the pile, only the piles whose list holds the value are looked at,
+        through a table made now (value -> piles)."""
+        first, size = self.t.rows[row]
+        terms = list(condition.values) if isinstance(condition, ast.BoolOp) and isinstance(condition.op, ast.And) else [condition]
+        head = terms[0]
+        piles = f"range({size})"
+        if (
+            isinstance(head, ast.Compare) and len(head.ops) == 1 and isinstance(head.ops[0], ast.In)
+            and isinstance(head.comparators[0], ast.Attribute) and isinstance(head.comparators[0].value, ast.Name)
+            and head.comparators[0].value.id == "pile" and not _reads_pile(head.left, self.t)
+        ):
+            field_name = head.comparators[0].attr
+            index: dict[Any, tuple[int, ...]] = {}
+            for pile in range(size):
+                for value in self.t.field_values[field_name][first + pile] or ():
+                    index[value] = index.get(value, ()) + (pile,)
+            key = f"_PI_{row}_{field_name}"
+            self.t.namespace[key] = index
+            piles = f"{key}.get({self.emit(head.left)}, ())"
+            terms = terms[1:]
+        self.pile = row
+        kept = " and ".join(self.emit(term) for term in terms) or "True"
+        self.pile = None
+        return f"sum(1 for P in {piles} if {kept})"
 
     def call(self, node: ast.Call) -> str:
         assert isinstance(node.func, ast.Name)
@@ -240,6 +280,10 @@ class _Emitter:
             return f"s.c[{self.t.counter_index[counter.id]} + {self.emit(node.args[1])}]"
         if node.func.id in ("min", "max"):
             return f"_{node.func.id}({self.emit(node.args[0])}, {self.emit(node.args[1])})"
+        if node.func.id == "piles":
+            row = node.args[0]
+            assert isinstance(row, ast.Name)
+            return self.piles(row.id, node.args[1])
         zone = self.zone(node.args[0], self.seat_of(node, FUNCTIONS[node.func.id]))
         if node.func.id == "count":
             return f"len({zone})"
@@ -265,6 +309,14 @@ class _Emitter:
         return f"sum(({table}[d] or 0) for d in {zone})"
 
 
+def _reads_pile(node: ast.expr, tables: Tables) -> bool:
+    """Whether ``node`` reads the pile in question (``pile``, a row of piles, a counter kept per pile)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and (sub.id == "pile" or sub.id in tables.rows or sub.id in tables.names.pile_counters):
+            return True
+    return False
+
+
 def compile_expression(source: int | str, tables: Tables, *, card: bool = False, target: bool = False) -> ExprFunction:
     """The function computing ``source`` (already checked by the validator; checked again here).
 
@@ -272,6 +324,14 @@ def compile_expression(source: int | str, tables: Tables, *, card: bool = False,
     tree, _ = parse_expression(source, tables.names, card=card, target=target)
     code = _Emitter(tables).emit(tree)
     return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+
+
+def compile_pile_expression(source: int | str, tables: Tables, row: str, *, card: bool = False, target: bool = False) -> Callable[[Any, int, int, int], Any]:
+    """The function ``f(state, seat, card_design, pile)`` computing ``source`` with ``pile`` bound to pile ``pile`` of ``row``."""
+    tree, _ = parse_expression(source, tables.names, card=card, target=target, pile=row)
+    emitter = _Emitter(tables)
+    emitter.pile = row
+    return eval(compile(f"lambda s, S, c, P: {emitter.emit(tree)}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
 def compile_any_seat(source: int | str, tables: Tables) -> ExprFunction:

@@ -61,6 +61,10 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
     source_seat, target_seat = game.zone_per_seat[move.from_], game.zone_per_seat[move.to]
     count = None if move.count == "all" else compile_expression(move.count, t, card=card, target=aimed)
     seats = who_seats(game.num_players, move.who)
+    if move.pile is not None or move.place != "top" or move.to in t.rows or move.from_ in t.rows:
+        from cardgen.engine.interpreter.rows import compile_row_move
+
+        return compile_row_move(game, move, count, seats, aimed)
     if move.where is not None:
         return _move_where(game, move, count, seats, compile_expression(move.where, t, card=True))
     if move.to_who is not None:
@@ -159,6 +163,10 @@ def compile_effect(game: "DataGame", effect: Effect, *, card: bool, target: bool
         return compile_swap(game, effect)
     if isinstance(effect, AddEffect):
         index, per_seat = t.counter_index[effect.add.counter], t.names.counters[effect.add.counter]
+        if effect.add.counter in t.names.pile_counters:
+            from cardgen.engine.interpreter.rows import compile_pile_add
+
+            return compile_pile_add(game, effect.add, card, target)
         amount = compile_expression(effect.add.amount, t, card=card, target=target)
         seats = who_seats(game.num_players, effect.add.who)
 
@@ -232,8 +240,14 @@ def compile_arrange(game: "DataGame", effect: ArrangeEffect, card: bool, aimed: 
     index, per_seat = t.zone_index[effect.arrange.zone], game.zone_per_seat[effect.arrange.zone]
     count = None if effect.arrange.count == "all" else compile_expression(effect.arrange.count, t, card=card, target=aimed)
 
+    from cardgen.engine.interpreter.rows import arranged_pile
+
+    pile = arranged_pile(game, effect.arrange)
+
     def arrange(s: DataState, seat: int, c: int) -> None:
-        slot = index + (seat if per_seat else 0)
+        slot = index + (seat if per_seat else 0) if pile is None else pile(s, seat, c)
+        if slot < 0:
+            return
         zone = s.z[slot]
         n = len(zone) if count is None else min(len(zone), max(0, count(s, seat, c) or 0))
         low = len(zone) - n

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from cardgen.engine.core import Game, GameInfo
 from cardgen.engine.interpreter.chance import ChanceStep
@@ -31,6 +31,7 @@ from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_all
 from cardgen.engine.interpreter.scoring import all_or_nothing
 from cardgen.engine.interpreter.scoring_majority import majority_bound, majority_scorer
 from cardgen.engine.interpreter.scoring_one_of_each import one_of_each_bound, one_of_each_scorer
+from cardgen.engine.interpreter.rows import compile_row_setup, counter_slots, pile_option, row_card_option, row_slots
 from cardgen.engine.interpreter.sets import SetsScorer
 from cardgen.engine.mechanics import ActFunction, ActionsFunction, Mechanic, make_mechanics
 from cardgen.limits import MAX_GAME_ACTIONS, MAX_TURN_LIMIT
@@ -54,6 +55,8 @@ from cardgen.spec.rules_data import (
     Who,
 )
 from cardgen.spec.rules_mechanics import MechanicScore, MechanicStep
+from cardgen.spec.rules_data import RepeatStep
+from cardgen.spec.rules_rows import ShuffleBackStep
 
 from cardgen.engine.interpreter.options import AGAIN, BY_OTHERS, BY_TARGET, BY_TURN, DEFAULT_LENGTH_BOUND, END, NEXT, CompiledOption as _Option, _fixed_per_design, _never
 from cardgen.engine.interpreter.state import DataState
@@ -103,24 +106,27 @@ class DataGame(Game):
         slot = 0
         for name, zone in rules.zones.items():
             zone_index[name] = slot
-            slot += P if zone.per_seat else 1
+            slot += P if zone.per_seat else row_slots(self, zone.under) if zone.under is not None else 1
         self.zone_names = list(rules.zones)
         self.zone_slots = slot
         self.zone_per_seat = {name: zone.per_seat for name, zone in rules.zones.items()}
+        self.laid_out: list[int] = [d for under in dict.fromkeys(z.under for z in rules.zones.values() if z.under is not None) for d in self.deck_designs[under]]
+        """The designs laid out in a row with piles under each (on the table for good: counted by conservation, once however many rows lie under the deck)."""
         self.unordered = [False] * slot
         for name, zone in rules.zones.items():
-            for k in range(P if zone.per_seat else 1):
+            for k in range(P if zone.per_seat else row_slots(self, zone.under) if zone.under is not None else 1):
                 self.unordered[zone_index[name] + k] = not zone.ordered
         counter_index: dict[str, int] = {}
         slot = 0
         for name, counter in rules.counters.items():
             counter_index[name] = slot
-            slot += P if counter.per_seat else 1
+            slot += counter_slots(self, counter)
         self.counter_slots = slot
         constants: dict[str, int] = {f"numbers.{k}": v for k, v in spec.numbers.items()}
         constants.update({f"setup.deal.{k}": v for k, v in setup.deal.items()})
         constants.update({f"setup.display.{k}": v for k, v in setup.display.items()})
         constants.update({f"setup.pieces.{k}": v for k, v in setup.pieces.items()})
+        constants.update({f"component.{c.id}.count": c.count for c in spec.components})
         self.tables = Tables(
             names=names,
             zone_index=zone_index,
@@ -131,6 +137,7 @@ class DataGame(Game):
             players=P,
             card_design={card_id: design for design, card_id in enumerate(self.card_ids)},
             option_values={name: spec.options.get(name, option.default) for name, option in rules.options.items()},
+            rows={name: (self.deck_designs[zone.under][0], row_slots(self, zone.under)) for name, zone in rules.zones.items() if zone.under is not None},
         )
         t = self.tables
         self.mechanics: list[Mechanic] = make_mechanics(self, rules.mechanics)
@@ -149,7 +156,7 @@ class DataGame(Game):
             start = constant_value(counter.start, t)
             if not counter.min <= start <= counter.max:
                 raise ValueError(f"rules.counters.{name}.start is {start:,} with {P} players, outside the counter's range [{counter.min}, {counter.max}]")
-            for k in range(P if counter.per_seat else 1):
+            for k in range(counter_slots(self, counter)):
                 self.counter_start[counter_index[name] + k] = start
                 self.counter_bounds[counter_index[name] + k] = (counter.min, counter.max)
                 if counter.reset == "turn":
@@ -205,6 +212,9 @@ class DataGame(Game):
                 )
                 if compiled_option.fixed and None not in compiled_option.fixed:
                     compiled_option = replace(compiled_option, all_fixed=True)
+                if option.pile is not None or (choice is not None and choice.from_ in t.rows):  # a choice over a row of piles
+                    row_choice = pile_option(self, option) if option.pile is not None else row_card_option(self, option)
+                    compiled_option = replace(compiled_option, chooses_card=False, where=None, fixed=(), all_fixed=False, mechanic=cast(Any, row_choice))
                 compiled.append(compiled_option)
                 options.append(compiled_option)
             self.steps.append(compiled)
@@ -335,6 +345,8 @@ class DataGame(Game):
         t = self.tables
         if isinstance(step, MechanicStep):
             return self.mechanic(step.mechanic.name).setup(step.mechanic.setup)
+        if isinstance(step, (RepeatStep, ShuffleBackStep)):
+            return compile_row_setup(self, step)
         if isinstance(step, ShuffleStep):
             target = t.zone_index[step.shuffle.to]
             cards = [d for d in self.deck_designs[step.shuffle.deck] for _ in range(self.copies[d])]

@@ -494,6 +494,8 @@ class DataState(State):
         for mechanic, part in zip(g.mechanics, self.m):
             for d in mechanic.held(part):
                 counts[d] += 1
+        for d in g.laid_out:  # the cards a row of piles lies under
+            counts[d] += 1
         errors = [f"{g.card_ids[d]}: {counts[d]} in play, {g.copies[d]} in the deck" for d in range(g.n_designs) if counts[d] != g.copies[d]]
         for slot, (value, (low, high)) in enumerate(zip(self.c, g.counter_bounds)):
             if not low <= value <= high:

@@ -310,9 +310,7 @@ class KeramikosGame(Game):
     def new_initial_state(self, seed: int) -> "KeramikosState":
         """Shuffle the excavation deck with ``random.Random(seed)`` and lay out the sites (clar. 3)."""
         rng = random.Random(seed)
-        deck: list[int] = []
-        for k in range(self.num_kinds):
-            deck.extend([k] * self.copies[k])
+        deck = self.initial_deck()
         rng.shuffle(deck)
         stacks: list[list[int]] = [[] for _ in range(self.num_sites)]
         aside: list[int] = []
@@ -332,6 +330,13 @@ class KeramikosGame(Game):
         deck.extend(aside)
         rng.shuffle(deck)
         return KeramikosState(self, deck, stacks)
+
+    def initial_deck(self) -> list[int]:
+        """The excavation deck before it is shuffled: every card kind's copies, pottery first, then the special cards."""
+        deck: list[int] = []
+        for k in range(self.num_kinds):
+            deck.extend([k] * self.copies[k])
+        return deck
 
     def usage_keys(self) -> list[str]:
         """Every card design, dig site and set."""
