@@ -39,7 +39,7 @@ from cardgen.engine.interpreter.compile import (
     field_tables,
     names_read,
 )
-from cardgen.engine.interpreter.offers import OfferFunction, offer_function
+from cardgen.engine.interpreter.offers import OfferFunction, step_offer_functions
 from cardgen.engine.interpreter.scoring import all_or_nothing
 from cardgen.engine.interpreter.scoring_one_of_each import one_of_each_bound, one_of_each_scorer
 from cardgen.engine.interpreter.sets import SetsScorer
@@ -266,17 +266,18 @@ class DataGame(Game):
         totals = [chance.totals[-1][0] + 1 for chance in self.chances if chance.totals]
         widths = [o.mechanic[0].width(o.mechanic[1]) for o in options if o.mechanic is not None]
         self.width = max([seats * self.card_width] + [len(v) for v in self.variable_values] + totals + widths)
-        self.step_offers: list[list[OfferFunction]] = [
-            [offer_function(o, self.width, self.card_width) for o in live if not o.otherwise] for live in self.live_steps
-        ]
-        self.step_fallbacks: list[list[OfferFunction]] = [
-            [offer_function(o, self.width, self.card_width) for o in live if o.otherwise] for live in self.live_steps
-        ]
+        self.step_offers: list[list[OfferFunction]] = []
+        self.step_fallbacks: list[list[OfferFunction]] = []
         """Each step's live options as the functions listing their actions (:mod:`~cardgen.engine.interpreter.offers`),
         split once: those offered first, and the ``otherwise`` ones offered only when the first offer nothing."""
-        self.step_sorted: list[bool] = [not any(o.mechanic is not None or o.trick for o in live) for live in self.live_steps]
-        """Per step, whether its options list their actions in order (each option's lowest first, options in index
-        order), so the step's list needs no sort; a mechanic's action or a trick's filter may list them otherwise."""
+        self.step_sorted: list[bool] = []
+        """Per step, whether its functions list its actions in order, so the step's list needs no sort."""
+        for live in self.live_steps:
+            offers, offers_in_order = step_offer_functions([o for o in live if not o.otherwise], self.width, self.card_width, self.n_designs)
+            fallbacks, fallbacks_in_order = step_offer_functions([o for o in live if o.otherwise], self.width, self.card_width, self.n_designs)
+            self.step_offers.append(offers)
+            self.step_fallbacks.append(fallbacks)
+            self.step_sorted.append(offers_in_order and fallbacks_in_order)
         self.only_action: list[int] = [
             live[0].index * self.width if len(live) == 1 and live[0].when is None and not live[0].chooses_card and live[0].target is None and live[0].mechanic is None else -1
             for live in self.live_steps

@@ -75,3 +75,66 @@ def offer_function(option: CompiledOption, width: int, card_width: int) -> Offer
         return [base + target * card_width + d for target in aimed(s, seat) for d in cards]
 
     return own_card
+
+
+def step_offer_functions(options: list[CompiledOption], width: int, card_width: int, designs: int) -> tuple[list[OfferFunction], bool]:
+    """The functions listing the actions of a step's ``options`` (its live ones offered first, or its ``otherwise``
+    ones), and whether what they list together is in order (else the step's list is sorted).
+
+    Options of the own-card shape without a condition of their own that choose from the same zone (play a
+    construction, call a character, attack with an event: all from the hand) are listed together by
+    :func:`_zone_offer`, in one pass over the zone's designs, as the hand-written engines keep one class per kind
+    of card; each other option by its own function."""
+    groups: dict[tuple[int, bool], list[CompiledOption]] = {}
+    for option in options:
+        if _own_card_shape(option) and option.when is None:
+            groups.setdefault((option.card_from, option.card_from_seat), []).append(option)
+    functions: list[OfferFunction] = []
+    in_order = not any(option.mechanic is not None or option.trick for option in options)
+    for option in options:
+        group = groups.get((option.card_from, option.card_from_seat), [])
+        if option not in group or len(group) == 1:
+            functions.append(offer_function(option, width, card_width))
+        elif option is group[0]:
+            functions.append(_zone_offer(group, width, card_width, designs))
+            in_order = False  # the group lists design by design, not option by option
+    return functions, in_order
+
+
+def _zone_offer(options: list[CompiledOption], width: int, card_width: int, designs: int) -> OfferFunction:
+    """One function listing several own-card options that choose from the same zone: per design, the options that
+    may take it are known before play (its card condition worked out once, or read in play where it depends on
+    the position), so each distinct card in the zone is looked at once. Its list is not in order."""
+    first = options[0]
+    card_from, per_seat = first.card_from, first.card_from_seat
+    takers: list[list[tuple[int, int, Callable[..., object] | None, Callable[..., list[int]] | None]]] = [[] for _ in range(designs)]
+    """Per design: (the option's first action, its position in ``options``, its card condition when it must be read in
+    play, its aimed seats) for every option whose condition does not rule the design out before play."""
+    for k, option in enumerate(options):
+        for design in range(designs):
+            known = option.fixed[design] if option.where is not None else True
+            if known is False:
+                continue
+            takers[design].append((option.index * width, k, option.where if known is None else None, option.aimed_seats))
+
+    def zone_offer(s: DataState, seat: int, seen: dict[int, list[int]]) -> list[int]:
+        slot = card_from + seat if per_seat else card_from
+        zone = s.z[slot]
+        if not zone:
+            return []
+        actions: list[int] = []
+        aims: dict[int, list[int]] = {}  # an aimed option's seats, worked out the first time a card allows it
+        for design in seen.get(slot) or seen.setdefault(slot, sorted(set(zone))):
+            for base, k, where, aimed in takers[design]:
+                if where is not None and not where(s, seat, design):
+                    continue
+                if aimed is None:
+                    actions.append(base + design)
+                else:
+                    seats = aims.get(k)
+                    if seats is None:
+                        seats = aims[k] = aimed(s, seat)
+                    actions.extend(base + target * card_width + design for target in seats)
+        return actions
+
+    return zone_offer
