@@ -4,7 +4,7 @@ Each shortcut is made when the game is made, for speed (docs/decisions.md, "Rule
 written as data", Speed): an option's actions listed by a function of its own (``offers.py``) instead of
 ``DataState._offered``; a run of steps with conditions passed over by one compiled function instead of one
 condition at a time; an option's seats tried in one call; and the end looked at only where something it reads may
-have changed. Here each is compared with the plain way over the positions of random games of every data game
+have changed; and compiled expressions and effects that skip work where a value is known. Here each is compared with the plain way over the positions of random games of every data game
 shipped or kept as a fixture, at every player count and under every choice of its rule options (Mausoleum
 Guardians' options change which shapes of option and step it has).
 """
@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from cardgen.engine.core import CHANCE
-from cardgen.engine.interpreter import DataGame, DataState
+from cardgen.engine.interpreter import DataGame, DataState, effects
 from cardgen.engine.interpreter.compile import _Emitter, compile_expression
 from cardgen.engine.interpreter.options import BY_TARGET
 from cardgen.spec.load import load_spec
@@ -181,16 +181,18 @@ def test_looking_at_the_end_only_where_it_may_have_changed_changes_no_game(tmp_p
             assert _trail(game, seed) == _trail(always, seed), (name, seed)
 
 
-def test_orders_and_sums_unguarded_where_both_sides_have_a_value_change_no_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Compiled expressions compare and add numbers that always have a value without the guard for a missing
-    value (``_gt``, ``_add``...); the games compiled with the guard everywhere play the same."""
+def test_compiled_shortcuts_change_no_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiled expressions compare and add numbers that always have a value without the guard for a missing value
+    (``_gt``, ``_add``...), and a move or an add of a fixed amount for the deciding seat skips reading the amount
+    and the seats; the games compiled without either play the same."""
     fast = list(_games(tmp_path / "fast"))
     monkeypatch.setattr(_Emitter, "has_value", lambda self, node: False)
-    guarded = list(_games(tmp_path / "guarded"))
-    assert [name for name, _ in fast] == [name for name, _ in guarded]
-    for (name, game), (_, plain) in zip(fast, guarded):
+    monkeypatch.setattr(effects, "steady_amount", lambda source, tables: None)
+    plain = list(_games(tmp_path / "plain"))
+    assert [name for name, _ in fast] == [name for name, _ in plain]
+    for (name, game), (_, slow) in zip(fast, plain):
         for seed in range(10):
-            assert _trail(game, seed) == _trail(plain, seed), (name, seed)
+            assert _trail(game, seed) == _trail(slow, seed), (name, seed)
 
 
 @pytest.mark.parametrize(
