@@ -130,9 +130,15 @@ def test_the_data_games_are_all_here() -> None:
     assert {"crazy-eights", "hearts", "no-thanks", "mausoleum-guardians", "ceratopsians", "dice-steal", "ambush", "potsherds"} <= names
 
 
-def test_listing_conditions_and_aims_agree_with_the_plain_way(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, DataGame]]:
+    """Every data game, made once for the tests of this module that do not change how games are made."""
+    return list(_games(tmp_path_factory.mktemp("games")))
+
+
+def test_listing_conditions_and_aims_agree_with_the_plain_way(games: list[tuple[str, DataGame]]) -> None:
     compared = 0
-    for name, game in _games(tmp_path):
+    for name, game in games:
         for state in _positions(game):
             before = state.fingerprint()
             for step in range(len(game.step_when)):
@@ -174,24 +180,24 @@ def _trail(game: DataGame, seed: int) -> tuple[list[tuple[int, tuple[object, ...
     return trail, state.termination(), state.scores()
 
 
-def test_looking_at_the_end_only_where_it_may_have_changed_changes_no_game(tmp_path: Path) -> None:
-    for name, game in _games(tmp_path):
+def test_looking_at_the_end_only_where_it_may_have_changed_changes_no_game(games: list[tuple[str, DataGame]]) -> None:
+    for name, game in games:
         always = _looking_always(game)
-        for seed in range(10):
+        for seed in range(8):
             assert _trail(game, seed) == _trail(always, seed), (name, seed)
 
 
-def test_compiled_shortcuts_change_no_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_compiled_shortcuts_change_no_game(games: list[tuple[str, DataGame]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Compiled expressions compare and add numbers that always have a value without the guard for a missing value
     (``_gt``, ``_add``...), and a move or an add of a fixed amount for the deciding seat skips reading the amount
     and the seats; the games compiled without either play the same."""
-    fast = list(_games(tmp_path / "fast"))
+    fast = games
     monkeypatch.setattr(_Emitter, "has_value", lambda self, node: False)
     monkeypatch.setattr(effects, "steady_amount", lambda source, tables: None)
     plain = list(_games(tmp_path / "plain"))
     assert [name for name, _ in fast] == [name for name, _ in plain]
     for (name, game), (_, slow) in zip(fast, plain):
-        for seed in range(10):
+        for seed in range(6):
             assert _trail(game, seed) == _trail(slow, seed), (name, seed)
 
 
