@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:
 
 from cardgen.engine.agents import RandomAgent  # noqa: E402
 from cardgen.engine.checks import run_checks  # noqa: E402
-from cardgen.engine.core import make_game, registered_rules, solver_for  # noqa: E402
+from cardgen.engine.core import Game, make_game, registered_rules, solver_for  # noqa: E402
 from cardgen.engine.playout import play_game  # noqa: E402
 from cardgen.spec.load import LoadedSpec, load_spec  # noqa: E402
 
@@ -65,7 +65,12 @@ def playout_rate(loaded: LoadedSpec, players: int, seconds: float, *, check_cons
     see new deals, as a check does.
     """
     assert loaded.spec is not None
-    game = make_game(loaded.spec, players)
+    return game_playout_rate(make_game(loaded.spec, players), seconds, check_conservation=check_conservation, first_seed=first_seed)
+
+
+def game_playout_rate(game: Game, seconds: float, *, check_conservation: bool = True, first_seed: int = 0) -> PlayoutRate:
+    """As :func:`playout_rate`, for a game already made (a data game, or the hand-written engine it is measured against)."""
+    players = game.num_players
     agents = [RandomAgent() for _ in range(players)]
     done = actions = 0
     cpu_start, wall_start = time.process_time(), time.perf_counter()

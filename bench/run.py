@@ -35,7 +35,8 @@ is marked BUSY (unreliable) in the table and ``"reliable": false`` in the JSON
 and use wall time; in-process ratios use CPU time.
 
 Figure groups (for ``--only``): job, decks, startup, build, memory (with build), svg,
-pdf, rebuild, validate, playouts, check, solve. Nothing here ever fails a
+pdf, rebuild, validate, playouts (every shipped game, data or module), interpreter (each data game against
+the hand-written engine it replaced, side by side: ``bench/references.py``), copies, check, solve. Nothing here ever fails a
 test: the exit code is 0 whether or not targets are met (2 only for bad
 arguments).
 """
@@ -60,7 +61,7 @@ for entry in (str(ROOT), str(BENCH)):
     if entry not in sys.path:
         sys.path.insert(0, entry)
 
-GROUPS = ("job", "decks", "startup", "build", "svg", "pdf", "rebuild", "validate", "playouts", "copies", "check", "solve")
+GROUPS = ("job", "decks", "startup", "build", "svg", "pdf", "rebuild", "validate", "playouts", "interpreter", "copies", "check", "solve")
 PLAYOUT_TARGETS: dict[str, tuple[float, int | None]] = {
     "ceratopsians": (5000.0, None),
     "mausoleum-guardians": (1000.0, None),
@@ -68,6 +69,8 @@ PLAYOUT_TARGETS: dict[str, tuple[float, int | None]] = {
     "ceramus": (200.0, 4),
 }
 """Random playouts per second by game: (target, the one player count it applies to, or None for every count)."""
+INTERPRETER_TARGET = 0.5
+"""A data game's random playouts per CPU second over those of the hand-written engine it replaced (issue 14)."""
 SOLVE_TARGETS = {"ceramus": 1.0, "ceratopsians": 1.0}
 """Exact solve, median seconds per deal."""
 REBUILD_GAME = "keramikos"
@@ -366,6 +369,38 @@ def measure_playouts(settings: Settings, figures: list[Figure]) -> None:
             figures.append(figure)
 
 
+def measure_interpreter(settings: Settings, figures: list[Figure]) -> None:
+    """Each shipped data game against the hand-written engine it replaced (``bench/references.py``), side by side.
+
+    Both play uniformly random games through ``play_game`` with the conservation check (the path ``cardgen
+    check`` takes) from the same seeds, in interleaved rounds of ``playout_seconds`` CPU seconds each; the figure
+    is the ratio of their playouts per CPU second, one sample per round, with both rates in the note.
+    """
+    import bench_engine
+    from references import REFERENCE_ENGINES
+
+    from cardgen.engine.core import make_game
+
+    for loaded in engine_specs():
+        spec = loaded.spec
+        reference = REFERENCE_ENGINES.get(spec.id)
+        if spec.rules_data is None or reference is None:
+            continue
+        for players in range(spec.players.min, spec.players.max + 1):
+            games = {"data": make_game(spec, players), "reference": reference(spec, players)}
+
+            def rate_of(game: Any) -> Callable[[], float]:
+                return lambda: bench_engine.game_playout_rate(game, settings.playout_seconds).cpu
+
+            rounds = interleaved(settings, {name: rate_of(game) for name, game in games.items()})
+            figure = Figure(f"data engine / hand-written engine, random playouts/s as `check` runs them, {spec.id} {players}p (CPU)", "x", INTERPRETER_TARGET, "higher")
+            figure.samples = [data / ref for (data, _), (ref, _) in zip(rounds["data"], rounds["reference"])]
+            figure.loads = [load for outcomes in rounds.values() for _, load in outcomes]
+            rates = {name: statistics.median(rate for rate, _ in outcomes) for name, outcomes in rounds.items()}
+            figure.note = f"data {rates['data']:,.0f} against hand-written {rates['reference']:,.0f} playouts per CPU s (medians of {settings.reps} interleaved rounds); {figure.load_note()}"
+            figures.append(figure)
+
+
 def measure_copies(settings: Settings, figures: list[Figure]) -> None:
     """State copies per second (``clone()`` and ``fingerprint()`` of each), one core, over the positions of random games.
 
@@ -567,6 +602,7 @@ def main(argv: list[str] | None = None) -> int:
     guarded("rebuild", lambda: measure_rebuild(settings, figures))
     guarded("validate", lambda: measure_validate(settings, figures))
     guarded("playouts", lambda: measure_playouts(settings, figures))
+    guarded("interpreter", lambda: measure_interpreter(settings, figures))
     guarded("copies", lambda: measure_copies(settings, figures))
     guarded("check", lambda: measure_check(settings, figures))
     guarded("solve", lambda: measure_solve(settings, figures))

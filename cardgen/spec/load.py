@@ -324,5 +324,7 @@ def _text_fields(deck: dict[str, Any]) -> frozenset[str]:
     fields = deck.get("fields")
     if not isinstance(fields, dict):
         return frozenset()
-    return frozenset(name for name, field in fields.items() if isinstance(field, dict) and field.get("type") in TEXT_FIELD_TYPES)
+    return frozenset(
+        name for name, field in fields.items() if isinstance(field, dict) and isinstance(field.get("type"), str) and field["type"] in TEXT_FIELD_TYPES
+    )
 

@@ -392,3 +392,22 @@ def test_fuzz_budget_is_at_least_two_thousand_cases(request: pytest.FixtureReque
     """The default run really runs the 2,000 cases the suite promises."""
     total = sum(examples_for(request.config, tier) for tier in TIER_SHARE) * len(SOURCES)
     assert total >= fuzz_examples(request.config) >= 2000 or "CARDGEN_FUZZ_EXAMPLES" in __import__("os").environ
+
+
+@pytest.mark.parametrize("kind", [{"a": 1}, ["text"], 7, None])
+def test_a_field_type_of_the_wrong_kind_is_a_finding_before_the_sheet_is_read(tmp_path: Path, kind: Any) -> None:
+    """Found by the data fuzzer: a field's `type` given as a mapping reached the sheet reader's text-field test
+    (`in` a set of type names) and raised TypeError (unhashable) instead of giving a finding."""
+    from cardgen.catalogue import validate_folder
+
+    folder = tmp_path / "crazy-eights"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "specs" / "crazy-eights", folder)
+    path = folder / "game.yaml"
+    yaml = YAML()
+    doc = yaml.load(path.read_text(encoding="utf-8"))
+    doc["decks"][0]["fields"]["points"]["type"] = kind
+    buffer = io.StringIO()
+    yaml.dump(doc, buffer)
+    path.write_text(buffer.getvalue(), encoding="utf-8")
+    result = validate_folder(folder, kinds=("static",))
+    assert any(f.code == "CG004" and "fields.points.type" in f.message for f in result.findings), [f.render() for f in result.findings]

@@ -27,6 +27,9 @@ _OPS = {
     ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in",
 }
 _ORDER = {ast.Lt: "_lt", ast.LtE: "_le", ast.Gt: "_gt", ast.GtE: "_ge"}
+_PLAIN_ORDER = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+_PLAIN_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult)
+"""Arithmetic that needs no guard when both sides have a value (division by zero gives no value)."""
 
 
 def _lt(a: Any, b: Any) -> bool:
@@ -143,10 +146,13 @@ class Tables:
 
 
 class _Emitter:
-    def __init__(self, tables: Tables, seat: int | None = None) -> None:
+    def __init__(self, tables: Tables, seat: int | str | None = None, target: str = "s.tg") -> None:
         self.t = tables
         self.seat = "S" if seat is None else str(seat)
-        """The seat the expression is about: the argument ``S``, or a fixed seat folded in."""
+        """The seat the expression is about: the argument ``S``, a fixed seat folded in, or the code reading it
+        (``s.tg``, ``s.seat``)."""
+        self.target = target
+        """The code reading ``target``: the state's aim, or a loop's seat when every seat is tried in one function."""
         self.pile: str | None = None
         """The row of piles whose pile in question (the name ``P`` in the emitted code) ``pile`` names, else None."""
 
@@ -171,15 +177,21 @@ class _Emitter:
             return "(" + f" {_OPS[type(node.op)]} ".join(self.emit(v) for v in node.values) + ")"
         if isinstance(node, ast.UnaryOp):
             if isinstance(node.op, ast.USub):
+                if self.has_value(node.operand):
+                    return f"(-{self.emit(node.operand)})"
                 return f"_neg({self.emit(node.operand)})"
             return f"({_OPS[type(node.op)]}{self.emit(node.operand)})"
         if isinstance(node, ast.BinOp):
+            if isinstance(node.op, _PLAIN_ARITHMETIC) and self.has_value(node.left) and self.has_value(node.right):
+                return f"({self.emit(node.left)} {_OPS[type(node.op)]} {self.emit(node.right)})"
             return f"{_ARITHMETIC[type(node.op)]}({self.emit(node.left)}, {self.emit(node.right)})"
         if isinstance(node, ast.Compare):
             parts = []
             left = node.left
             for op, right in zip(node.ops, node.comparators):
-                if type(op) in _ORDER:
+                if type(op) in _ORDER and self.has_value(left) and self.has_value(right):  # two numbers: Python's own order
+                    parts.append(f"({self.emit(left)} {_PLAIN_ORDER[type(op)]} {self.emit(right)})")
+                elif type(op) in _ORDER:
                     parts.append(f"{_ORDER[type(op)]}({self.emit(left)}, {self.emit(right)})")
                 elif isinstance(op, (ast.In, ast.NotIn)) and not isinstance(right, (ast.List, ast.Tuple)):  # a card's list field
                     among = f"_among({self.emit(left)}, {self.emit(right)})"
@@ -204,6 +216,29 @@ class _Emitter:
             return self.call(node)
         raise AssertionError(f"unchecked node {ast.dump(node)}")
 
+    def has_value(self, node: ast.expr) -> bool:
+        """Whether ``node`` always has a value (never ``None``), so an order or a sum, product or difference over it
+        needs no guard for a missing value: a number written in the rules, a count or another function giving a
+        number, a counter (always a whole number), the seat, the turn, a number of the spec, and sums, products
+        and differences of these. A variable, a card's field, the top card of a zone and a division may have none."""
+        if isinstance(node, ast.Constant):
+            return node.value is not None
+        if isinstance(node, ast.Name):
+            return node.id in ("players", "seat", "turn", "target", "active") or node.id in self.t.counter_index
+        if isinstance(node, ast.Attribute):
+            return isinstance(node.value, ast.Name) and node.value.id == "numbers" or (
+                isinstance(node.value, ast.Attribute) and isinstance(node.value.value, ast.Name) and node.value.value.id == "setup"
+            )
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("min", "max"):
+                return all(self.has_value(argument) for argument in node.args)
+            return node.func.id in ("count", "counter", "total", "distinct", "matching", "sets", "holds")
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return self.has_value(node.operand)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, _PLAIN_ARITHMETIC):
+            return self.has_value(node.left) and self.has_value(node.right)
+        return False
+
     def name(self, name: str) -> str:
         if name in ("true", "True"):
             return "True"
@@ -216,7 +251,7 @@ class _Emitter:
         if name == "turn":
             return "s.turn"
         if name == "target":
-            return "s.tg"
+            return self.target
         if name == "active":
             return "s.seat"
         if name in self.t.counter_index:
@@ -346,6 +381,37 @@ def compile_all_seats(source: int | str, tables: Tables) -> ExprFunction:
     tree, _ = parse_expression(source, tables.names)
     code = " and ".join(_Emitter(tables, seat).emit(tree) for seat in range(tables.players))
     return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+
+
+def compile_first_holding(conditions: Sequence[tuple[int | str, str]], tables: Tables, first: int) -> Callable[[Any], int]:
+    """A function of the state giving ``first + k`` for the first of ``conditions`` that holds (``first +
+    len(conditions)`` when none does), in one call: one conditional expression, the conditions read in order and
+    each only when the ones before it failed, as a loop calling them one by one would.
+
+    Each condition is ``(source, seat)``: the expression and the code reading the seat it is about (``s.seat``,
+    ``s.tg``)."""
+    code = str(first + len(conditions))
+    for k in range(len(conditions) - 1, -1, -1):
+        source, seat = conditions[k]
+        tree, _ = parse_expression(source, tables.names, target=True)
+        code = f"{first + k} if {_Emitter(tables, seat).emit(tree)} else ({code})"
+    return eval(compile(f"lambda s: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+
+
+def compile_aimed_seats(source: int | str, tables: Tables) -> Callable[[Any, int], list[int]]:
+    """A function ``f(state, seat)`` listing, lowest first, every seat ``target`` may be for ``source`` to hold (an
+    option's ``target.where``), in one call instead of one call per seat."""
+    tree, _ = parse_expression(source, tables.names, target=True)
+    code = _Emitter(tables, target="T").emit(tree)
+    return eval(compile(f"lambda s, S: [T for T in range({tables.players}) if {code}]", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+
+
+def names_read(source: int | str, tables: Tables) -> frozenset[str]:
+    """Every name an expression reads (zones, counters, variables, ``seat``, ``turn``...; also the names of
+    functions, fields and ``numbers``/``options``, which never change in play), for working out before play when
+    a condition can change."""
+    tree, _ = parse_expression(source, tables.names, card=True, target=True)
+    return frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
 
 
 def constant_value(source: int | str, tables: Tables) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from cardgen.engine.interpreter.chance import ChanceStep, dice_totals, dice_totals_doubles
-from cardgen.engine.interpreter.compile import ExprFunction, compile_expression
+from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_expression, names_read
 from cardgen.spec.rules_data import (
     AddEffect,
     ArrangeEffect,
@@ -54,6 +54,21 @@ def who_seats(P: int, who: Who) -> Callable[["DataState", int], Sequence[int]]:
     return lambda s, seat: [(seat + k * s.direction) % P for k in range(1, P)]
 
 
+_CONSTANT_NAMES = frozenset({"numbers", "setup", "options", "players", "min", "max", "true", "false", "True", "False"})
+"""The names an expression may read and still have one value for the whole game."""
+
+
+def steady_amount(source: int | str, tables: Tables) -> int | None:
+    """The amount ``source`` always gives, as an effect uses it (no value counts as 0), when it reads nothing of the
+    position, the seat or the card (numbers, setup entries, rule options); None when it must be read in play."""
+    if not names_read(source, tables) <= _CONSTANT_NAMES:
+        return None
+    value = compile_expression(source, tables)(None, 0, 0)
+    if value is None:
+        return 0  # no value moves or adds nothing
+    return value if isinstance(value, int) else None
+
+
 def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = False) -> EffectFunction:
     """Cards from the top of one zone to another (``aimed``: the option chose a seat, so ``target`` is bound)."""
     t = game.tables
@@ -69,6 +84,17 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
         return _move_where(game, move, count, seats, compile_expression(move.where, t, card=True))
     if move.to_who is not None:
         return _move_to_another(game, move, count, seats, who_seats(game.num_players, move.to_who))
+    steady = None if move.count == "all" else steady_amount(move.count, t)
+    if move.who == "me":  # the deciding seat's own zones (draw a card): no seats to go through
+
+        def run_own(s: DataState, seat: int, c: int) -> None:
+            src = s.z[source + seat] if source_seat else s.z[source]
+            dst = s.z[target + seat] if target_seat else s.z[target]
+            n = len(src) if count is None else steady if steady is not None else count(s, seat, c) or 0
+            for _ in range(min(n, len(src))):
+                dst.append(src.pop())
+
+        return run_own
 
     def run(s: DataState, seat: int, c: int) -> None:
         for who in seats(s, seat):
@@ -169,6 +195,12 @@ def compile_effect(game: "DataGame", effect: Effect, *, card: bool, target: bool
             return compile_pile_add(game, effect.add, card, target)
         amount = compile_expression(effect.add.amount, t, card=card, target=target)
         seats = who_seats(game.num_players, effect.add.who)
+        steady = steady_amount(effect.add.amount, t)
+        if effect.add.who == "me" and steady is not None:  # a fixed amount to the deciding seat's own counter
+
+            def add_own(s: DataState, seat: int, c: int) -> None:
+                s.c[index + seat if per_seat else index] += steady
+            return add_own
 
         def add(s: DataState, seat: int, c: int) -> None:
             value = amount(s, seat, c) or 0  # no value adds nothing

@@ -27,7 +27,19 @@ from typing import Any, Callable, Sequence, cast
 from cardgen.engine.core import Game, GameInfo
 from cardgen.engine.interpreter.chance import ChanceStep
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
-from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_all_seats, compile_any_seat, compile_expression, constant_value, field_tables
+from cardgen.engine.interpreter.compile import (
+    ExprFunction,
+    Tables,
+    compile_aimed_seats,
+    compile_all_seats,
+    compile_any_seat,
+    compile_expression,
+    compile_first_holding,
+    constant_value,
+    field_tables,
+    names_read,
+)
+from cardgen.engine.interpreter.offers import OfferFunction, step_offer_functions
 from cardgen.engine.interpreter.scoring import all_or_nothing
 from cardgen.engine.interpreter.scoring_majority import majority_bound, majority_scorer
 from cardgen.engine.interpreter.scoring_one_of_each import one_of_each_bound, one_of_each_scorer
@@ -205,6 +217,7 @@ class DataGame(Game):
                     chooses_card=choice is not None,
                     trick=bool(choice is not None and rules.tricks is not None and choice.to == rules.tricks.zone),
                     target=compile_expression(option.target.where, t, target=True) if option.target is not None else None,
+                    aimed_seats=compile_aimed_seats(option.target.where, t) if option.target is not None else None,
                     from_target=bool(choice and choice.whose == "target"),
                     to_target=bool(choice and choice.to_whose == "target"),
                     fixed=_fixed_per_design(choice.where, t, len(designs)) if choice and choice.where else (),
@@ -220,10 +233,22 @@ class DataGame(Game):
             self.steps.append(compiled)
         self.options = options
         self.live_steps: list[list[_Option]] = [[o for o in step if not _never(o.when)] for step in self.steps]
-
         """Each step's options that some position may offer (an option only another rule option's choice offers is left out)."""
         self.step_when: list[ExprFunction | None] = [compile_expression(step.when, t) if step.when else None for step in rules.turn]
         """Each step's condition: a step whose condition fails is passed over to the next (or the turn ends)."""
+        self.n_steps = len(rules.turn)
+        self.pass_over: list[Callable[[DataState], int] | None] = []
+        """Per step, None when it has no condition (it is entered as it is), else one function giving the first step
+        from it on whose condition holds (``n_steps``: none, the turn ends): a run of conditional steps (a play passing
+        over the resolution steps of the other cards) is read in one call. Each condition is read for the seat that
+        would decide its step: the seat aimed at for ``by: target``, else the seat whose turn it is."""
+        for first in range(self.n_steps):
+            run: list[tuple[int | str, str]] = []
+            for step in rules.turn[first:]:
+                if not step.when:
+                    break
+                run.append((step.when, "s.tg" if step.by == "target" else "s.seat"))
+            self.pass_over.append(compile_first_holding(run, t, first) if run else None)
         end = rules.end
         self.end_any_seat = compile_any_seat(end.any_seat, t) if end.any_seat else None
         self.end_table = compile_expression(end.table, t) if end.table else None
@@ -232,6 +257,7 @@ class DataGame(Game):
         self.end_stuck = end.stuck
         """Whether a position where the seat to decide has no legal action ends the game (``end.stuck``)."""
         """Whether the end is looked at only as a turn ends (``end.at: turn``), not after every action."""
+        self.end_after_action, self.end_as_turn_starts = self._end_reads(rules, t)
         self.tiebreaks = [compile_expression(source, t) for source in rules.tiebreaks]
         self.all_pass = end.all_pass
         self.end_mechanic = self.mechanic(end.mechanic.name).condition(end.mechanic.condition) if end.mechanic is not None else None
@@ -255,6 +281,18 @@ class DataGame(Game):
         totals = [chance.totals[-1][0] + 1 for chance in self.chances if chance.totals]
         widths = [o.mechanic[0].width(o.mechanic[1]) for o in options if o.mechanic is not None]
         self.width = max([seats * self.card_width] + [len(v) for v in self.variable_values] + totals + widths)
+        self.step_offers: list[list[OfferFunction]] = []
+        self.step_fallbacks: list[list[OfferFunction]] = []
+        """Each step's live options as the functions listing their actions (:mod:`~cardgen.engine.interpreter.offers`),
+        split once: those offered first, and the ``otherwise`` ones offered only when the first offer nothing."""
+        self.step_sorted: list[bool] = []
+        """Per step, whether its functions list its actions in order, so the step's list needs no sort."""
+        for live in self.live_steps:
+            offers, offers_in_order = step_offer_functions([o for o in live if not o.otherwise], self.width, self.card_width, self.n_designs)
+            fallbacks, fallbacks_in_order = step_offer_functions([o for o in live if o.otherwise], self.width, self.card_width, self.n_designs)
+            self.step_offers.append(offers)
+            self.step_fallbacks.append(fallbacks)
+            self.step_sorted.append(offers_in_order and fallbacks_in_order)
         self.only_action: list[int] = [
             live[0].index * self.width if len(live) == 1 and live[0].when is None and not live[0].chooses_card and live[0].target is None and live[0].mechanic is None else -1
             for live in self.live_steps
@@ -292,6 +330,29 @@ class DataGame(Game):
             max_score=bound,
         )
         self.total_cards = total_cards
+
+    def _end_reads(self, rules: Any, t: Tables) -> tuple[bool, bool]:
+        """When the end (not ``end.at: turn``) needs looking at: after an action (it reads what an action may change:
+        a zone, counter, variable, the aim, the run of passes, a mechanic's slice) and as a turn begins right after
+        the end was looked at when the last turn ended (it reads what a new turn changes: the seat, the turn, the
+        aim, a counter reset each turn, a mechanic's condition). Looking where nothing it reads has changed since
+        the last look gives the same answer, so it is left out; the first turn of a game always looks."""
+        end = rules.end
+        if end.at == "turn":
+            return False, False
+        per_seat = {name for name, own in t.names.zones.items() if own} | {name for name, own in t.names.counters.items() if own}
+        position = set(t.names.zones) | set(t.names.counters) | set(t.names.variables) | {"target"}
+        turn_flow = {"seat", "active", "turn", "target"} | {name for name, counter in rules.counters.items() if counter.reset == "turn"}
+        after_action = end.all_pass or end.mechanic is not None
+        as_turn_starts = end.mechanic is not None
+        for source, seat_is_turns in ((end.table, True), (end.any_seat, False), (end.all_seats, False)):
+            if not source:
+                continue
+            names = names_read(source, t)
+            after_action = after_action or bool(names & position)
+            # end.table is read for the seat whose turn it is: its per-seat zones and counters change with the seat
+            as_turn_starts = as_turn_starts or bool(names & turn_flow) or (seat_is_turns and bool(names & per_seat))
+        return after_action, as_turn_starts
 
     # -- compiling effects and scoring ------------------------------------------------------------
 

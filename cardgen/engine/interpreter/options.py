@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_expression
 from cardgen.engine.interpreter.effects import EffectFunction
@@ -23,7 +24,7 @@ DEFAULT_LENGTH_BOUND = 10_000
 
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CompiledOption:
     index: int
     key: str
@@ -57,6 +58,8 @@ class CompiledOption:
     """Per design, the card condition worked out once where it reads nothing of the position (None: read it in play)."""
     all_fixed: bool = False
     """Whether the card condition is known for every design before play (``fixed`` holds no None)."""
+    aimed_seats: Callable[[Any, int], list[int]] | None = None
+    """An option aimed at a seat: ``target``'s condition tried for every seat in one call, the seats it holds for."""
 
 
 def _never(when: ExprFunction | None) -> bool:

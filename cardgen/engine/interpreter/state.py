@@ -67,18 +67,22 @@ class DataState(State):
         self.m: list[Any] = [mechanic.start() for mechanic in game.mechanics]
         """Each named mechanic's own slice of the position, in the Game's order."""
 
-    def start_turn(self) -> None:
-        """Begin the turn of ``self.seat``: turn counters back to their start."""
+    def start_turn(self, after_turn: bool = False) -> None:
+        """Begin the turn of ``self.seat``: turn counters back to their start.
+
+        ``after_turn``: the turn before has just ended, and the end was looked at after its last action; it is looked
+        at again only when it reads what a new turn changes (``DataGame.end_as_turn_starts``)."""
+        g = self.g
         self.turn += 1
         self.step = 0
         self.decider = -1
         self.tg = -1
-        for index, start in self.g.turn_resets:
+        for index, start in g.turn_resets:
             self.c[index] = start
-        if self.g.turn_limit is not None and self.turn > self.g.turn_limit:
+        if g.turn_limit is not None and self.turn > g.turn_limit:
             self.over = Termination.TURN_LIMIT
         else:
-            if not self.g.end_at_turn:
+            if not g.end_at_turn and (g.end_as_turn_starts or not after_turn):
                 self._check_end()
             if self.over is None:
                 self._enter(0, begun=False)
@@ -90,18 +94,15 @@ class DataState(State):
         A turn none of whose steps may be taken (``begun`` false) is a dead end (no legal action, CG503),
         never a loop of empty turns. A step's ``when`` is read for the seat that would decide it."""
         g = self.g
-        whens = g.step_when
-        while step < len(whens):
-            when = whens[step]
-            if when is None or when(self, self.tg if g.step_by[step] == BY_TARGET else self.seat, 0):
-                break
-            step += 1
-        else:
-            if not begun:
-                self.step, self.decider = -1, -1
+        pass_over = g.pass_over[step]
+        if pass_over is not None:
+            step = pass_over(self)
+            if step == g.n_steps:
+                if not begun:
+                    self.step, self.decider = -1, -1
+                    return
+                self._end_turn()
                 return
-            self._end_turn()
-            return
         self.step = step
         by = g.step_by[step]
         if by == BY_TURN:
@@ -180,14 +181,8 @@ class DataState(State):
         if option.mechanic is not None:
             return [base + p for p in option.mechanic[2](self, seat)]
         bases = [base]
-        if option.target is not None:
-            aimed, aim = option.target, self.tg
-            bases = []
-            for target in range(g.num_players):
-                self.tg = target
-                if aimed(self, seat, 0):
-                    bases.append(base + target * g.card_width)
-            self.tg = aim
+        if option.aimed_seats is not None:
+            bases = [base + target * g.card_width for target in option.aimed_seats(self, seat)]
         if not option.chooses_card:
             return bases
         where = option.where
@@ -221,18 +216,17 @@ class DataState(State):
             return [base + d for d in sorted(set(self.z[self.arranging][self.arrange_low : self.arrange_next + 1]))]
         if self.step < 0:
             return []
+        step = self.step
+        seat = self.seat if self.decider < 0 else self.decider
         actions: list[Action] = []
-        fallbacks: list[_Option] = []
         seen: dict[int, list[int]] = {}
-        for option in g.live_steps[self.step]:
-            if option.otherwise:
-                fallbacks.append(option)
-            else:
-                actions.extend(self._offered(option, seen))
+        for offer in g.step_offers[step]:
+            actions += offer(self, seat, seen)
         if not actions:
-            for option in fallbacks:
-                actions.extend(self._offered(option, seen))
-        actions.sort()
+            for offer in g.step_fallbacks[step]:
+                actions += offer(self, seat, seen)
+        if not g.step_sorted[step]:
+            actions.sort()
         return actions
 
     def apply_action(self, action: Action) -> None:
@@ -249,8 +243,10 @@ class DataState(State):
     def carry_out_forced(self) -> None:
         """Carry out every step marked ``auto`` that offers exactly one action, one after another."""
         g = self.g
-        bound = g.info().max_game_length
-        while self.over is None and self.chance < 0 and self.pending < 0 and self.arranging < 0 and self.step >= 0 and g.step_auto[self.step] and self.forced < bound:
+        auto = g.step_auto
+        while self.step >= 0 and auto[self.step] and self.over is None and self.chance < 0 and self.pending < 0 and self.arranging < 0:
+            if self.forced >= g.info().max_game_length:
+                return
             only = g.only_action[self.step]
             if only >= 0:  # a step with one option that offers one action in every position: no need to list it
                 self.forced += 1
@@ -265,25 +261,26 @@ class DataState(State):
     def _apply(self, action: Action) -> None:
         g = self.g
         index, parameter = divmod(action, g.width)
-        seat = self.deciding_seat()
-        if index >= g.arrange_base:
-            self._arrange(parameter)
-            return
-        if index >= g.chance_base:
-            self._resolve_chance(index - g.chance_base, parameter)
-            return
         if index >= g.choice_base:
-            var = index - g.choice_base
-            self.v[var] = g.variable_values[var][parameter]
-            self.pending = -1
-            self._then(self.pending_then)
+            if index >= g.arrange_base:
+                self._arrange(parameter)
+            elif index >= g.chance_base:
+                self._resolve_chance(index - g.chance_base, parameter)
+            else:
+                var = index - g.choice_base
+                self.v[var] = g.variable_values[var][parameter]
+                self.pending = -1
+                self._then(self.pending_then)
             return
+        seat = self.seat if self.decider < 0 else self.decider
         option = g.options[index]
         self.option_uses[index] += 1
         card = parameter
         if option.target is not None:
             self.tg, card = divmod(parameter, g.card_width)
-        passes = option.passes if option.passes is None or isinstance(option.passes, bool) else bool(option.passes(self, seat, card))
+        passes = option.passes
+        if passes is not None and passes is not True and passes is not False:  # an expression, read as the option is taken
+            passes = bool(passes(self, seat, card))
         if option.mechanic is not None:
             option.mechanic[3](self, seat, parameter)
         if option.chooses_card:
@@ -306,7 +303,7 @@ class DataState(State):
             self.passes = self.passes + 1 if passes else 0
         if self.pending >= 0 or self.chance >= 0 or self.arranging >= 0:
             self.pending_then = option.then
-            if not g.end_at_turn:
+            if g.end_after_action:
                 self._check_end()
             return
         self._then(option.then)
@@ -338,21 +335,21 @@ class DataState(State):
                 self._then(self.pending_then)
 
     def _then(self, then: int) -> None:
-        if not self.g.end_at_turn:
+        g = self.g
+        if g.end_after_action:
             self._check_end()
             if self.over is not None:
                 return
-        if then == AGAIN:
-            if self.g.step_when[self.step] is not None:  # a repeated step is taken again only while its condition holds
-                self._enter(self.step)
-            return
-        if then == NEXT:
-            self._open_window(self.decider)
-            return
         if then >= 0:
             self._enter(then)
-            return
-        self._end_turn()
+        elif then == END:
+            self._end_turn()
+        elif then == AGAIN:
+            if g.step_when[self.step] is not None:  # a repeated step is taken again only while its condition holds
+                self._enter(self.step)
+        else:
+            assert then == NEXT
+            self._open_window(self.decider)
 
     def _end_turn(self) -> None:
         """The turn is over: look at the end (``end.at: turn``), then the next seat's turn begins."""
@@ -370,7 +367,7 @@ class DataState(State):
         else:
             self.seat = (self.seat + self.direction * (1 + self.skips)) % g.num_players
         self.skips = 0
-        self.start_turn()
+        self.start_turn(after_turn=True)
 
 
     def _final_round(self) -> bool:
@@ -419,21 +416,21 @@ class DataState(State):
     def clone(self) -> "DataState":
         other = DataState.__new__(DataState)
         other.g = self.g
-        other.z = [list(zone) for zone in self.z]
-        other.c = list(self.c)
-        other.v = list(self.v)
+        other.z = [zone[:] for zone in self.z]
+        other.c = self.c[:]
+        other.v = self.v[:]
         other.decider, other.forced = self.decider, self.forced
         other.seat, other.step, other.direction, other.skips = self.seat, self.step, self.direction, self.skips
         other.extra, other.passes, other.turn, other.over = self.extra, self.passes, self.turn, self.over
         other.pending, other.pending_then = self.pending, self.pending_then
-        other.option_uses = list(self.option_uses)
-        other.effect_uses = list(self.effect_uses)
-        other.trick_seats = list(self.trick_seats)
+        other.option_uses = self.option_uses[:]
+        other.effect_uses = self.effect_uses[:]
+        other.trick_seats = self.trick_seats[:]
         other.lead_next, other.tricks_taken = self.lead_next, self.tricks_taken
         other.tg, other.chance, other.chance_from, other.chance_to = self.tg, self.chance, self.chance_from, self.chance_to
         other.final_left = self.final_left
         other.arranging, other.arrange_low, other.arrange_next = self.arranging, self.arrange_low, self.arrange_next
-        other.m = [mechanic.clone(part) for mechanic, part in zip(self.g.mechanics, self.m)]
+        other.m = [mechanic.clone(part) for mechanic, part in zip(self.g.mechanics, self.m)] if self.m else []
         return other
 
     def action_to_string(self, action: Action) -> str:
@@ -466,11 +463,11 @@ class DataState(State):
 
     def fingerprint(self) -> tuple[object, ...]:
         g = self.g
-        zones = tuple(tuple(sorted(zone)) if g.unordered[i] else tuple(zone) for i, zone in enumerate(self.z))
+        zones = tuple([tuple(sorted(zone)) if unordered else tuple(zone) for zone, unordered in zip(self.z, g.unordered)])
         return (zones, tuple(self.c), tuple(self.v), self.seat, self.decider, self.step, self.direction, self.skips, self.extra,
                 self.passes, self.turn, self.over, self.pending, self.pending_then, tuple(self.trick_seats), self.lead_next, self.tricks_taken,
                 self.tg, self.chance, self.chance_from, self.chance_to, self.final_left, self.arranging, self.arrange_low, self.arrange_next,
-                tuple(m.fingerprint(part) for m, part in zip(g.mechanics, self.m)))
+                tuple([m.fingerprint(part) for m, part in zip(g.mechanics, self.m)]) if self.m else ())
 
     def summary(self) -> str:
         """The zones, counters, variables and mechanic slices in a few readable words (for playthroughs)."""

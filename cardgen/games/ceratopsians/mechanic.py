@@ -258,7 +258,12 @@ class Boneyard(Mechanic):
         if name != "displays":
             return super().score(name)
         scorer, faces = self.skulls.scorer, self.collection_faces
-        return lambda s, seat: scorer.value(faces(s, seat))
+
+        def displays(s: "DataState", seat: int) -> int:
+            if s.over is not None:  # a finished game is also asked for its arrangements (usage): one search serves both
+                return scorer.best(faces(s, seat))[0]
+            return scorer.value(faces(s, seat))
+        return displays
 
     def score_bound(self, name: str) -> int:
         return self.skulls.max_score(self.skulls.deck_size)

@@ -1,0 +1,140 @@
+"""What an option offers, as one function per option made when the game is made.
+
+Listing the legal actions is most of a playout's time, and most options have one of two shapes: nothing to
+choose (pass, draw), or a card of the deciding seat's own zone, maybe aimed at a seat (play a card, attack a
+rival with one). :func:`offer_function` gives each such option a function that lists its actions with what it
+needs held as locals, not looked up on the option at every call; any other shape (a card of the aimed seat's
+zone, a trick, a mechanic's action) is listed by :meth:`DataState._offered
+<cardgen.engine.interpreter.state.DataState._offered>`, which lists every shape and is the reference these
+functions agree with (tests/engine/test_rules_data_offers.py compares them over the positions of every data game).
+
+A new way of choosing added to :class:`~cardgen.engine.interpreter.options.CompiledOption` belongs in
+``DataState._offered`` and must send the options using it there (see :func:`_own_card_shape`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from cardgen.engine.interpreter.options import CompiledOption
+
+if TYPE_CHECKING:
+    from cardgen.engine.interpreter.state import DataState
+
+OfferFunction = Callable[["DataState", int, dict[int, list[int]]], list[int]]
+"""``f(state, seat deciding, seen)``: the actions an option offers now, lowest first (``seen``: the distinct designs
+of the zones already looked at while listing this step, by zone slot)."""
+
+
+def _own_card_shape(option: CompiledOption) -> bool:
+    """Whether the option's only choices are a card of the deciding seat's own zone and, maybe, the seat aimed at."""
+    return option.chooses_card and not option.from_target and not option.trick and option.mechanic is None
+
+
+def offer_function(option: CompiledOption, width: int, card_width: int) -> OfferFunction:
+    """The function listing what ``option`` offers (``width``: the Game's action width, ``card_width``: the span of
+    designs in a parameter, which an aimed seat multiplies)."""
+    base = option.index * width
+    when = option.when
+    if option.mechanic is None and not option.chooses_card and option.target is None:  # nothing to choose
+
+        def nothing_to_choose(s: DataState, seat: int, seen: dict[int, list[int]]) -> list[int]:
+            return [base] if when is None or when(s, seat, 0) else []
+
+        return nothing_to_choose
+    if not _own_card_shape(option):
+
+        def listed_by_the_state(s: DataState, seat: int, seen: dict[int, list[int]]) -> list[int]:
+            return s._offered(option, seen)
+
+        return listed_by_the_state
+    card_from, per_seat, where, fixed, all_fixed, aimed = option.card_from, option.card_from_seat, option.where, option.fixed, option.all_fixed, option.aimed_seats
+
+    def own_card(s: DataState, seat: int, seen: dict[int, list[int]]) -> list[int]:
+        if when is not None and not when(s, seat, 0):
+            return []
+        slot = card_from + seat if per_seat else card_from
+        zone = s.z[slot]
+        if not zone:  # no card, no need to look at seats
+            return []
+        distinct = seen.get(slot) or seen.setdefault(slot, sorted(set(zone)))
+        if aimed is None:  # the actions straight away
+            if where is None:
+                return [base + d for d in distinct]
+            if all_fixed:
+                return [base + d for d in distinct if fixed[d]]
+            return [base + d for d in distinct if (known := fixed[d]) or (known is None and where(s, seat, d))]
+        if where is None:
+            cards = distinct
+        elif all_fixed:
+            cards = [d for d in distinct if fixed[d]]
+        else:
+            cards = [d for d in distinct if (known := fixed[d]) or (known is None and where(s, seat, d))]
+        if not cards:
+            return []
+        return [base + target * card_width + d for target in aimed(s, seat) for d in cards]
+
+    return own_card
+
+
+def step_offer_functions(options: list[CompiledOption], width: int, card_width: int, designs: int) -> tuple[list[OfferFunction], bool]:
+    """The functions listing the actions of a step's ``options`` (its live ones offered first, or its ``otherwise``
+    ones), and whether what they list together is in order (else the step's list is sorted).
+
+    Options of the own-card shape without a condition of their own that choose from the same zone (play a
+    construction, call a character, attack with an event: all from the hand) are listed together by
+    :func:`_zone_offer`, in one pass over the zone's designs, as the hand-written engines keep one class per kind
+    of card; each other option by its own function."""
+    groups: dict[tuple[int, bool], list[CompiledOption]] = {}
+    for option in options:
+        if _own_card_shape(option) and option.when is None:
+            groups.setdefault((option.card_from, option.card_from_seat), []).append(option)
+    functions: list[OfferFunction] = []
+    in_order = not any(option.mechanic is not None or option.trick for option in options)
+    for option in options:
+        group = groups.get((option.card_from, option.card_from_seat), [])
+        if option not in group or len(group) == 1:
+            functions.append(offer_function(option, width, card_width))
+        elif option is group[0]:
+            functions.append(_zone_offer(group, width, card_width, designs))
+            in_order = False  # the group lists design by design, not option by option
+    return functions, in_order
+
+
+def _zone_offer(options: list[CompiledOption], width: int, card_width: int, designs: int) -> OfferFunction:
+    """One function listing several own-card options that choose from the same zone: per design, the options that
+    may take it are known before play (its card condition worked out once, or read in play where it depends on
+    the position), so each distinct card in the zone is looked at once. Its list is not in order."""
+    first = options[0]
+    card_from, per_seat = first.card_from, first.card_from_seat
+    takers: list[list[tuple[int, int, Callable[..., object] | None, Callable[..., list[int]] | None]]] = [[] for _ in range(designs)]
+    """Per design: (the option's first action, its position in ``options``, its card condition when it must be read in
+    play, its aimed seats) for every option whose condition does not rule the design out before play."""
+    for k, option in enumerate(options):
+        for design in range(designs):
+            known = option.fixed[design] if option.where is not None else True
+            if known is False:
+                continue
+            takers[design].append((option.index * width, k, option.where if known is None else None, option.aimed_seats))
+
+    def zone_offer(s: DataState, seat: int, seen: dict[int, list[int]]) -> list[int]:
+        slot = card_from + seat if per_seat else card_from
+        zone = s.z[slot]
+        if not zone:
+            return []
+        actions: list[int] = []
+        aims: dict[int, list[int]] = {}  # an aimed option's seats, worked out the first time a card allows it
+        for design in seen.get(slot) or seen.setdefault(slot, sorted(set(zone))):
+            for base, k, where, aimed in takers[design]:
+                if where is not None and not where(s, seat, design):
+                    continue
+                if aimed is None:
+                    actions.append(base + design)
+                else:
+                    seats = aims.get(k)
+                    if seats is None:
+                        seats = aims[k] = aimed(s, seat)
+                    actions.extend(base + target * card_width + design for target in seats)
+        return actions
+
+    return zone_offer
