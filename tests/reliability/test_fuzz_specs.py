@@ -410,4 +410,4 @@ def test_a_field_type_of_the_wrong_kind_is_a_finding_before_the_sheet_is_read(tm
     yaml.dump(doc, buffer)
     path.write_text(buffer.getvalue(), encoding="utf-8")
     result = validate_folder(folder, kinds=("static",))
-    assert any(f.code == "CG004" and "fields.points.type" in f.message for f in result.findings), [f.render() for f in result.findings]
+    assert any(f.code == "CG004" and "fields.points.type" in f.render() for f in result.findings), [f.render() for f in result.findings]
