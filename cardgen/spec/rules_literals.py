@@ -15,6 +15,7 @@ from typing import Iterator
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import all_expressions, decks_in_play
 from cardgen.spec.rules_data import RulesData
+from cardgen.spec.rules_expr import ExpressionError, read_tree
 from cardgen.spec.source import PathKey
 
 FIELD_VALUE_FUNCTIONS = frozenset({"has", "matching", "sets"})
@@ -49,8 +50,8 @@ def literal_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, st
         if not isinstance(source, str):
             continue
         try:
-            tree = ast.parse(source.strip(), mode="eval")
-        except (SyntaxError, ValueError, RecursionError):
+            tree = read_tree(source)
+        except ExpressionError:
             continue  # CG175 reports it
         reported: set[tuple[str, object]] = set()
         for field, literal in _compared(tree, variable_fields):
