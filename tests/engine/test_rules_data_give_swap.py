@@ -96,6 +96,49 @@ def test_a_switch_exchanges_two_hands_whole(tmp_path: Path) -> None:
     assert _hand(game, state, me) == before[target] and _hand(game, state, target) == before[me]
 
 
+PASS_ON = {"id": "pass_on", "name": {"en": "pass hands on", "pt_BR": "passar adiante"}, "do": [{"move": {"from": "hand", "to": "hand", "who": "each", "to_who": "next"}}]}
+PICKED_GIFT = {
+    "id": "picked", "name": {"en": "give a quartz", "pt_BR": "dar um quartzo"}, "target": OTHER,
+    "do": [{"move": {"from": "hand", "to": "hand", "to_who": "target", "count": 1, "where": "card.value == 1"}}],
+}
+
+
+def _known_hands(game: DataGame, state: DataState, hands: list[list[int]]) -> None:
+    for seat, cards in enumerate(hands):
+        state.z[game.slot("hand", seat)][:] = cards
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_each_player_passes_their_top_card_to_the_next_player(tmp_path: Path, players: int) -> None:
+    """``who: each, to_who: next`` reads "each player's card to the next player's hand": every seat gives to the
+    seat after it, all at once (a card passed on is not passed again), as the rulebook says."""
+    game = data_game(edited_copy(FIXTURE, tmp_path, _with(PASS_ON)), players)
+    state = _act(game, 4)
+    me = state.current_player()
+    designs = [0, 1, 2]  # Quartz, Garnet, Ruby
+    hands = [[designs[(seat + 1) % 3], designs[seat % 3]] for seat in range(players)]  # the top (last) card is designs[seat % 3]
+    _known_hands(game, state, hands)
+    state.apply_action(_find(game, state, "pass_on")[0])
+    for seat in range(players):
+        giver = (seat - state.direction) % players
+        assert _hand(game, state, seat) == sorted([hands[seat][0], hands[giver][-1]]), (me, seat, hands)
+
+
+def test_a_move_of_chosen_cards_goes_to_the_seat_named_by_to_who(tmp_path: Path) -> None:
+    """``where`` (only some cards move) with ``to_who``: the cards go to the aimed seat's hand, as the rulebook says."""
+    game = data_game(edited_copy(FIXTURE, tmp_path, _with(PICKED_GIFT)), 3)
+    state = _act(game, 5)
+    me = state.current_player()
+    quartz, garnet = 0, 1
+    assert game.card_names[quartz] != game.card_names[garnet]
+    _known_hands(game, state, [[quartz, garnet] if seat == me else [garnet] for seat in range(3)])
+    action = _find(game, state, "picked")[0]
+    target = (action - (action // game.width) * game.width) // game.card_width
+    state.apply_action(action)
+    assert _hand(game, state, me) == [garnet]
+    assert _hand(game, state, target) == sorted([garnet, quartz])
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_keep_every_card(tmp_path: Path, players: int) -> None:
     game = data_game(edited_copy(FIXTURE, tmp_path, _with(GIFT, TAX, SWITCH)), players)
