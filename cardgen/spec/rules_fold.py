@@ -117,3 +117,26 @@ def _value(node: ast.expr, constants: Constants) -> Any:
         values = [_value(arg, constants) for arg in node.args]
         return min(values) if node.func.id == "min" else max(values)
     raise NotConstant
+
+
+def never_holds(source: str | None, constants: Constants) -> bool:
+    """Whether the condition ``source`` is false at these constants whatever the position: it folds to a false
+    value, or it is an ``and`` with a part that never holds, or an ``or`` whose every part never holds. A condition
+    reading the position is not known to be false (False), nor is no condition."""
+    if source is None:
+        return False
+    try:
+        return _never(read_tree(source), constants)
+    except (ExpressionError, RecursionError, MemoryError):
+        return False
+
+
+def _never(node: ast.expr, constants: Constants) -> bool:
+    if isinstance(node, ast.BoolOp):
+        parts = [_never(value, constants) for value in node.values]
+        return any(parts) if isinstance(node.op, ast.And) else all(parts)
+    try:
+        value = _value(node, constants)
+    except (NotConstant, ArithmeticError, TypeError, ValueError):
+        return False
+    return not value

@@ -147,3 +147,34 @@ def test_a_majority_whose_places_all_score_nothing_is_refused(tmp_path: Path) ->
     edit_yaml(folder, zero_majority)
     found = errors(_inert(folder), "CG182")
     assert found and "points:" in line_of(found[0]) and "every place of the majority scores 0" in found[0].message, rendered(found)
+
+
+def test_an_amount_of_zero_where_the_rules_never_get_to_it_is_not_reported(tmp_path: Path) -> None:
+    """The hint's own advice: an add of ``players - 2`` on an option (or in a step) whose ``when`` holds only with
+    more than two players never runs with two, so it does nothing nowhere."""
+    for where in ("option", "step"):
+        folder = copy_spec("crazy-eights", tmp_path / where)
+
+        def guarded(data: Any, where: str = where) -> None:
+            draw = _draw(data)
+            if where == "option":
+                draw["when"] = "players > 2 and " + draw["when"]
+            else:
+                data["rules"]["turn"][0]["when"] = "players >= 3"
+            draw["do"][1]["add"]["amount"] = "players - 2"
+
+        edit_yaml(folder, guarded)
+        assert _inert(folder) == [], rendered(_inert(folder))
+
+
+def test_a_guard_that_lets_the_rule_run_where_it_does_nothing_does_not_hide_it(tmp_path: Path) -> None:
+    folder = copy_spec("crazy-eights", tmp_path)
+
+    def loosely_guarded(data: Any) -> None:
+        draw = _draw(data)
+        draw["when"] = "(players > 1 or count(stock) > 0) and " + draw["when"]
+        draw["do"][1]["add"]["amount"] = "players - 2"
+
+    edit_yaml(folder, loosely_guarded)
+    found = errors(_inert(folder), "CG182")
+    assert found and found[0].message.endswith("with 2 players: the rule does nothing there"), rendered(_inert(folder))
