@@ -393,6 +393,11 @@ MAJORITY_TIES_FULL = N_("Players tied for a place each score its points, and the
 MAJORITY_TIES_NONE = N_("Players tied for a place score nothing for it, and the places they fill go to nobody.")
 MAJORITY_FIRST = N_("The player ranked first by %(what)s scores %(places)s points.")
 MAJORITY_FIRST_EACH = N_("For each %(by)s separately, the player ranked first by %(what)s with that value scores %(places)s points.")
+MAJORITY_FIRST_COUNT = NP_("The player ranked first by %(what)s scores %(num)s point.", "The player ranked first by %(what)s scores %(num)s points.")
+MAJORITY_FIRST_EACH_COUNT = NP_(
+    "For each %(by)s separately, the player ranked first by %(what)s with that value scores %(num)s point.",
+    "For each %(by)s separately, the player ranked first by %(what)s with that value scores %(num)s points.",
+)
 
 # -- swap ----------------------------------------------------------------------------------------------------------
 
