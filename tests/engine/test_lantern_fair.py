@@ -63,3 +63,26 @@ def test_random_games_end_stuck_keep_every_card_and_score_the_majorities() -> No
             assert state.scores() == expected
             used.update(key for key, n in state.usage().items() if n)
         assert {"option:act.hang", "option:act.gift", "option:act.fetch", "option:act.trade"} <= used
+
+
+def test_the_rulebook_says_the_stuck_end_alone_without_also(tmp_path: Path) -> None:
+    """With ``end.stuck`` the only end, the sentence is the end itself, not "also" (there is nothing else)."""
+    from cardgen.rulebook.i18n import translations
+    from cardgen.rulebook.rules_summary import rules_summary
+    from cardgen.spec.load import load_spec
+    from engine.spec_copies import edited_copy
+
+    def only_stuck(data: dict[str, object]) -> None:
+        rules = data["rules"]
+        assert isinstance(rules, dict)
+        rules["end"].pop("turn_limit")
+
+    for change, also in ((only_stuck, False), (lambda data: None, True)):
+        loaded = load_spec(edited_copy(FIXTURE, tmp_path / str(also), change))
+        assert loaded.spec is not None
+        for locale, alone, after in (("en", "The game ends as soon as the player", "The game also ends as soon as the player"),
+                                     ("pt_BR", "O jogo acaba assim que o jogador", "O jogo também acaba assim que o jogador")):
+            summary = rules_summary(loaded.spec, locale, translations(locale))
+            assert summary is not None
+            text = str(summary["end"])
+            assert (after in text) if also else (alone in text and after not in text), (locale, summary["end"])
