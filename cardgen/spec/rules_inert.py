@@ -2,7 +2,7 @@
 
 "Every card does something" is a verdict about the designer's numbers as much as their words: an effect adding
 ``numbers.bonus`` points does nothing when the bonus is 0, a move of ``numbers.draw`` cards moves none at 0,
-arranging one card cannot change an order, and sets multiplied by 1 score what they scored. Each is worked out
+arranging one card cannot change an order, a swap with the seat deciding's own same zone exchanges nothing, and sets multiplied by 1 score what they scored. Each is worked out
 before play (:mod:`cardgen.spec.rules_fold`) at every player count the setup table lists, and reported at the
 effect's line with the counts where it does nothing. An expression that reads a rule option is reported as a
 warning, since a variant may switch a rule off on purpose; otherwise the spec is refused. A player count where
@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import all_effects
-from cardgen.spec.rules_data import AddEffect, ArrangeEffect, MajorityScore, MoveEffect, OneOfEachScore, RulesData
+from cardgen.spec.rules_data import AddEffect, ArrangeEffect, MajorityScore, MoveEffect, OneOfEachScore, RulesData, SwapEffect
 from cardgen.spec.rules_fold import Constants, constants_at, fold, never_holds
 from cardgen.spec.source import PathKey
 
@@ -36,6 +36,9 @@ def inert_problems(spec: Spec, rules: RulesData) -> Iterator[Inert]:
         elif isinstance(effect, MoveEffect) and effect.move.count != "all":
             yield from _when(at_counts, path + ("move", "count"), effect.move.count, lambda v: v == 0,
                              f"moves no card from {effect.move.from_!r}", len(every_count))
+        elif isinstance(effect, SwapEffect) and _swaps_with_itself(rules, path, effect):
+            yield path + ("swap", "with"), (f"swaps zone {effect.swap.zone!r} with the same zone of the seat deciding (`with: active` in a step "
+                                            "the active seat decides): the rule does nothing"), False
         elif isinstance(effect, ArrangeEffect) and effect.arrange.count != "all":
             yield from _when(at_counts, path + ("arrange", "count"), effect.arrange.count, lambda v: v <= 1,
                              f"arranges at most one card of {effect.arrange.zone!r}, so no order can change", len(every_count))
@@ -53,6 +56,16 @@ def inert_problems(spec: Spec, rules: RulesData) -> Iterator[Inert]:
                              "multiplies sets by 1, so a multiplied set scores what it scored")
         if "bonus" in written:
             yield from _when(at_counts, here + ("bonus",), sets.bonus, lambda v: v == 0, "gives a bonus of 0 points")
+
+
+def _swaps_with_itself(rules: RulesData, path: PathKey, effect: SwapEffect) -> bool:
+    """A swap of a zone with the same zone of the same seat: ``with: active`` in a turn step the active seat decides."""
+    swap = effect.swap
+    if swap.with_ != "active" or (swap.other is not None and swap.other != swap.zone):
+        return False
+    if path[:2] != ("rules", "turn") or not isinstance(path[2], int):
+        return False  # a card's effect may be played in a step another seat decides
+    return rules.turn[path[2]].by == "turn"
 
 
 def _guards(rules: RulesData, path: PathKey) -> list[str | None]:

@@ -190,3 +190,15 @@ def test_a_broken_gift_tax_or_swap_is_a_finding_at_its_line(tmp_path: Path, chan
     folder = edited_copy(FIXTURE, tmp_path, _with(GIFT, TAX, SWITCH), change)
     found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG175" and wanted in f.message]
     assert found, [f.render() for f in validate_folder(folder, kinds=("static",)).findings]
+
+
+def test_a_swap_of_a_zone_with_the_same_seats_zone_is_refused(tmp_path: Path) -> None:
+    """``with: active`` in a step the active seat decides names the seat deciding: swapping its hand with its own
+    hand does nothing (CG182), while swapping with another of its zones, or in a step another seat decides, does."""
+    itself = {"id": "mirror", "name": {"en": "look in a mirror", "pt_BR": "olhar no espelho"}, "do": [{"swap": {"zone": "hand", "with": "active"}}]}
+    folder = edited_copy(FIXTURE, tmp_path / "itself", _with(itself))
+    found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG182"]
+    assert found and found[0].severity is Severity.ERROR and "swap.with" in found[0].render(), [f.render() for f in found]
+    other_zone = dict(itself, do=[{"swap": {"zone": "hand", "with": "active", "other": "vault"}}])
+    folder = edited_copy(FIXTURE, tmp_path / "other", _with(other_zone))
+    assert [f.render() for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG182"] == []
