@@ -2,7 +2,8 @@
 
 "Every card does something" is a verdict about the designer's numbers as much as their words: an effect adding
 ``numbers.bonus`` points does nothing when the bonus is 0, a move of ``numbers.draw`` cards moves none at 0,
-arranging one card cannot change an order, a swap with the seat deciding's own same zone exchanges nothing, and sets multiplied by 1 score what they scored. Each is worked out
+arranging one card cannot change an order, a swap with the seat deciding's own same zone exchanges nothing, a move back onto the zone it takes from puts
+every card where it was, and sets multiplied by 1 score what they scored. Each is worked out
 before play (:mod:`cardgen.spec.rules_fold`) at every player count the setup table lists, and reported at the
 effect's line with the counts where it does nothing. An expression that reads a rule option is reported as a
 warning, since a variant may switch a rule off on purpose; otherwise the spec is refused. A player count where
@@ -33,6 +34,9 @@ def inert_problems(spec: Spec, rules: RulesData) -> Iterator[Inert]:
         if isinstance(effect, AddEffect):
             yield from _when(at_counts, path + ("add", "amount"), effect.add.amount, lambda v: v == 0,
                              f"adds 0 to counter {effect.add.counter!r}", len(every_count))
+        elif isinstance(effect, MoveEffect) and _moves_in_place(effect):
+            yield path + ("move", "to"), (f"moves cards from {effect.move.from_!r} back onto the same seat's {effect.move.to!r}, one by one "
+                                          "from the top, so every card lands where it was: the rule does nothing"), False
         elif isinstance(effect, MoveEffect) and effect.move.count != "all":
             yield from _when(at_counts, path + ("move", "count"), effect.move.count, lambda v: v == 0,
                              f"moves no card from {effect.move.from_!r}", len(every_count))
@@ -56,6 +60,13 @@ def inert_problems(spec: Spec, rules: RulesData) -> Iterator[Inert]:
                              "multiplies sets by 1, so a multiplied set scores what it scored")
         if "bonus" in written:
             yield from _when(at_counts, here + ("bonus",), sets.bonus, lambda v: v == 0, "gives a bonus of 0 points")
+
+
+def _moves_in_place(effect: MoveEffect) -> bool:
+    """A move (without ``where``) into the zone it takes from, of the same seat: each card taken from the top goes back on top."""
+    move = effect.move
+    same_seat = move.to_who is None or (move.to_who == move.who and move.who in ("me", "target", "active"))
+    return move.from_ == move.to and move.where is None and same_seat
 
 
 def _swaps_with_itself(rules: RulesData, path: PathKey, effect: SwapEffect) -> bool:

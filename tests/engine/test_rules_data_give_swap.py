@@ -202,3 +202,19 @@ def test_a_swap_of_a_zone_with_the_same_seats_zone_is_refused(tmp_path: Path) ->
     other_zone = dict(itself, do=[{"swap": {"zone": "hand", "with": "active", "other": "vault"}}])
     folder = edited_copy(FIXTURE, tmp_path / "other", _with(other_zone))
     assert [f.render() for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG182"] == []
+
+
+@pytest.mark.parametrize("move,inert", [
+    ({"from": "hand", "to": "hand"}, True),
+    ({"from": "hand", "to": "hand", "who": "each"}, True),
+    ({"from": "hand", "to": "hand", "to_who": "me"}, True),
+    ({"from": "hand", "to": "hand", "to_who": "next"}, False),
+    ({"from": "vault", "to": "vault", "where": "card.value == 1"}, False),  # the matching cards come to the top
+    ({"from": "hand", "to": "vault"}, False),
+])
+def test_a_move_into_the_zone_it_leaves_is_refused(tmp_path: Path, move: dict[str, Any], inert: bool) -> None:
+    """A move whose cards land on the same seat's same zone they left, one by one from the top, changes nothing (CG182)."""
+    option = {"id": "shuffle_in_place", "name": {"en": "fidget", "pt_BR": "mexer"}, "do": [{"move": move}]}
+    folder = edited_copy(FIXTURE, tmp_path, _with(option))
+    found = [f.render() for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG182"]
+    assert bool(found) is inert, found
