@@ -218,3 +218,16 @@ def test_a_move_into_the_zone_it_leaves_is_refused(tmp_path: Path, move: dict[st
     folder = edited_copy(FIXTURE, tmp_path, _with(option))
     found = [f.render() for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG182"]
     assert bool(found) is inert, found
+
+
+def test_a_zone_only_a_swap_fills_is_not_reported_as_never_filled(tmp_path: Path) -> None:
+    """A swap puts cards into both zones it exchanges: a choice from a zone only a swap fills is offered (no CG180)."""
+    def stash(data: dict[str, Any]) -> None:
+        data["rules"]["zones"]["stash"] = {"per_seat": True, "visibility": "owner", "name": {"en": "stash", "pt_BR": "esconderijo"}, "gender": {"pt_BR": "masculine"}}
+
+    hide = {"id": "hide", "name": {"en": "hide your hand", "pt_BR": "esconder a mão"}, "do": [{"swap": {"zone": "hand", "with": "next", "other": "stash"}}]}
+    dig_up = {"id": "dig_up", "name": {"en": "dig up a gem", "pt_BR": "desenterrar uma gema"}, "card": {"from": "stash", "to": "vault"}}
+    folder = edited_copy(FIXTURE, tmp_path, stash, _with(hide, dig_up))
+    findings = validate_folder(folder, kinds=("static",)).findings
+    assert [f.render() for f in findings if f.code == "CG180"] == []
+    assert [f.render() for f in findings if f.severity is Severity.ERROR] == []
