@@ -231,3 +231,18 @@ def test_a_zone_only_a_swap_fills_is_not_reported_as_never_filled(tmp_path: Path
     findings = validate_folder(folder, kinds=("static",)).findings
     assert [f.render() for f in findings if f.code == "CG180"] == []
     assert [f.render() for f in findings if f.severity is Severity.ERROR] == []
+
+
+def test_one_other_seats_card_to_the_next_player_goes_after_the_seat_deciding(tmp_path: Path) -> None:
+    """``who: previous, to_who: next`` reads "the previous player's card to the next player's hand": the seat after
+    the one deciding, as everywhere in the rulebook; only a move from several seats (each, others) passes each on."""
+    relay = {"id": "relay", "name": {"en": "relay a gem", "pt_BR": "repassar uma gema"},
+             "do": [{"move": {"from": "hand", "to": "hand", "who": "previous", "to_who": "next"}}]}
+    game = data_game(edited_copy(FIXTURE, tmp_path, _with(relay)), 4)
+    state = _act(game, 6)
+    me = state.current_player()
+    previous, following = (me - state.direction) % 4, (me + state.direction) % 4
+    _known_hands(game, state, [[seat % 3] for seat in range(4)])
+    state.apply_action(_find(game, state, "relay")[0])
+    assert _hand(game, state, previous) == [] and _hand(game, state, following) == sorted([following % 3, previous % 3])
+    assert _hand(game, state, me) == [me % 3]

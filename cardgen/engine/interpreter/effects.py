@@ -83,18 +83,20 @@ Receiving = Callable[["DataState", int, int], int]
 
 
 def _receiving(game: "DataGame", move: MoveSpec) -> Receiving:
-    """Where each giving seat's cards go: a shared zone; the giving seat's own zone (no ``to_who``); the seat after
-    or before the giving seat (``to_who: next|previous``: with ``who: each``, every player passes to the next, as
-    the rulebook reads); or one seat named from the deciding seat (``me``, ``target``, ``active``)."""
+    """Where each giving seat's cards go: a shared zone; the giving seat's own zone (no ``to_who``); when several
+    seats give (``who: each|others``) and ``to_who`` is ``next`` or ``previous``, the seat after or before each giving
+    seat (every player passes to the next, as "each player's card to the next player's hand" reads); otherwise the
+    one seat ``to_who`` names from the seat deciding, as everywhere in the rulebook."""
     target = game.tables.zone_index[move.to]
     if not game.zone_per_seat[move.to]:
         return lambda s, seat, who: target
     P = game.num_players
     if move.to_who is None:
         return lambda s, seat, who: target + who
-    if move.to_who == "next":
+    several = move.who in ("each", "others")
+    if move.to_who == "next" and several:
         return lambda s, seat, who: target + (who + s.direction) % P
-    if move.to_who == "previous":
+    if move.to_who == "previous" and several:
         return lambda s, seat, who: target + (who - s.direction) % P
     fixed = who_seats(P, move.to_who)
     return lambda s, seat, who: target + fixed(s, seat)[0]
