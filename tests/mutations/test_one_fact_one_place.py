@@ -115,7 +115,8 @@ def rule_bearing_values(spec_id: str) -> Iterator[tuple[str, Edit]]:
             yield f"{name}{'+' if delta > 0 else '-'}1", _with_default_copies(_set(path, delta), path)
     # A rules module declares its options in its contract; rules data (a mapping) under `rules.options`.
     if isinstance(data.get("rules"), str):
-        declared = {name: (list(rule.choices), rule.default) for name, rule in contract_for(data["rules"]).options.items()}
+        contract = contract_for(data["rules"])
+        declared = {name: (list(rule.choices), rule.default) for name, rule in (contract.options.items() if contract else [])}
     else:
         declared = {name: (option["choices"], option["default"]) for name, option in (data.get("rules") or {}).get("options", {}).items()}
     for name, (choices, default) in declared.items():
