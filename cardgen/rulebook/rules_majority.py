@@ -8,7 +8,9 @@ from __future__ import annotations
 from cardgen.rulebook.rules_phrases import (
     MAJORITY_CARDS,
     MAJORITY_FIRST,
+    MAJORITY_FIRST_COUNT,
     MAJORITY_FIRST_EACH,
+    MAJORITY_FIRST_EACH_COUNT,
     MAJORITY_NONE_PLACES,
     MAJORITY_RANKED,
     MAJORITY_RANKED_EACH,
@@ -31,8 +33,13 @@ def majority_sentences(b: Phrasebook, item: MajorityScore) -> str:
     what = b.say(MAJORITY_SUM, field=b.field(spec.count).name, zone=zone) if spec.count is not None else b.say(MAJORITY_CARDS, zone=zone)
     places = b.listing([text.amount(points) for points in spec.points])
     one = len(spec.points) == 1
-    if spec.by is None:
+    node = text.tree(spec.points[0], False) if one else None
+    known = text.known(node) if node is not None else None  # one place worth a number the same at every count: its plural
+    by = {} if spec.by is None else {"by": b.field(spec.by).name}
+    if known is not None:
+        ranked = b.say_count(MAJORITY_FIRST_COUNT if spec.by is None else MAJORITY_FIRST_EACH_COUNT, known, what=what, **by)
+    elif spec.by is None:
         ranked = b.say(MAJORITY_FIRST if one else MAJORITY_RANKED, what=what, places=places)
     else:
-        ranked = b.say(MAJORITY_FIRST_EACH if one else MAJORITY_RANKED_EACH, by=b.field(spec.by).name, what=what, places=places)
+        ranked = b.say(MAJORITY_FIRST_EACH if one else MAJORITY_RANKED_EACH, what=what, places=places, **by)
     return " ".join([ranked, b.say(MAJORITY_NONE_PLACES), b.say(_TIES[spec.ties])])

@@ -370,6 +370,7 @@ PASSES_WHEN = N_("This counts as passing when %(condition)s.")
 END_ALL_SEATS = N_("The game ends as soon as, for every player, %(condition)s.")
 END_AT_TURN = N_("Whether the game ends is looked at only when a turn is over.")
 END_STUCK = N_("The game also ends as soon as the player who must decide has nothing they may do.")
+END_STUCK_ONLY = N_("The game ends as soon as the player who must decide has nothing they may do.")
 SCORE_SETS = N_("Each complete set in %(zone)s, one card of each %(value)s, scores %(points)s points.")
 SETS_BONUS = N_("A player with at least %(at)s complete sets scores %(bonus)s points more, once.")
 SETS_MULTIPLIED = N_("%(multiplied)s of a player's sets count %(times)s times their points.")
@@ -394,6 +395,11 @@ MAJORITY_TIES_FULL = N_("Players tied for a place each score its points, and the
 MAJORITY_TIES_NONE = N_("Players tied for a place score nothing for it, and the places they fill go to nobody.")
 MAJORITY_FIRST = N_("The player ranked first by %(what)s scores %(places)s points.")
 MAJORITY_FIRST_EACH = N_("For each %(by)s separately, the player ranked first by %(what)s with that value scores %(places)s points.")
+MAJORITY_FIRST_COUNT = NP_("The player ranked first by %(what)s scores %(num)s point.", "The player ranked first by %(what)s scores %(num)s points.")
+MAJORITY_FIRST_EACH_COUNT = NP_(
+    "For each %(by)s separately, the player ranked first by %(what)s with that value scores %(num)s point.",
+    "For each %(by)s separately, the player ranked first by %(what)s with that value scores %(num)s points.",
+)
 
 # -- swap ----------------------------------------------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ from cardgen.rulebook.rules_phrases import (
     END_ALL_SEATS,
     END_AT_TURN,
     END_STUCK,
+    END_STUCK_ONLY,
     PASSES_WHEN,
     SCORE_SETS,
     SETS_BONUS,
@@ -562,7 +563,7 @@ class RulesSummary:
             else:
                 out.append(b.say(END_FINAL_FORMULA, condition=condition, amount=text.amount(end.final.turns)))
         if end.stuck:
-            out.append(b.say(END_STUCK))
+            out.append(b.say(END_STUCK if out else END_STUCK_ONLY))  # "also" only after another way to end
         if end.at == "turn":
             out.append(b.say(END_AT_TURN))
         return out

@@ -40,6 +40,7 @@ from cardgen.spec.rules_data import (
     ShuffleStep,
     SkipEffect,
     StealEffect,
+    SwapEffect,
     SumScore,
     TransferEffect,
 )
@@ -586,6 +587,8 @@ def _zones_filled(rules: RulesData) -> set[str]:
             filled.add(effect.move.to)
         elif isinstance(effect, StealEffect):
             filled.add(effect.steal.to)
+        elif isinstance(effect, SwapEffect):
+            filled.update({effect.swap.zone, effect.swap.other or effect.swap.zone})  # each zone receives the other's cards
     filled.update(option.card.to for option in card_choices(rules) if option.card is not None)
     return filled | row_filled(rules)
 

@@ -114,7 +114,9 @@ class MoveSpec(RulesModel):
     to_who: OneSeat | None = Field(
         default=None,
         description="Whose per-seat `to` zone, when the cards go to another seat than the one they leave (give: `who: me, to_who: target`; "
-        "every other player passes you their top card: `who: others, to_who: me`); none: the same seat's.",
+        "every other player passes you their top card: `who: others, to_who: me`; `next`/`previous` after `who: each` or `others`: the seat "
+        "after/before each giving seat, so `who: each, to_who: next` passes every player's cards on, all at once; after one seat: the seat "
+        "after/before the one deciding); none: the same seat's.",
     )
     where: str | None = Field(
         default=None,

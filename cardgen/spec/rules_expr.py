@@ -150,23 +150,37 @@ def check_expression(
         raise ExpressionError(f"expected a number or an expression, got {type(source).__name__}")
     if isinstance(source, int):
         return ast.Constant(source), Reads(), NUMBER
-    text = source.strip()
-    if not text:
-        raise ExpressionError("the expression is empty")
-    if len(text) > 500:
-        raise ExpressionError("the expression is longer than 500 characters")
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError as error:
-        raise ExpressionError(f"{source!r} is not an expression: {error.msg}") from None
-    except (RecursionError, MemoryError):
-        raise ExpressionError(f"{source!r} nests too deeply to read") from None
+    body = read_tree(source)
     reads = Reads()
     checker = _Checker(names, card, reads, source)
     checker.target = target
     checker.pile = pile
-    kind = checker.visit_node(tree.body)
-    return tree.body, reads, kind
+    kind = checker.visit_node(body)
+    return body, reads, kind
+
+
+MAX_EXPRESSION_LENGTH = 500
+"""The longest expression text read, in characters (longer ones are refused before Python's parser sees them)."""
+
+
+def read_tree(source: str) -> ast.expr:
+    """The syntax tree of an expression's text, unchecked, read within the same bounds as :func:`check_expression`
+    (not empty, at most :data:`MAX_EXPRESSION_LENGTH` characters, parsed without a recursion or memory error).
+
+    Every reader of rules-data expressions outside the checker (the static fold, the literal check) goes through
+    here, so no text refused by the checker reaches Python's parser. Raises :class:`ExpressionError`.
+    """
+    text = source.strip()
+    if not text:
+        raise ExpressionError("the expression is empty")
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise ExpressionError(f"the expression is longer than {MAX_EXPRESSION_LENGTH} characters")
+    try:
+        return ast.parse(text, mode="eval").body
+    except SyntaxError as error:
+        raise ExpressionError(f"{source!r} is not an expression: {error.msg}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise ExpressionError(f"{source!r} nests too deeply to read") from None
 
 
 def _join(kinds: list[str]) -> str:

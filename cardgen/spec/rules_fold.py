@@ -15,6 +15,7 @@ from typing import Any, Callable, Mapping
 
 from cardgen.spec.models import Setup, Spec
 from cardgen.spec.rules_data import RulesData
+from cardgen.spec.rules_expr import ExpressionError, read_tree
 
 _BINARY: Mapping[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
@@ -60,9 +61,8 @@ def fold(source: int | str, constants: Constants) -> Any:
     if isinstance(source, int):
         return source
     try:
-        tree = ast.parse(source.strip(), mode="eval").body
-        return _value(tree, constants)
-    except (NotConstant, SyntaxError, ArithmeticError, TypeError, ValueError, RecursionError):
+        return _value(read_tree(source), constants)
+    except (NotConstant, ExpressionError, ArithmeticError, TypeError, ValueError, RecursionError, MemoryError):
         return None
 
 
@@ -72,6 +72,14 @@ def _dotted(node: ast.expr) -> str:
     if isinstance(node, ast.Attribute):
         return f"{_dotted(node.value)}.{node.attr}"
     raise NotConstant
+
+
+def _number(node: ast.expr, constants: Constants) -> int:
+    """The value of ``node`` where arithmetic needs a whole number (as in play: a text is never repeated or formatted)."""
+    value = _value(node, constants)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise NotConstant
+    return value
 
 
 def _value(node: ast.expr, constants: Constants) -> Any:
@@ -87,11 +95,11 @@ def _value(node: ast.expr, constants: Constants) -> Any:
             return constants.values[name]
         raise NotConstant
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return -_value(node.operand, constants)
+        return -_number(node.operand, constants)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return not _value(node.operand, constants)
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-        return _BINARY[type(node.op)](_value(node.left, constants), _value(node.right, constants))
+        return _BINARY[type(node.op)](_number(node.left, constants), _number(node.right, constants))
     if isinstance(node, ast.IfExp):
         return _value(node.body if _value(node.test, constants) else node.orelse, constants)
     if isinstance(node, ast.BoolOp):
@@ -109,3 +117,26 @@ def _value(node: ast.expr, constants: Constants) -> Any:
         values = [_value(arg, constants) for arg in node.args]
         return min(values) if node.func.id == "min" else max(values)
     raise NotConstant
+
+
+def never_holds(source: str | None, constants: Constants) -> bool:
+    """Whether the condition ``source`` is false at these constants whatever the position: it folds to a false
+    value, or it is an ``and`` with a part that never holds, or an ``or`` whose every part never holds. A condition
+    reading the position is not known to be false (False), nor is no condition."""
+    if source is None:
+        return False
+    try:
+        return _never(read_tree(source), constants)
+    except (ExpressionError, RecursionError, MemoryError):
+        return False
+
+
+def _never(node: ast.expr, constants: Constants) -> bool:
+    if isinstance(node, ast.BoolOp):
+        parts = [_never(value, constants) for value in node.values]
+        return any(parts) if isinstance(node.op, ast.And) else all(parts)
+    try:
+        value = _value(node, constants)
+    except (NotConstant, ArithmeticError, TypeError, ValueError):
+        return False
+    return not value

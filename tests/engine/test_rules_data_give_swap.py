@@ -96,6 +96,49 @@ def test_a_switch_exchanges_two_hands_whole(tmp_path: Path) -> None:
     assert _hand(game, state, me) == before[target] and _hand(game, state, target) == before[me]
 
 
+PASS_ON = {"id": "pass_on", "name": {"en": "pass hands on", "pt_BR": "passar adiante"}, "do": [{"move": {"from": "hand", "to": "hand", "who": "each", "to_who": "next"}}]}
+PICKED_GIFT = {
+    "id": "picked", "name": {"en": "give a quartz", "pt_BR": "dar um quartzo"}, "target": OTHER,
+    "do": [{"move": {"from": "hand", "to": "hand", "to_who": "target", "count": 1, "where": "card.value == 1"}}],
+}
+
+
+def _known_hands(game: DataGame, state: DataState, hands: list[list[int]]) -> None:
+    for seat, cards in enumerate(hands):
+        state.z[game.slot("hand", seat)][:] = cards
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_each_player_passes_their_top_card_to_the_next_player(tmp_path: Path, players: int) -> None:
+    """``who: each, to_who: next`` reads "each player's card to the next player's hand": every seat gives to the
+    seat after it, all at once (a card passed on is not passed again), as the rulebook says."""
+    game = data_game(edited_copy(FIXTURE, tmp_path, _with(PASS_ON)), players)
+    state = _act(game, 4)
+    me = state.current_player()
+    designs = [0, 1, 2]  # Quartz, Garnet, Ruby
+    hands = [[designs[(seat + 1) % 3], designs[seat % 3]] for seat in range(players)]  # the top (last) card is designs[seat % 3]
+    _known_hands(game, state, hands)
+    state.apply_action(_find(game, state, "pass_on")[0])
+    for seat in range(players):
+        giver = (seat - state.direction) % players
+        assert _hand(game, state, seat) == sorted([hands[seat][0], hands[giver][-1]]), (me, seat, hands)
+
+
+def test_a_move_of_chosen_cards_goes_to_the_seat_named_by_to_who(tmp_path: Path) -> None:
+    """``where`` (only some cards move) with ``to_who``: the cards go to the aimed seat's hand, as the rulebook says."""
+    game = data_game(edited_copy(FIXTURE, tmp_path, _with(PICKED_GIFT)), 3)
+    state = _act(game, 5)
+    me = state.current_player()
+    quartz, garnet = 0, 1
+    assert game.card_names[quartz] != game.card_names[garnet]
+    _known_hands(game, state, [[quartz, garnet] if seat == me else [garnet] for seat in range(3)])
+    action = _find(game, state, "picked")[0]
+    target = (action - (action // game.width) * game.width) // game.card_width
+    state.apply_action(action)
+    assert _hand(game, state, me) == [garnet]
+    assert _hand(game, state, target) == sorted([garnet, quartz])
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_keep_every_card(tmp_path: Path, players: int) -> None:
     game = data_game(edited_copy(FIXTURE, tmp_path, _with(GIFT, TAX, SWITCH)), players)
@@ -147,3 +190,59 @@ def test_a_broken_gift_tax_or_swap_is_a_finding_at_its_line(tmp_path: Path, chan
     folder = edited_copy(FIXTURE, tmp_path, _with(GIFT, TAX, SWITCH), change)
     found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG175" and wanted in f.message]
     assert found, [f.render() for f in validate_folder(folder, kinds=("static",)).findings]
+
+
+def test_a_swap_of_a_zone_with_the_same_seats_zone_is_refused(tmp_path: Path) -> None:
+    """``with: active`` in a step the active seat decides names the seat deciding: swapping its hand with its own
+    hand does nothing (CG182), while swapping with another of its zones, or in a step another seat decides, does."""
+    itself = {"id": "mirror", "name": {"en": "look in a mirror", "pt_BR": "olhar no espelho"}, "do": [{"swap": {"zone": "hand", "with": "active"}}]}
+    folder = edited_copy(FIXTURE, tmp_path / "itself", _with(itself))
+    found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG182"]
+    assert found and found[0].severity is Severity.ERROR and "swap.with" in found[0].render(), [f.render() for f in found]
+    other_zone = dict(itself, do=[{"swap": {"zone": "hand", "with": "active", "other": "vault"}}])
+    folder = edited_copy(FIXTURE, tmp_path / "other", _with(other_zone))
+    assert [f.render() for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG182"] == []
+
+
+@pytest.mark.parametrize("move,inert", [
+    ({"from": "hand", "to": "hand"}, True),
+    ({"from": "hand", "to": "hand", "who": "each"}, True),
+    ({"from": "hand", "to": "hand", "to_who": "me"}, True),
+    ({"from": "hand", "to": "hand", "to_who": "next"}, False),
+    ({"from": "vault", "to": "vault", "where": "card.value == 1"}, False),  # the matching cards come to the top
+    ({"from": "hand", "to": "vault"}, False),
+])
+def test_a_move_into_the_zone_it_leaves_is_refused(tmp_path: Path, move: dict[str, Any], inert: bool) -> None:
+    """A move whose cards land on the same seat's same zone they left, one by one from the top, changes nothing (CG182)."""
+    option = {"id": "shuffle_in_place", "name": {"en": "fidget", "pt_BR": "mexer"}, "do": [{"move": move}]}
+    folder = edited_copy(FIXTURE, tmp_path, _with(option))
+    found = [f.render() for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG182"]
+    assert bool(found) is inert, found
+
+
+def test_a_zone_only_a_swap_fills_is_not_reported_as_never_filled(tmp_path: Path) -> None:
+    """A swap puts cards into both zones it exchanges: a choice from a zone only a swap fills is offered (no CG180)."""
+    def stash(data: dict[str, Any]) -> None:
+        data["rules"]["zones"]["stash"] = {"per_seat": True, "visibility": "owner", "name": {"en": "stash", "pt_BR": "esconderijo"}, "gender": {"pt_BR": "masculine"}}
+
+    hide = {"id": "hide", "name": {"en": "hide your hand", "pt_BR": "esconder a mão"}, "do": [{"swap": {"zone": "hand", "with": "next", "other": "stash"}}]}
+    dig_up = {"id": "dig_up", "name": {"en": "dig up a gem", "pt_BR": "desenterrar uma gema"}, "card": {"from": "stash", "to": "vault"}}
+    folder = edited_copy(FIXTURE, tmp_path, stash, _with(hide, dig_up))
+    findings = validate_folder(folder, kinds=("static",)).findings
+    assert [f.render() for f in findings if f.code == "CG180"] == []
+    assert [f.render() for f in findings if f.severity is Severity.ERROR] == []
+
+
+def test_one_other_seats_card_to_the_next_player_goes_after_the_seat_deciding(tmp_path: Path) -> None:
+    """``who: previous, to_who: next`` reads "the previous player's card to the next player's hand": the seat after
+    the one deciding, as everywhere in the rulebook; only a move from several seats (each, others) passes each on."""
+    relay = {"id": "relay", "name": {"en": "relay a gem", "pt_BR": "repassar uma gema"},
+             "do": [{"move": {"from": "hand", "to": "hand", "who": "previous", "to_who": "next"}}]}
+    game = data_game(edited_copy(FIXTURE, tmp_path, _with(relay)), 4)
+    state = _act(game, 6)
+    me = state.current_player()
+    previous, following = (me - state.direction) % 4, (me + state.direction) % 4
+    _known_hands(game, state, [[seat % 3] for seat in range(4)])
+    state.apply_action(_find(game, state, "relay")[0])
+    assert _hand(game, state, previous) == [] and _hand(game, state, following) == sorted([following % 3, previous % 3])
+    assert _hand(game, state, me) == [me % 3]

@@ -141,3 +141,15 @@ def test_a_majority_by_a_list_field_is_refused(tmp_path: Path) -> None:
     )
     found = [f for f in validate_folder(folder, kinds=("static",)).findings if f.code == "CG175" and "holds a list" in f.message]
     assert found, [f.render() for f in validate_folder(folder, kinds=("static",)).findings]
+
+
+@pytest.mark.parametrize("by", [None, "suit"])
+def test_one_place_of_one_point_reads_in_the_singular(tmp_path: Path, by: str | None) -> None:
+    """A single place worth 1 point: "scores 1 point" (it read "1 points", and "1 pontos" in Portuguese)."""
+    loaded = load_spec(edited_copy(HEARTS, tmp_path, _majority(by=by, points=[1])))
+    assert loaded.spec is not None
+    for locale, wanted, wrong in (("en", "scores 1 point.", "1 points"), ("pt_BR", "marca 1 ponto.", "1 pontos")):
+        summary = rules_summary(loaded.spec, locale, translations(locale))
+        assert summary is not None
+        text = str(summary["end"])
+        assert wanted in text and wrong not in text, (locale, summary["end"])

@@ -1,8 +1,9 @@
-"""One fact, one place: every rule-bearing value of every shipped spec is obeyed or refused.
+"""One fact, one place: every rule-bearing value of every shipped spec (and of the fixtures in
+:data:`MUTATED_FIXTURES`) is obeyed or refused.
 
 For each value a designer might edit (every number, every setup count, every card's copies, every
 component count, the dice, the player range, and every other choice of each rule option the rules module
-declares), the test writes a copy of the spec with that one value
+or the rules data declares), the test writes a copy of the spec with that one value
 moved up and down by one, and demands one of two outcomes:
 
 * the static validator refuses the copy (an error finding, no simulation needed), or
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import shutil
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -31,7 +33,12 @@ from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 from cardgen.catalogue import validate_folder
 
-from .helpers import SHIPPED, SPECS, copy_spec
+from .helpers import SHIPPED, SPECS
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+MUTATED_FIXTURES = ("lantern-fair",)
+"""Test fixtures mutated too: their rules use constructs no shipped spec uses yet (a gift, a swap, majorities, end.stuck)."""
+SUBJECTS = SHIPPED + MUTATED_FIXTURES
 
 SEEDS = range(12)
 Edit = Callable[[dict[str, Any], Path], None]
@@ -106,11 +113,15 @@ def rule_bearing_values(spec_id: str) -> Iterator[tuple[str, Edit]]:
     for name, path in places:
         for delta in (1, -1):
             yield f"{name}{'+' if delta > 0 else '-'}1", _with_default_copies(_set(path, delta), path)
-    # A rules module declares its options; rules data (a mapping) has none to vary.
-    contract = contract_for(data["rules"]) if isinstance(data.get("rules"), str) else None
-    for name, rule in (contract.options.items() if contract else []):
-        current = data.get("options", {}).get(name, rule.default)
-        for choice in rule.choices:
+    # A rules module declares its options in its contract; rules data (a mapping) under `rules.options`.
+    if isinstance(data.get("rules"), str):
+        contract = contract_for(data["rules"])
+        declared = {name: (list(rule.choices), rule.default) for name, rule in (contract.options.items() if contract else [])}
+    else:
+        declared = {name: (option["choices"], option["default"]) for name, option in (data.get("rules") or {}).get("options", {}).items()}
+    for name, (choices, default) in declared.items():
+        current = data.get("options", {}).get(name, default)
+        for choice in choices:
             if choice != current:
                 yield f"options.{name}={choice}", _set_option(name, choice)
     for deck in data.get("decks", []):
@@ -135,18 +146,25 @@ def _with_default_copies(edit: Edit, path: tuple[Any, ...]) -> Edit:
 
 
 def copy_spec_source(spec_id: str) -> Path:
-    """The shipped spec folder of ``spec_id`` (read only)."""
-    return SPECS / spec_id
+    """The spec folder of ``spec_id``, shipped or a mutated fixture (read only)."""
+    return FIXTURES / spec_id if spec_id in MUTATED_FIXTURES else SPECS / spec_id
 
 
-CASES = [(spec_id, name, edit) for spec_id in SHIPPED for name, edit in rule_bearing_values(spec_id)]
+def copy_spec(spec_id: str, tmp_path: Path) -> Path:
+    """A fresh copy of the spec folder of ``spec_id`` inside ``tmp_path``."""
+    target = tmp_path / spec_id
+    shutil.copytree(copy_spec_source(spec_id), target)
+    return target
+
+
+CASES = [(spec_id, name, edit) for spec_id in SUBJECTS for name, edit in rule_bearing_values(spec_id)]
 
 
 @pytest.fixture(scope="module")
 def baselines() -> dict[str, str]:
     """The behaviour of every shipped spec as it is."""
     out = {}
-    for spec_id in SHIPPED:
+    for spec_id in SUBJECTS:
         loaded = load_spec(copy_spec_source(spec_id))
         assert loaded.spec is not None
         out[spec_id] = behaviour(loaded.spec)
@@ -170,7 +188,7 @@ def test_each_rule_bearing_value_is_obeyed_or_refused(spec_id: str, name: str, e
     )
 
 
-@pytest.mark.parametrize("spec_id", SHIPPED)
+@pytest.mark.parametrize("spec_id", SUBJECTS)
 def test_behaviour_digest_is_stable_and_ignores_what_is_not_play(spec_id: str, baselines: dict[str, str], tmp_path: Path) -> None:
     """The control: without it every edit could look 'obeyed'. A value that is not play (the minimum
     age) leaves the digest as it was, and the digest of the same spec is the same on every run."""

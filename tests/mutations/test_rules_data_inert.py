@@ -147,3 +147,61 @@ def test_a_majority_whose_places_all_score_nothing_is_refused(tmp_path: Path) ->
     edit_yaml(folder, zero_majority)
     found = errors(_inert(folder), "CG182")
     assert found and "points:" in line_of(found[0]) and "every place of the majority scores 0" in found[0].message, rendered(found)
+
+
+def test_an_amount_of_zero_where_the_rules_never_get_to_it_is_not_reported(tmp_path: Path) -> None:
+    """The hint's own advice: an add of ``players - 2`` on an option (or in a step) whose ``when`` holds only with
+    more than two players never runs with two, so it does nothing nowhere."""
+    for where in ("option", "step"):
+        folder = copy_spec("crazy-eights", tmp_path / where)
+
+        def guarded(data: Any, where: str = where) -> None:
+            draw = _draw(data)
+            if where == "option":
+                draw["when"] = "players > 2 and " + draw["when"]
+            else:
+                data["rules"]["turn"][0]["when"] = "players >= 3"
+            draw["do"][1]["add"]["amount"] = "players - 2"
+
+        edit_yaml(folder, guarded)
+        assert _inert(folder) == [], rendered(_inert(folder))
+
+
+def test_a_guard_that_lets_the_rule_run_where_it_does_nothing_does_not_hide_it(tmp_path: Path) -> None:
+    folder = copy_spec("crazy-eights", tmp_path)
+
+    def loosely_guarded(data: Any) -> None:
+        draw = _draw(data)
+        draw["when"] = "(players > 1 or count(stock) > 0) and " + draw["when"]
+        draw["do"][1]["add"]["amount"] = "players - 2"
+
+    edit_yaml(folder, loosely_guarded)
+    found = errors(_inert(folder), "CG182")
+    assert found and found[0].message.endswith("with 2 players: the rule does nothing there"), rendered(_inert(folder))
+
+
+def test_a_card_value_no_card_has_in_a_targets_condition_is_reported(tmp_path: Path) -> None:
+    """``target.where`` is a condition like any other (it was not read by CG183)."""
+    folder = copy_spec("crazy-eights", tmp_path)
+    edit_yaml(folder, lambda d: _draw(d).__setitem__("target", {"where": "target != seat and top(discard).suit == 'heart'"}))
+    found = _literal(folder)
+    assert len(found) == 1 and "suit 'heart'" in found[0].message and "where:" in line_of(found[0]), rendered(found)
+
+
+def test_a_value_the_rules_set_a_variable_to_is_not_reported(tmp_path: Path) -> None:
+    """A variable holding a field's values may also be set to a value of the designer's (``'none'`` once the suit is
+    cleared): comparing it with that value is not a value that never occurs."""
+    folder = copy_spec("crazy-eights", tmp_path)
+
+    def cleared(data: Any) -> None:
+        pass_option = next(o for o in data["rules"]["turn"][0]["options"] if o["id"] == "pass")
+        pass_option["do"] = [{"set": {"var": "suit", "value": "'none' if count(stock) == 0 else suit"}}]
+        play = next(o for o in data["rules"]["turn"][0]["options"] if o["id"] == "play")
+        play["card"]["where"] = "suit == 'none' or card.effect == 'wild' or card.suit == suit or card.rank == top(discard).rank"
+
+    edit_yaml(folder, cleared)
+    assert _literal(folder) == [], rendered(_literal(folder))
+    edit_yaml(folder, lambda d: next(o for o in d["rules"]["turn"][0]["options"] if o["id"] == "play")["card"].__setitem__(
+        "where", "suit == 'nothing' or card.suit == suit"))
+    found = _literal(folder)
+    assert len(found) == 1 and "suit 'nothing'" in found[0].message, rendered(found)

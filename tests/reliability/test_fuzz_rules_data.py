@@ -5,7 +5,8 @@ Hypothesis builds `rules:` mappings of the right shape for Crazy Eights' deck
 end and a score) whose names and expressions are drawn at random: names from a
 pool that includes the language's own words and clashing names, expressions
 from the whole grammar (arithmetic, ordering, ``in`` lists, every function,
-text and number constants, division by zero, values of a billion). Each case is
+text and number constants, division by zero, values of a billion), with moves to
+another seat (``to_who``, with or without ``where``), swaps, majorities and ``end.stuck``. Each case is
 written to a copy of the spec and validated (static checks) through
 :func:`validate_folder`, which must never raise. When the rules data has no
 error of its own (CG175-CG180), the game is made for two and three players and
@@ -110,6 +111,13 @@ def rules_data(draw: st.DrawFn) -> dict[str, Any]:
         value = card_expr if card else expr
         return st.one_of(
             st.builds(lambda f, t, n: {"move": {"from": f, "to": t, "count": n}}, zone, zone, amount),
+            st.builds(
+                lambda f, n, who, to_who, where: {"move": {"from": f, "to": "hand", "count": n, "who": who, "to_who": to_who, **where}},
+                zone, amount, st.sampled_from(["me", "each", "others", "next"]), st.sampled_from(["me", "next", "previous", "active"]),
+                st.one_of(st.just({}), st.builds(lambda w: {"where": w}, card_expr)),
+            ),
+            st.builds(lambda w, other: {"swap": {"zone": "hand", "with": w, **other}}, st.sampled_from(["next", "previous", "active"]),
+                      st.sampled_from([{}, {"other": "hand"}, {"other": "discard"}])),
             st.builds(lambda c, a: {"add": {"counter": c, "amount": a}}, st.sampled_from(counters), amount),
             st.builds(lambda v: {"set": {"var": "suit", "value": v}}, value),
             st.sampled_from(["reverse", "extra_turn", {"skip": 1}]),
@@ -124,7 +132,7 @@ def rules_data(draw: st.DrawFn) -> dict[str, Any]:
         {"id": "draw", "when": draw(expr), "do": draw(st.lists(effect(), max_size=2)), "then": draw(st.sampled_from(["end", "again"]))},
         {"id": "pass", "otherwise": True, "passes": True},
     ]
-    end: dict[str, Any] = {"any_seat": draw(expr), "all_pass": True}
+    end: dict[str, Any] = {"any_seat": draw(expr), "all_pass": True, "stuck": draw(st.booleans())}
     if draw(st.booleans()):
         end["turn_limit"] = draw(st.one_of(st.integers(-2, 300), st.just(10**9), expr))
     return {
@@ -139,7 +147,12 @@ def rules_data(draw: st.DrawFn) -> dict[str, Any]:
         "turn": [{"id": "turn", "options": options}],
         "effects": {"wild": draw(st.lists(effect(card=True), max_size=2)) + draw(st.sampled_from([[], [{"choose": "suit"}]]))},
         "end": end,
-        "scoring": [draw(st.sampled_from([{"sum": {"zone": "hand", "field": "points", "sign": -1}}, {"counter": counters[0]}]))],
+        "scoring": [draw(st.sampled_from([{"sum": {"zone": "hand", "field": "points", "sign": -1}}, {"counter": counters[0]}]))]
+        + draw(st.lists(st.builds(
+            lambda by, count, points, ties: {"majority": {"zone": "hand", "by": by, "count": count, "points": points, "ties": ties}},
+            st.sampled_from([None, "suit", "rank", "effect", "label"]), st.sampled_from([None, "points", "rank", "suit"]),
+            st.lists(st.one_of(st.integers(-3, 9), huge, expr), min_size=1, max_size=3), st.sampled_from(["share", "full", "none"]),
+        ), max_size=1)),
     }
 
 

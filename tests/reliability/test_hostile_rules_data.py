@@ -23,6 +23,7 @@ from cardgen.engine.interpreter.game import DataGame
 from cardgen.findings import Severity
 from cardgen.spec.load import load_spec
 from cardgen.catalogue import validate_folder
+from cardgen.spec.rules_fold import Constants, fold
 
 from .conftest import SPECS
 from .test_bounded_work import deadline
@@ -89,6 +90,14 @@ STATIC_CASES: list[tuple[str, str, Edit, str]] = [
     ("text repeated (memory)", "crazy-eights", _draw_when("'ab' * draws * draws == suit"), "arithmetic"),
     ("a localised text ordered", "crazy-eights", _draw_when("(suit or 1) < 2"), "no order"),
     ("a text variable set to a number", "crazy-eights", lambda d: _option(d, "play")["do"][0]["set"].__setitem__("value", "card.rank"), "variable 'suit'"),
+    # the static fold (CG182) works amounts out before play: a constant text repeated a hundred billion times raised
+    # MemoryError (exit 3), and an expression too long or deep for the checker was parsed anyway
+    ("a constant text repeated (memory, static fold)", "crazy-eights",
+     lambda d: _option(d, "draw")["do"][1]["add"].__setitem__("amount", "'x' * 100000000000"), "arithmetic"),
+    ("3000 minus signs in an amount (static fold)", "crazy-eights",
+     lambda d: _option(d, "draw")["do"][1]["add"].__setitem__("amount", "-" * 3000 + "1"), "longer than 500"),
+    ("a majority's points a text repeated (static fold)", "hearts",
+     lambda d: d["rules"]["scoring"].append({"majority": {"zone": "taken", "points": ["'x' * 100000000000"]}}), "arithmetic"),
     ("a text amount", "crazy-eights", lambda d: _option(d, "draw")["do"][1]["add"].__setitem__("amount", "'x'"), "whole number"),
     ("a text deal count", "crazy-eights", _set("rules", "setup", 1, "deal", "count", value="'x' or setup.deal.standard"), "whole number"),
     # sizes
@@ -120,6 +129,22 @@ def test_hostile_rules_data_is_a_finding_at_its_line(tmp_path: Path, name: str, 
     found = [f for f in findings if f.code == "CG175" and f.severity is Severity.ERROR and says in f.message]
     assert found, f"{name}: no CG175 saying {says!r}:\n" + "\n".join(f.render() for f in findings)
     assert all(f.line for f in found), [f.render() for f in found]
+
+
+FOLD_ATTACKS = [
+    "'x' * 100000000000", "numbers.s * numbers.big", "100000000000 * 'x'", "-" * 60000 + "1", "not " * 16000 + "1",
+    "(" * 3000 + "1" + ")" * 3000, "1 if " * 3000 + "1" + " else 1" * 3000, "min(" * 300 + "1" + ")" * 300, "9" * 5000,
+    "'a' < 1", "1 // 0", "1 % 0", "-'a'", "", "   ", "lambda: 1", "numbers.", "min()", "max(*x)",
+]
+
+
+@pytest.mark.parametrize("source", FOLD_ATTACKS, ids=range(len(FOLD_ATTACKS)))
+def test_the_static_fold_never_raises(source: str) -> None:
+    """:func:`cardgen.spec.rules_fold.fold` gives a value or None for any text, quickly and without raising."""
+    constants = Constants(players=3, values={"numbers.big": 10**12, "numbers.s": "ab"})
+    with deadline(10):
+        value = fold(source, constants)
+    assert value is None or isinstance(value, (int, str)) and len(str(value)) < 10_000
 
 
 def _with_void(change: Edit) -> Edit:

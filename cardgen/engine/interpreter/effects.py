@@ -72,20 +72,22 @@ def steady_amount(source: int | str, tables: Tables) -> int | None:
 def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = False) -> EffectFunction:
     """Cards from the top of one zone to another (``aimed``: the option chose a seat, so ``target`` is bound)."""
     t = game.tables
-    source, target = t.zone_index[move.from_], t.zone_index[move.to]
-    source_seat, target_seat = game.zone_per_seat[move.from_], game.zone_per_seat[move.to]
+    source = t.zone_index[move.from_]
+    source_seat = game.zone_per_seat[move.from_]
     count = None if move.count == "all" else compile_expression(move.count, t, card=card, target=aimed)
     seats = who_seats(game.num_players, move.who)
     if move.pile is not None or move.place != "top" or move.to in t.rows or move.from_ in t.rows:
         from cardgen.engine.interpreter.rows import compile_row_move
 
         return compile_row_move(game, move, count, seats, aimed)
+    receiving = _receiving(game, move)
     if move.where is not None:
-        return _move_where(game, move, count, seats, compile_expression(move.where, t, card=True))
+        return _move_where(game, move, count, seats, receiving, compile_expression(move.where, t, card=True))
     if move.to_who is not None:
-        return _move_to_another(game, move, count, seats, who_seats(game.num_players, move.to_who))
+        return _move_to_another(game, move, count, seats, receiving)
     steady = None if move.count == "all" else steady_amount(move.count, t)
     if move.who == "me":  # the deciding seat's own zones (draw a card): no seats to go through
+        target, target_seat = t.zone_index[move.to], game.zone_per_seat[move.to]
 
         def run_own(s: DataState, seat: int, c: int) -> None:
             src = s.z[source + seat] if source_seat else s.z[source]
@@ -99,7 +101,7 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
     def run(s: DataState, seat: int, c: int) -> None:
         for who in seats(s, seat):
             src = s.z[source + (who if source_seat else 0)]
-            dst = s.z[target + (who if target_seat else 0)]
+            dst = s.z[receiving(s, seat, who)]
             n = len(src) if count is None else count(s, seat, c) or 0  # no value (a missing field) moves none
             for _ in range(min(n, len(src))):
                 dst.append(src.pop())
@@ -107,22 +109,46 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
     return run
 
 
+Receiving = Callable[["DataState", int, int], int]
+"""``f(state, seat deciding, seat giving)``: the slot of the ``to`` zone a giving seat's cards go to."""
+
+
+def _receiving(game: "DataGame", move: MoveSpec) -> Receiving:
+    """Where each giving seat's cards go: a shared zone; the giving seat's own zone (no ``to_who``); when several
+    seats give (``who: each|others``) and ``to_who`` is ``next`` or ``previous``, the seat after or before each giving
+    seat (every player passes to the next, as "each player's card to the next player's hand" reads); otherwise the
+    one seat ``to_who`` names from the seat deciding, as everywhere in the rulebook."""
+    target = game.tables.zone_index[move.to]
+    if not game.zone_per_seat[move.to]:
+        return lambda s, seat, who: target
+    P = game.num_players
+    if move.to_who is None:
+        return lambda s, seat, who: target + who
+    several = move.who in ("each", "others")
+    if move.to_who == "next" and several:
+        return lambda s, seat, who: target + (who + s.direction) % P
+    if move.to_who == "previous" and several:
+        return lambda s, seat, who: target + (who - s.direction) % P
+    fixed = who_seats(P, move.to_who)
+    return lambda s, seat, who: target + fixed(s, seat)[0]
+
+
 def _move_to_another(
-    game: "DataGame", move: MoveSpec, count: ExprFunction | None, seats: Callable[["DataState", int], Sequence[int]],
-    receivers: Callable[["DataState", int], Sequence[int]],
+    game: "DataGame", move: MoveSpec, count: ExprFunction | None, seats: Callable[["DataState", int], Sequence[int]], receiving: Receiving
 ) -> EffectFunction:
-    """A move whose cards go to another seat's zone (``to_who``): each ``who`` seat's cards to the one receiving seat."""
-    t = game.tables
-    source, target = t.zone_index[move.from_], t.zone_index[move.to]
+    """A move whose cards go to another seat's zone (``to_who``): every giving seat's cards are taken first, then
+    handed over, so a card passed on is never passed again in the same move."""
+    source = game.tables.zone_index[move.from_]
     source_seat = game.zone_per_seat[move.from_]
 
     def give(s: DataState, seat: int, c: int) -> None:
-        dst = s.z[target + receivers(s, seat)[0]]
+        handed: list[tuple[int, list[int]]] = []
         for who in seats(s, seat):
             src = s.z[source + (who if source_seat else 0)]
             n = len(src) if count is None else count(s, seat, c) or 0
-            for _ in range(min(n, len(src))):
-                dst.append(src.pop())
+            handed.append((receiving(s, seat, who), [src.pop() for _ in range(min(n, len(src)))]))
+        for slot, cards in handed:
+            s.z[slot].extend(cards)
 
     return give
 
@@ -142,26 +168,35 @@ def compile_swap(game: "DataGame", effect: SwapEffect) -> EffectFunction:
 
 
 def _move_where(
-    game: "DataGame", move: MoveSpec, count: ExprFunction | None, seats: Callable[["DataState", int], Sequence[int]], where: ExprFunction
+    game: "DataGame", move: MoveSpec, count: ExprFunction | None, seats: Callable[["DataState", int], Sequence[int]], receiving: Receiving,
+    where: ExprFunction,
 ) -> EffectFunction:
-    """A move of only the cards satisfying ``where``: the first ``count`` of them from the top down; the others stay in place."""
-    t = game.tables
-    source, target = t.zone_index[move.from_], t.zone_index[move.to]
-    source_seat, target_seat = game.zone_per_seat[move.from_], game.zone_per_seat[move.to]
+    """A move of only the cards satisfying ``where``: the first ``count`` of them from the top down; the others stay in
+    place. With ``to_who``, as in :func:`_move_to_another`, every giving seat's cards are taken before any is handed over."""
+    source = game.tables.zone_index[move.from_]
+    source_seat = game.zone_per_seat[move.from_]
+    defer = move.to_who is not None
 
     def run(s: DataState, seat: int, c: int) -> None:
+        handed: list[tuple[int, list[int]]] = []
         for who in seats(s, seat):
             src = s.z[source + (who if source_seat else 0)]
-            dst = s.z[target + (who if target_seat else 0)]
             n = len(src) if count is None else count(s, seat, c) or 0
+            taken: list[int] = []
             i = len(src) - 1
             while i >= 0 and n > 0:
                 design = src[i]
                 if where(s, seat, design):
                     del src[i]
-                    dst.append(design)
+                    taken.append(design)
                     n -= 1
                 i -= 1
+            if defer:
+                handed.append((receiving(s, seat, who), taken))
+            else:
+                s.z[receiving(s, seat, who)].extend(taken)  # each seat's own zone: handed over at once, as always
+        for slot, cards in handed:
+            s.z[slot].extend(cards)
 
     return run
 
