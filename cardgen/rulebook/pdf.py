@@ -71,7 +71,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from cardgen.links import safe_link
 from cardgen.render.fonts import ensure_registered
 from cardgen.render.scene import Scene
-from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
+from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc, entry_parts
 from cardgen.rulebook.hyphenate import hyphen_pairs
 from cardgen.rulebook.page_estimate import estimated_pages
 from cardgen.rulebook.pictures import SceneFlowable
@@ -125,6 +125,12 @@ class Styles:
     toc_levels: tuple[ParagraphStyle, ParagraphStyle]
     footer: ParagraphStyle
     caption: ParagraphStyle
+    entry_term: ParagraphStyle
+    entry_text: ParagraphStyle
+
+
+ENTRY_INDENT_MM = 4.0
+"""How far an entry's text (a card's, in the card list) stands in from its term."""
 
 
 def make_styles(locale: str) -> Styles:
@@ -158,6 +164,8 @@ def make_styles(locale: str) -> Styles:
         ),
         footer=ParagraphStyle("footer", fontName=FONT, fontSize=7.2, leading=9, textColor=colors.HexColor("#555555")),
         caption=ParagraphStyle("caption", fontName=FONT_ITALIC, fontSize=8.5, leading=11, alignment=TA_CENTER, textColor=INK),
+        entry_term=ParagraphStyle("entry_term", parent=body, fontName=FONT_BOLD, alignment=TA_LEFT, spaceAfter=0, hyphenationLang=""),
+        entry_text=ParagraphStyle("entry_text", parent=body, leftIndent=ENTRY_INDENT_MM * mm),
     )
 
 
@@ -364,6 +372,8 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
         if isinstance(block, Heading):
             level = max(1, min(block.level, 3))
             story.append(_HeadingParagraph(escape(block.text), styles.headings[level - 1], level - 1, f"h-{block.anchor}", block.text))
+        elif isinstance(block, Para) and block.css == "entry":
+            story.extend(_entry(block.runs, styles))
         elif isinstance(block, Para):
             story.append(FittingParagraph(markup(block.runs), para_styles.get(block.css, styles.body)))
         elif isinstance(block, ListBlock):
@@ -407,6 +417,64 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
             story.append(PlatypusPageBreak())
     flush_pictures()
     return story
+
+
+class _Entry(Flowable):
+    """A term on a line of its own with its text below, never parted from the text's first line.
+
+    What ``keepWithNext`` on the term would do, without platypus' KeepTogether, which breaks both
+    paragraphs' lines once to measure them and again to place them: here they are broken once, and the
+    entry splits only at a page end, inside its text.
+    """
+
+    def __init__(self, term: Paragraph, text: Paragraph) -> None:
+        super().__init__()
+        self.term = term
+        self.text = text
+        self._heights = (0.0, 0.0)
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (platypus's names)
+        term_h = self.term.wrap(availWidth, availHeight)[1] + self.term.getSpaceAfter()
+        text_h = self.text.wrap(availWidth, availHeight)[1] + self.text.getSpaceBefore()
+        self._heights = (term_h, text_h)
+        self.width = availWidth
+        self.height = term_h + text_h
+        return availWidth, self.height
+
+    def getSpaceBefore(self) -> float:  # noqa: N802 (platypus's names)
+        return float(self.term.getSpaceBefore())
+
+    def getSpaceAfter(self) -> float:  # noqa: N802 (platypus's names)
+        return float(self.text.getSpaceAfter())
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803 (platypus's names)
+        term_h = self.term.wrap(availWidth, availHeight)[1] + self.term.getSpaceAfter()
+        room = availHeight - term_h - self.text.getSpaceBefore()
+        if room <= 0:
+            return []
+        parts = self.text.split(availWidth, room)
+        if len(parts) < 2:
+            return []
+        return [_Entry(self.term, parts[0]), *parts[1:]]
+
+    def draw(self) -> None:
+        term_h, text_h = self._heights
+        self.term.drawOn(self.canv, 0, text_h + term_h - self.term.height)
+        self.text.drawOn(self.canv, 0, 0)
+
+
+def _entry(runs: Inline, styles: Styles) -> list[Flowable]:
+    """An entry of the card list: its term in bold on a line of its own, kept with its text, set below it and indented.
+
+    Two paragraphs of one font each: platypus breaks a paragraph mixing fonts word by word through its
+    fragment machinery, about five times slower (see docs/decisions.md, Rulebooks).
+    """
+    term, text = entry_parts(runs)
+    if not term:
+        return [FittingParagraph(markup(runs), styles.body)]
+    if not text:
+        return [FittingParagraph(markup(term), styles.body)]
+    return [_Entry(Paragraph(markup(term), styles.entry_term), FittingParagraph(markup(text), styles.entry_text))]
 
 
 FIGURE_WIDTH_MM = 170.0
