@@ -17,6 +17,13 @@ forms are named by order of first appearance (deterministic). A backend that
 draws onto someone else's canvas (the rulebook's pictures) never begins a page,
 so it defines no forms and draws shared content in place.
 
+Each page is formatted into its final bytes (its dictionary and compressed
+content stream) as soon as it ends, and reportlab's page objects are let go:
+reportlab keeps every page until the file is written, which for a deck of
+thousands of cards (the one-card-per-page bleed PDF) held most of a build's
+memory. What stays to the end is only what needs the whole document (fonts,
+forms, the page tree, the catalogue).
+
 The hot path avoids repeated work: colours are parsed once per ``#rrggbb``
 string, fill/stroke colour and line width are only set when they change
 (tracked across save/restore), and text runs are positioned with a text
@@ -28,6 +35,8 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
+from reportlab.pdfbase.pdfdoc import PDFObject
+from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
@@ -82,6 +91,42 @@ def _rgb(colour: str) -> tuple[float, float, float]:
 
 _UNKNOWN = object()
 """Tracked paint state before anything is known (page or form start): always set."""
+
+
+class _Settled(PDFObject):
+    """A page or content stream already formatted: the document writes its bytes as they are, under its object number."""
+
+    def __init__(self, name: str, data: bytes) -> None:
+        self.__InternalName__ = name  # reportlab's mark of a registered object (so the page tree can refer to it)
+        self.data = data
+
+    def format(self, document: object) -> bytes:
+        """The object's bytes (between reportlab's ``obj`` and ``endobj``)."""
+        return self.data
+
+
+def settle_last_page(canvas: Canvas) -> None:
+    """Format the page ``canvas`` has just shown (its dictionary and content stream) and keep only the bytes.
+
+    reportlab numbers and formats every object when the file is written, so it
+    keeps every page object, with its content, until then. A page's bytes do
+    not depend on anything later pages do (its fonts and forms are referred to
+    by name, through the document-wide font dictionary and the form objects,
+    which are still formatted at the end), so they are made now, and the
+    page's objects are replaced in reportlab's table by their bytes.
+    """
+    doc = canvas._doc
+    pages = doc.Pages.pages
+    page = pages[-1]
+    name = page.__InternalName__
+    data = pdf_format(page, doc, toplevel=1)  # registers the content stream (page.Contents) as an object of its own
+    settled = _Settled(name, data)
+    doc.idToObject[name] = settled
+    pages[-1] = settled
+    contents = page.Contents
+    content_name = getattr(contents, "__InternalName__", None)
+    if content_name is not None and doc.idToObject.get(content_name) is contents:
+        doc.idToObject[content_name] = _Settled(content_name, pdf_format(contents, doc, toplevel=1))
 
 
 @dataclass(frozen=True)
@@ -161,6 +206,7 @@ class PdfBackend:
             raise ValueError("unbalanced push_group/pop_group")
         self._c.restoreState()
         self._c.showPage()
+        settle_last_page(self._c)
         self._pages += 1
 
     def finish(self) -> bytes:
