@@ -13,9 +13,11 @@ Two floors live here:
   shared faces in the flat pages. ``bench/run.py`` times cardgen's
   ``write_pdf`` on the same scenes against it; the ratio is the figure, and
   since both write the same bytes it measures only cardgen's own overhead.
-  Like cardgen, it formats each page into its bytes as the page ends
-  (:func:`settle_page`, reportlab's own formatting done early), so the file's
-  object numbers are the same.
+  It ends each page with cardgen's page writer
+  (:func:`cardgen.render.pdf_backend.show_page`: the page dictionary written
+  directly, the content stream compressed by reportlab, both formatted as the
+  page ends), the one piece of cardgen on its timed path, so that both write
+  the same bytes and the ratio measures the drawing.
   The same pages without :func:`share_forms` draw every copy of every face in
   full (the floor as it was before cardgen shared faces), timed for information.
 * :func:`render` draws N synthetic A4 pages (a 3x3 grid of 63x88 mm cards with a
@@ -35,11 +37,11 @@ from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfdoc import PDFObject
-from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.render.pdf_backend import show_page
 
 FONT_DIR = Path(__file__).resolve().parents[1] / "cardgen" / "data" / "fonts"
 PAGE_W, PAGE_H = 210 * mm, 297 * mm
@@ -159,27 +161,6 @@ def share_forms(pages: list[list[Op]], shared: list[list[tuple[str, tuple[float,
             i = end
         out.append([ops[0], *forms, *body])
     return out
-
-
-class _Bytes(PDFObject):
-    def __init__(self, name: str, data: bytes) -> None:
-        self.__InternalName__ = name
-        self.data = data
-
-    def format(self, document: object) -> bytes:
-        return self.data
-
-
-def settle_page(c: Canvas) -> None:
-    """Format the page just shown (dictionary, then content stream) and keep only its bytes, as cardgen does."""
-    doc: Any = c._doc
-    page = doc.Pages.pages[-1]
-    name = page.__InternalName__
-    doc.idToObject[name] = doc.Pages.pages[-1] = _Bytes(name, pdf_format(page, doc, toplevel=1))
-    contents = page.Contents
-    content_name = getattr(contents, "__InternalName__", None)
-    if content_name is not None and doc.idToObject.get(content_name) is contents:
-        doc.idToObject[content_name] = _Bytes(content_name, pdf_format(contents, doc, toplevel=1))
 
 
 def draw_flat(pages: list[list[Op]], title: str = "") -> bytes:
@@ -327,8 +308,7 @@ def draw_flat(pages: list[list[Op]], title: str = "") -> bytes:
         state[:] = [unknown, unknown, unknown]
         draw(ops[start:])
         c.restoreState()
-        c.showPage()
-        settle_page(c)
+        show_page(c)
     data: bytes = c.getpdfdata()
     return data
 

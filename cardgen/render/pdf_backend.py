@@ -34,8 +34,11 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import Any
 
-from reportlab.pdfbase.pdfdoc import PDFObject
+from reportlab import rl_config
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase.pdfdoc import BasicFonts, PDFBase85Encode, PDFObject, PDFObjectReference, PDFStream, PDFZCompress, xObjectName
 from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
@@ -96,13 +99,18 @@ _UNKNOWN = object()
 class _Settled(PDFObject):
     """A page or content stream already formatted: the document writes its bytes as they are, under its object number."""
 
-    def __init__(self, name: str, data: bytes) -> None:
-        self.__InternalName__ = name  # reportlab's mark of a registered object (so the page tree can refer to it)
+    def __init__(self, data: bytes) -> None:
         self.data = data
 
     def format(self, document: object) -> bytes:
         """The object's bytes (between reportlab's ``obj`` and ``endobj``)."""
         return self.data
+
+
+def _settled(name: str, data: bytes) -> _Settled:
+    settled = _Settled(data)
+    settled.__InternalName__ = name  # reportlab's mark of a registered object (so the page tree can refer to it)
+    return settled
 
 
 def settle_last_page(canvas: Canvas) -> None:
@@ -120,13 +128,75 @@ def settle_last_page(canvas: Canvas) -> None:
     page = pages[-1]
     name = page.__InternalName__
     data = pdf_format(page, doc, toplevel=1)  # registers the content stream (page.Contents) as an object of its own
-    settled = _Settled(name, data)
+    settled = _settled(name, data)
     doc.idToObject[name] = settled
     pages[-1] = settled
     contents = page.Contents
     content_name = getattr(contents, "__InternalName__", None)
     if content_name is not None and doc.idToObject.get(content_name) is contents:
-        doc.idToObject[content_name] = _Settled(content_name, pdf_format(contents, doc, toplevel=1))
+        doc.idToObject[content_name] = _settled(content_name, pdf_format(contents, doc, toplevel=1))
+
+
+def _plain_page(canvas: Canvas) -> bool:
+    """Whether the page being drawn uses only what :func:`show_page` writes: no page transition, duration,
+    crop marks, annotations, graphics-state dictionaries, shadings or named colour spaces."""
+    c: Any = canvas
+    return not (
+        c._pageTransition or c._pageDuration is not None or c._cropMarks or c._annotationrefs or c._extgstate.getState()
+        or c._shadingUsed or c._colorsUsed or c._cropBox or c._artBox
+    )
+
+
+def _array(values: tuple[float, ...] | list[float]) -> str:
+    return "[ " + " ".join(fp_str(v) for v in values) + " ]"
+
+
+def show_page(canvas: Canvas) -> None:
+    """End the page being drawn, as ``canvas.showPage()`` does, and write its objects' bytes at once.
+
+    For a plain page (see :func:`_plain_page`) the page dictionary is written
+    here, with the entries reportlab writes for it (MediaBox, TrimBox and
+    BleedBox when set, Rotate, resources naming the document's fonts, the
+    forms the page places and every procedure set, its parent and content),
+    instead of through reportlab's general object formatter, which took most
+    of a large document's writing time; the content stream is compressed and
+    encoded by reportlab as before. Any other page is shown by reportlab and
+    then settled (:func:`settle_last_page`).
+    """
+    if not _plain_page(canvas):
+        canvas.showPage()
+        settle_last_page(canvas)
+        return
+    c: Any = canvas
+    doc = c._doc
+    c._code.append(" ")
+    stream = PDFStream()
+    stream.filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
+    stream.content = "\n".join(c._psCommandsBeforePage + [c._preamble] + c._code + c._psCommandsAfterPage) + "\n"
+    content_data = pdf_format(stream, doc, toplevel=1)
+    content_ref = doc.Reference(_Settled(content_data)).format(doc).decode("latin-1")
+    width, height = c._pagesize
+    rotation = c._pageRotation
+    media = [0, 0, height, width] if rotation in (90, 270) else [0, 0, width, height]
+    parts = ["<<\n"]
+    if c._bleedBox:
+        parts.append(f"/BleedBox {_array(c._bleedBox)} ")
+    parts.append(f"/Contents {content_ref} /MediaBox {_array(media)} /Parent {doc.Reference(doc.Pages).format(doc).decode('latin-1')} ")
+    procs = "/PDF /Text /ImageB /ImageC /ImageI" if c._currentPageHasImages else "/PDF /Text"
+    parts.append(f"/Resources <<\n/Font {PDFObjectReference(BasicFonts).format(doc).decode('latin-1')} /ProcSet [ {procs} ]")
+    forms = c._formsinuse
+    if forms:
+        names = sorted({xObjectName(form) for form in forms})
+        refs = "\n".join(f"/{n} {PDFObjectReference(n).format(doc).decode('latin-1')}" for n in names)
+        parts.append(f" /XObject <<\n{refs}\n>>")
+    parts.append(f"\n>> /Rotate {fp_str(rotation)} ")
+    if c._trimBox:
+        parts.append(f"/TrimBox {_array(c._trimBox)} ")
+    parts.append("/Type /Page\n>>")
+    doc.addPage(_Settled("".join(parts).encode("latin-1")))
+    if c._onPage:
+        c._onPage(c._pageNumber)
+    c._startPage()
 
 
 @dataclass(frozen=True)
@@ -205,8 +275,7 @@ class PdfBackend:
         if self._depth:
             raise ValueError("unbalanced push_group/pop_group")
         self._c.restoreState()
-        self._c.showPage()
-        settle_last_page(self._c)
+        show_page(self._c)
         self._pages += 1
 
     def finish(self) -> bytes:
