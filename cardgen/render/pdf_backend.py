@@ -33,14 +33,16 @@ matrix instead of a saved, transformed and restored graphics state.
 from __future__ import annotations
 
 import io
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
 from reportlab import rl_config
-from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase.pdfdoc import BasicFonts, PDFBase85Encode, PDFObject, PDFObjectReference, PDFStream, PDFZCompress, xObjectName
+from reportlab.lib.rl_accel import asciiBase85Encode, fp_str
+from reportlab.pdfbase.pdfdoc import BasicFonts, NoEncryption, PDFObject, PDFObjectReference, xObjectName
 from reportlab.pdfbase.pdfdoc import format as pdf_format
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+from reportlab.pdfbase.pdfutils import _wrap as wrap_a85
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from cardgen.render.backend import draw_children, render_document
@@ -138,10 +140,10 @@ def settle_last_page(canvas: Canvas) -> None:
 
 
 def _plain_page(canvas: Canvas) -> bool:
-    """Whether the page being drawn uses only what :func:`show_page` writes: no page transition, duration,
+    """Whether the page being drawn uses only what :func:`show_page` writes: a compressed page of an unencrypted document, no page transition, duration,
     crop marks, annotations, graphics-state dictionaries, shadings or named colour spaces."""
     c: Any = canvas
-    return not (
+    return bool(c._pageCompression) and isinstance(c._doc.encrypt, NoEncryption) and not (
         c._pageTransition or c._pageDuration is not None or c._cropMarks or c._annotationrefs or c._extgstate.getState()
         or c._shadingUsed or c._colorsUsed or c._cropBox or c._artBox
     )
@@ -158,9 +160,10 @@ def show_page(canvas: Canvas) -> None:
     here, with the entries reportlab writes for it (MediaBox, TrimBox and
     BleedBox when set, Rotate, resources naming the document's fonts, the
     forms the page places and every procedure set, its parent and content),
-    instead of through reportlab's general object formatter, which took most
-    of a large document's writing time; the content stream is compressed and
-    encoded by reportlab as before. Any other page is shown by reportlab and
+    and so is its content stream, compressed and encoded by reportlab's own
+    filters (Flate, then ASCII85 when reportlab uses it), instead of through
+    reportlab's general object formatter, which took most of a large
+    document's writing time. Any other page is shown by reportlab and
     then settled (:func:`settle_last_page`).
     """
     if not _plain_page(canvas):
@@ -170,10 +173,14 @@ def show_page(canvas: Canvas) -> None:
     c: Any = canvas
     doc = c._doc
     c._code.append(" ")
-    stream = PDFStream()
-    stream.filters = [PDFBase85Encode, PDFZCompress] if rl_config.useA85 else [PDFZCompress]
-    stream.content = "\n".join(c._psCommandsBeforePage + [c._preamble] + c._code + c._psCommandsAfterPage) + "\n"
-    content_data = pdf_format(stream, doc, toplevel=1)
+    content = ("\n".join(c._psCommandsBeforePage + [c._preamble] + c._code + c._psCommandsAfterPage) + "\n").encode("utf-8")
+    content = zlib.compress(content)  # reportlab's Flate filter, then its ASCII85 one when it uses it
+    filters = "/FlateDecode"
+    if rl_config.useA85:
+        encoded = asciiBase85Encode(content)
+        content = (wrap_a85(encoded) if rl_config.wrapA85 else encoded).encode("latin-1")
+        filters = "/ASCII85Decode /FlateDecode"
+    content_data = f"<<\n/Filter [ {filters} ] /Length {len(content)}\n>>\nstream\n".encode("latin-1") + content + b"endstream\n"
     content_ref = doc.Reference(_Settled(content_data)).format(doc).decode("latin-1")
     width, height = c._pagesize
     rotation = c._pageRotation
@@ -469,7 +476,12 @@ class PdfBackend:
             self._c.circle(circle.cx, circle.cy, circle.r, stroke=stroke, fill=fill)
 
     def draw_text(self, text: Text) -> None:
-        """Text run with a bundled TTF face; a text matrix un-flips it around its baseline."""
+        """Text run with a bundled TTF face; a text matrix un-flips it around its baseline.
+
+        The operators are those reportlab's text object writes for one line of a TrueType face
+        (``BT``, its origin and the run's matrix, the subset font and size whenever the subset
+        changes, each piece shown with ``Tj``, ``T*``, ``ET``), put together here in one string:
+        a text object per run cost more than the text itself on a large deck's faces."""
         raw = text.text
         content = raw if raw.isprintable() else sanitize_text(raw)  # printable text has nothing to drop
         if not content:
@@ -481,11 +493,29 @@ class PdfBackend:
             width = stringWidth(content, font, size)
             x -= width * 0.5 if text.anchor == "middle" else width
         self._set_fill(text.fill, text=True)
-        run = self._c.beginText()
-        run.setTextTransform(1, 0, 0, -1, x, text.y)
-        run.setFont(font, size)
-        run.textLine(content)
-        self._c.drawText(run)
+        c: Any = self._c
+        face = getFont(font)
+        if not face._dynamicFont or c.bottomup != 1:
+            run = c.beginText()
+            run.setTextTransform(1, 0, 0, -1, x, text.y)
+            run.setFont(font, size)
+            run.textLine(content)
+            c.drawText(run)
+            return
+        doc = c._doc
+        escape = c._escape
+        parts = [f"BT 1 0 0 1 0 0 Tm 1 0 0 -1 {fp_str(x, text.y)} Tm"]
+        current = -1
+        tail = ""
+        for subset, piece in face.splitString(content, doc):
+            if subset != current:
+                if not tail:
+                    tail = f" {fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+                parts.append(face.getSubsetInternalName(subset, doc) + tail)
+                current = subset
+            parts.append(f"({escape(piece)}) Tj")
+        parts.append("T* ET")
+        c._code.append(" ".join(parts))
 
     def draw_image(self, image: Image) -> None:
         """Raster image stretched into its box."""
