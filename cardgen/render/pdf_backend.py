@@ -231,6 +231,8 @@ class PdfBackend:
         self._depth = 0
         self._pages = 0
         self._forms: dict[str, _Form] = {}
+        self._ascii_fonts: dict[str, bool] = {}
+        """Whether a font encodes every printable ASCII character as itself in subset 0 in this document."""
         self._fill: object = _UNKNOWN
         self._stroke: object = _UNKNOWN
         self._width: object = _UNKNOWN
@@ -257,6 +259,7 @@ class PdfBackend:
         self._canvas = canvas
         self._pages = 0
         self._forms = {}
+        self._ascii_fonts = {}
 
     @property
     def _c(self) -> Canvas:
@@ -507,7 +510,15 @@ class PdfBackend:
         parts = [f"BT 1 0 0 1 0 0 Tm 1 0 0 -1 {fp_str(x, text.y)} Tm"]
         current = -1
         tail = ""
-        for subset, piece in face.splitString(content, doc):
+        if content.isascii() and self._ascii_fonts.get(font):  # printable ASCII: subset 0, each character its own code
+            pieces: list[tuple[int, bytes]] = [(0, content.encode("ascii"))]
+        else:
+            pieces = face.splitString(content, doc)
+            if font not in self._ascii_fonts:  # reportlab's ASCII-readable subset 0, set up when the font is first used
+                state = face.state.get(doc)
+                if state is not None:
+                    self._ascii_fonts[font] = all(state.assignments.get(code) == code for code in range(32, 127))
+        for subset, piece in pieces:
             if subset != current:
                 if not tail:
                     tail = f" {fp_str(size)} Tf {fp_str(size * 1.2)} TL"
