@@ -66,6 +66,8 @@ from reportlab.platypus import (
     Table as PlatypusTable,
     TableStyle,
 )
+from reportlab.platypus.paragraph import cleanBlockQuotedText
+from reportlab.platypus.paraparser import ParaParser
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from cardgen.links import safe_link
@@ -331,6 +333,35 @@ def _lines(entries: tuple[TocEntry, ...]) -> list[tuple[int, str, Any]]:
     return [(level, text, key) for level, text, _, key in entries]
 
 
+class _Paragraphs:
+    """Makes the paragraphs of one layout, building a paragraph of plain text without reportlab's markup parser.
+
+    reportlab parses every paragraph's markup with an HTML parser, a third of typesetting a long card list.
+    Text of one style (no italics or links, all bold or none) holding no character that markup escapes
+    comes out of that parser as one fragment: the style's fragment for that text, whitespace collapsed.
+    Here that fragment is copied from one parsed once per style (and boldness) instead; the paragraph is
+    the one the parser would give, so is the page.
+    """
+
+    def __init__(self) -> None:
+        self._templates: dict[tuple[int, bool], tuple[ParagraphStyle, Any]] = {}
+
+    def __call__(self, runs: Inline, style: ParagraphStyle, kind: type[Paragraph] = FittingParagraph) -> Paragraph:
+        """The paragraph of ``runs`` in ``style``, as ``kind`` (a Paragraph class)."""
+        bold = bool(runs) and runs[0].bold
+        text = "".join(run.text for run in runs)
+        if all(run.bold == bold and not run.italic and not run.href for run in runs) and not any(c in text for c in "&<>"):
+            cleaned = cleanBlockQuotedText(text)
+            if cleaned:
+                key = (id(style), bold)
+                template = self._templates.get(key)
+                if template is None:
+                    _, frags, _ = ParaParser().parse("<b>x</b>" if bold else "x", style)
+                    template = self._templates[key] = (style, frags[0])
+                return kind(cleaned, style, frags=[template[1].clone(text=cleaned, link=[], us_lines=[])])
+        return kind(markup(runs), style)
+
+
 def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines: tuple[TocEntry, ...] = ()) -> list[Flowable]:
     story: list[Flowable] = []
     para_styles = {
@@ -343,6 +374,7 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
         "attribution": styles.attribution,
     }
     pending_pictures: list[Picture] = []
+    paragraph = _Paragraphs()
 
     def flush_pictures() -> None:
         if not pending_pictures:
@@ -373,11 +405,11 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
             level = max(1, min(block.level, 3))
             story.append(_HeadingParagraph(escape(block.text), styles.headings[level - 1], level - 1, f"h-{block.anchor}", block.text))
         elif isinstance(block, Para) and block.css == "entry":
-            story.extend(_entry(block.runs, styles))
+            story.extend(_entry(block.runs, styles, paragraph))
         elif isinstance(block, Para):
-            story.append(FittingParagraph(markup(block.runs), para_styles.get(block.css, styles.body)))
+            story.append(paragraph(block.runs, para_styles.get(block.css, styles.body)))
         elif isinstance(block, ListBlock):
-            items = [FittingParagraph(markup(item), styles.item) for item in block.items]
+            items = [paragraph(item, styles.item) for item in block.items]
             story.append(
                 ListFlowable(
                     items,
@@ -463,7 +495,7 @@ class _Entry(Flowable):
         self.text.drawOn(self.canv, 0, 0)
 
 
-def _entry(runs: Inline, styles: Styles) -> list[Flowable]:
+def _entry(runs: Inline, styles: Styles, paragraph: _Paragraphs) -> list[Flowable]:
     """An entry of the card list: its term in bold on a line of its own, kept with its text, set below it and indented.
 
     Two paragraphs of one font each: platypus breaks a paragraph mixing fonts word by word through its
@@ -471,10 +503,10 @@ def _entry(runs: Inline, styles: Styles) -> list[Flowable]:
     """
     term, text = entry_parts(runs)
     if not term:
-        return [FittingParagraph(markup(runs), styles.body)]
+        return [paragraph(runs, styles.body)]
     if not text:
-        return [FittingParagraph(markup(term), styles.body)]
-    return [_Entry(Paragraph(markup(term), styles.entry_term), FittingParagraph(markup(text), styles.entry_text))]
+        return [paragraph(term, styles.body)]
+    return [_Entry(paragraph(term, styles.entry_term, Paragraph), paragraph(text, styles.entry_text))]
 
 
 FIGURE_WIDTH_MM = 170.0
