@@ -46,7 +46,7 @@ import io
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
@@ -66,16 +66,15 @@ from reportlab.platypus import (
     Table as PlatypusTable,
     TableStyle,
 )
-from reportlab.platypus.paragraph import cleanBlockQuotedText
-from reportlab.platypus.paraparser import ParaParser
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from cardgen.links import safe_link
 from cardgen.render.fonts import ensure_registered
 from cardgen.render.scene import Scene
-from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc, entry_parts
+from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
 from cardgen.rulebook.hyphenate import hyphen_pairs
 from cardgen.rulebook.page_estimate import estimated_pages
+from cardgen.rulebook.paragraphs import FittingParagraph as FittingParagraph
+from cardgen.rulebook.paragraphs import Paragraphs, entry_flowables, markup
 from cardgen.rulebook.pictures import SceneFlowable
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
@@ -171,22 +170,6 @@ def make_styles(locale: str) -> Styles:
     )
 
 
-def markup(runs: Inline) -> str:
-    """Inline runs as reportlab paragraph markup (text escaped)."""
-    out = []
-    for run in runs:
-        text = escape(run.text)
-        href = safe_link(run.href)
-        if href:
-            text = f"<a href={quoteattr(href)} color=\"#7a3b12\">{text}</a>"
-        if run.italic:
-            text = f"<i>{text}</i>"
-        if run.bold:
-            text = f"<b>{text}</b>"
-        out.append(text)
-    return "".join(out)
-
-
 class _LateNumberedToc(TableOfContents):
     """A table of contents whose dot leaders and page numbers are forms, defined after the layout (see the module doc)."""
 
@@ -242,26 +225,6 @@ class _PageMark(Flowable):
 
     def draw(self) -> None:
         """Nothing to draw."""
-
-
-class FittingParagraph(Paragraph):
-    """A paragraph whose split always gives a first part that fits the height it was split at.
-
-    reportlab's split of a hyphenated paragraph can break its lines differently from the wrap it
-    measured (a word hyphenated one way when measuring, another when splitting), so the first part may
-    come out a line taller than the space left; the frame then refuses it and the build stops with
-    "Splitting error". Such a split is tried again one line lower until the first part fits (or the
-    whole paragraph moves to the next page).
-    """
-
-    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
-        height = availHeight
-        while height > 0:
-            parts: list[Flowable] = super().split(availWidth, height)
-            if len(parts) < 2 or parts[0].wrap(availWidth, availHeight)[1] <= availHeight + 1e-6:
-                return parts
-            height -= self.style.leading
-        return []
 
 
 class _HeadingParagraph(Paragraph):
@@ -333,35 +296,6 @@ def _lines(entries: tuple[TocEntry, ...]) -> list[tuple[int, str, Any]]:
     return [(level, text, key) for level, text, _, key in entries]
 
 
-class _Paragraphs:
-    """Makes the paragraphs of one layout, building a paragraph of plain text without reportlab's markup parser.
-
-    reportlab parses every paragraph's markup with an HTML parser, a third of typesetting a long card list.
-    Text of one style (no italics or links, all bold or none) holding no character that markup escapes
-    comes out of that parser as one fragment: the style's fragment for that text, whitespace collapsed.
-    Here that fragment is copied from one parsed once per style (and boldness) instead; the paragraph is
-    the one the parser would give, so is the page.
-    """
-
-    def __init__(self) -> None:
-        self._templates: dict[tuple[int, bool], tuple[ParagraphStyle, Any]] = {}
-
-    def __call__(self, runs: Inline, style: ParagraphStyle, kind: type[Paragraph] = FittingParagraph) -> Paragraph:
-        """The paragraph of ``runs`` in ``style``, as ``kind`` (a Paragraph class)."""
-        bold = bool(runs) and runs[0].bold
-        text = "".join(run.text for run in runs)
-        if all(run.bold == bold and not run.italic and not run.href for run in runs) and not any(c in text for c in "&<>"):
-            cleaned = cleanBlockQuotedText(text)
-            if cleaned:
-                key = (id(style), bold)
-                template = self._templates.get(key)
-                if template is None:
-                    _, frags, _ = ParaParser().parse("<b>x</b>" if bold else "x", style)
-                    template = self._templates[key] = (style, frags[0])
-                return kind(cleaned, style, frags=[template[1].clone(text=cleaned, link=[], us_lines=[])])
-        return kind(markup(runs), style)
-
-
 def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines: tuple[TocEntry, ...] = ()) -> list[Flowable]:
     story: list[Flowable] = []
     para_styles = {
@@ -374,7 +308,7 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
         "attribution": styles.attribution,
     }
     pending_pictures: list[Picture] = []
-    paragraph = _Paragraphs()
+    paragraph = Paragraphs()
 
     def flush_pictures() -> None:
         if not pending_pictures:
@@ -405,7 +339,7 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
             level = max(1, min(block.level, 3))
             story.append(_HeadingParagraph(escape(block.text), styles.headings[level - 1], level - 1, f"h-{block.anchor}", block.text))
         elif isinstance(block, Para) and block.css == "entry":
-            story.extend(_entry(block.runs, styles, paragraph))
+            story.extend(entry_flowables(block.runs, styles.body, styles.entry_term, styles.entry_text, paragraph))
         elif isinstance(block, Para):
             story.append(paragraph(block.runs, para_styles.get(block.css, styles.body)))
         elif isinstance(block, ListBlock):
@@ -449,64 +383,6 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
             story.append(PlatypusPageBreak())
     flush_pictures()
     return story
-
-
-class _Entry(Flowable):
-    """A term on a line of its own with its text below, never parted from the text's first line.
-
-    What ``keepWithNext`` on the term would do, without platypus' KeepTogether, which breaks both
-    paragraphs' lines once to measure them and again to place them: here they are broken once, and the
-    entry splits only at a page end, inside its text.
-    """
-
-    def __init__(self, term: Paragraph, text: Paragraph) -> None:
-        super().__init__()
-        self.term = term
-        self.text = text
-        self._heights = (0.0, 0.0)
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803 (platypus's names)
-        term_h = self.term.wrap(availWidth, availHeight)[1] + self.term.getSpaceAfter()
-        text_h = self.text.wrap(availWidth, availHeight)[1] + self.text.getSpaceBefore()
-        self._heights = (term_h, text_h)
-        self.width = availWidth
-        self.height = term_h + text_h
-        return availWidth, self.height
-
-    def getSpaceBefore(self) -> float:  # noqa: N802 (platypus's names)
-        return float(self.term.getSpaceBefore())
-
-    def getSpaceAfter(self) -> float:  # noqa: N802 (platypus's names)
-        return float(self.text.getSpaceAfter())
-
-    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:  # noqa: N803 (platypus's names)
-        term_h = self.term.wrap(availWidth, availHeight)[1] + self.term.getSpaceAfter()
-        room = availHeight - term_h - self.text.getSpaceBefore()
-        if room <= 0:
-            return []
-        parts = self.text.split(availWidth, room)
-        if len(parts) < 2:
-            return []
-        return [_Entry(self.term, parts[0]), *parts[1:]]
-
-    def draw(self) -> None:
-        term_h, text_h = self._heights
-        self.term.drawOn(self.canv, 0, text_h + term_h - self.term.height)
-        self.text.drawOn(self.canv, 0, 0)
-
-
-def _entry(runs: Inline, styles: Styles, paragraph: _Paragraphs) -> list[Flowable]:
-    """An entry of the card list: its term in bold on a line of its own, kept with its text, set below it and indented.
-
-    Two paragraphs of one font each: platypus breaks a paragraph mixing fonts word by word through its
-    fragment machinery, about five times slower (see docs/decisions.md, Rulebooks).
-    """
-    term, text = entry_parts(runs)
-    if not term:
-        return [paragraph(runs, styles.body)]
-    if not text:
-        return [paragraph(term, styles.body)]
-    return [_Entry(paragraph(term, styles.entry_term, Paragraph), paragraph(text, styles.entry_text))]
 
 
 FIGURE_WIDTH_MM = 170.0
