@@ -17,6 +17,13 @@ forms are named by order of first appearance (deterministic). A backend that
 draws onto someone else's canvas (the rulebook's pictures) never begins a page,
 so it defines no forms and draws shared content in place.
 
+Each page is formatted into its final bytes (its dictionary and compressed
+content stream) as soon as it ends, and reportlab's page objects are let go:
+reportlab keeps every page until the file is written, which for a deck of
+thousands of cards (the one-card-per-page bleed PDF) held most of a build's
+memory. What stays to the end is only what needs the whole document (fonts,
+forms, the page tree, the catalogue).
+
 The hot path avoids repeated work: colours are parsed once per ``#rrggbb``
 string, fill/stroke colour and line width are only set when they change
 (tracked across save/restore), and text runs are positioned with a text
@@ -26,9 +33,16 @@ matrix instead of a saved, transformed and restored graphics state.
 from __future__ import annotations
 
 import io
+import zlib
 from dataclasses import dataclass
+from typing import Any
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab import rl_config
+from reportlab.lib.rl_accel import asciiBase85Encode, fp_str
+from reportlab.pdfbase.pdfdoc import BasicFonts, NoEncryption, PDFObject, PDFObjectReference, xObjectName
+from reportlab.pdfbase.pdfdoc import format as pdf_format
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+from reportlab.pdfbase.pdfutils import _wrap as wrap_a85
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
 from cardgen.render.backend import draw_children, render_document
@@ -84,6 +98,114 @@ _UNKNOWN = object()
 """Tracked paint state before anything is known (page or form start): always set."""
 
 
+class _Settled(PDFObject):
+    """A page or content stream already formatted: the document writes its bytes as they are, under its object number."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def format(self, document: object) -> bytes:
+        """The object's bytes (between reportlab's ``obj`` and ``endobj``)."""
+        return self.data
+
+
+def _settled(name: str, data: bytes) -> _Settled:
+    settled = _Settled(data)
+    settled.__InternalName__ = name  # reportlab's mark of a registered object (so the page tree can refer to it)
+    return settled
+
+
+def settle_last_page(canvas: Canvas) -> None:
+    """Format the page ``canvas`` has just shown (its dictionary and content stream) and keep only the bytes.
+
+    reportlab numbers and formats every object when the file is written, so it
+    keeps every page object, with its content, until then. A page's bytes do
+    not depend on anything later pages do (its fonts and forms are referred to
+    by name, through the document-wide font dictionary and the form objects,
+    which are still formatted at the end), so they are made now, and the
+    page's objects are replaced in reportlab's table by their bytes.
+    """
+    doc = canvas._doc
+    pages = doc.Pages.pages
+    page = pages[-1]
+    name = page.__InternalName__
+    data = pdf_format(page, doc, toplevel=1)  # registers the content stream (page.Contents) as an object of its own
+    settled = _settled(name, data)
+    doc.idToObject[name] = settled
+    pages[-1] = settled
+    contents = page.Contents
+    content_name = getattr(contents, "__InternalName__", None)
+    if content_name is not None and doc.idToObject.get(content_name) is contents:
+        doc.idToObject[content_name] = _settled(content_name, pdf_format(contents, doc, toplevel=1))
+
+
+def _plain_page(canvas: Canvas) -> bool:
+    """Whether the page being drawn uses only what :func:`show_page` writes: a compressed page of an unencrypted document, no page transition, duration,
+    crop marks, annotations, graphics-state dictionaries, shadings or named colour spaces."""
+    c: Any = canvas
+    return bool(c._pageCompression) and isinstance(c._doc.encrypt, NoEncryption) and not (
+        c._pageTransition or c._pageDuration is not None or c._cropMarks or c._annotationrefs or c._extgstate.getState()
+        or c._shadingUsed or c._colorsUsed or c._cropBox or c._artBox
+    )
+
+
+def _array(values: tuple[float, ...] | list[float]) -> str:
+    return "[ " + " ".join(fp_str(v) for v in values) + " ]"
+
+
+def show_page(canvas: Canvas) -> None:
+    """End the page being drawn, as ``canvas.showPage()`` does, and write its objects' bytes at once.
+
+    For a plain page (see :func:`_plain_page`) the page dictionary is written
+    here, with the entries reportlab writes for it (MediaBox, TrimBox and
+    BleedBox when set, Rotate, resources naming the document's fonts, the
+    forms the page places and every procedure set, its parent and content),
+    and so is its content stream, compressed and encoded by reportlab's own
+    filters (Flate, then ASCII85 when reportlab uses it), instead of through
+    reportlab's general object formatter, which took most of a large
+    document's writing time. Any other page is shown by reportlab and
+    then settled (:func:`settle_last_page`).
+    """
+    if not _plain_page(canvas):
+        canvas.showPage()
+        settle_last_page(canvas)
+        return
+    c: Any = canvas
+    doc = c._doc
+    c._code.append(" ")
+    content = ("\n".join(c._psCommandsBeforePage + [c._preamble] + c._code + c._psCommandsAfterPage) + "\n").encode("utf-8")
+    content = zlib.compress(content)  # reportlab's Flate filter, then its ASCII85 one when it uses it
+    filters = "/FlateDecode"
+    if rl_config.useA85:
+        encoded = asciiBase85Encode(content)
+        content = (wrap_a85(encoded) if rl_config.wrapA85 else encoded).encode("latin-1")
+        filters = "/ASCII85Decode /FlateDecode"
+    content_data = f"<<\n/Filter [ {filters} ] /Length {len(content)}\n>>\nstream\n".encode("latin-1") + content + b"endstream\n"
+    content_ref = doc.Reference(_Settled(content_data)).format(doc).decode("latin-1")
+    width, height = c._pagesize
+    rotation = c._pageRotation
+    media = [0, 0, height, width] if rotation in (90, 270) else [0, 0, width, height]
+    parts = ["<<\n"]
+    if c._bleedBox:
+        parts.append(f"/BleedBox {_array(c._bleedBox)} ")
+    parts.append(f"/Contents {content_ref} /MediaBox {_array(media)} /Parent {doc.Reference(doc.Pages).format(doc).decode('latin-1')} ")
+    procs = "/PDF /Text /ImageB /ImageC /ImageI" if c._currentPageHasImages else "/PDF /Text"
+    parts.append(f"/Resources <<\n/Font {PDFObjectReference(BasicFonts).format(doc).decode('latin-1')} /ProcSet [ {procs} ]")
+    forms = c._formsinuse
+    if forms:
+        names = sorted({xObjectName(form) for form in forms})
+        refs = "\n".join(f"/{n} {PDFObjectReference(n).format(doc).decode('latin-1')}" for n in names)
+        parts.append(f" /XObject <<\n{refs}\n>>")
+    parts.append(f"\n>> /Rotate {fp_str(rotation)} ")
+    if c._trimBox:
+        parts.append(f"/TrimBox {_array(c._trimBox)} ")
+    parts.append("/Type /Page\n>>")
+    doc.addPage(_Settled("".join(parts).encode("latin-1")))
+    if c._onPage:
+        c._onPage(c._pageNumber)
+    c._startPage()
+
+
 @dataclass(frozen=True)
 class _Form:
     """A defined Form XObject: its reportlab name and the content it was made from."""
@@ -109,6 +231,8 @@ class PdfBackend:
         self._depth = 0
         self._pages = 0
         self._forms: dict[str, _Form] = {}
+        self._ascii_fonts: dict[str, bool] = {}
+        """Whether a font encodes every printable ASCII character as itself in subset 0 in this document."""
         self._fill: object = _UNKNOWN
         self._stroke: object = _UNKNOWN
         self._width: object = _UNKNOWN
@@ -135,6 +259,7 @@ class PdfBackend:
         self._canvas = canvas
         self._pages = 0
         self._forms = {}
+        self._ascii_fonts = {}
 
     @property
     def _c(self) -> Canvas:
@@ -160,7 +285,7 @@ class PdfBackend:
         if self._depth:
             raise ValueError("unbalanced push_group/pop_group")
         self._c.restoreState()
-        self._c.showPage()
+        show_page(self._c)
         self._pages += 1
 
     def finish(self) -> bytes:
@@ -354,7 +479,12 @@ class PdfBackend:
             self._c.circle(circle.cx, circle.cy, circle.r, stroke=stroke, fill=fill)
 
     def draw_text(self, text: Text) -> None:
-        """Text run with a bundled TTF face; a text matrix un-flips it around its baseline."""
+        """Text run with a bundled TTF face; a text matrix un-flips it around its baseline.
+
+        The operators are those reportlab's text object writes for one line of a TrueType face
+        (``BT``, its origin and the run's matrix, the subset font and size whenever the subset
+        changes, each piece shown with ``Tj``, ``T*``, ``ET``), put together here in one string:
+        a text object per run cost more than the text itself on a large deck's faces."""
         raw = text.text
         content = raw if raw.isprintable() else sanitize_text(raw)  # printable text has nothing to drop
         if not content:
@@ -366,11 +496,37 @@ class PdfBackend:
             width = stringWidth(content, font, size)
             x -= width * 0.5 if text.anchor == "middle" else width
         self._set_fill(text.fill, text=True)
-        run = self._c.beginText()
-        run.setTextTransform(1, 0, 0, -1, x, text.y)
-        run.setFont(font, size)
-        run.textLine(content)
-        self._c.drawText(run)
+        c: Any = self._c
+        face = getFont(font)
+        if not face._dynamicFont or c.bottomup != 1:
+            run = c.beginText()
+            run.setTextTransform(1, 0, 0, -1, x, text.y)
+            run.setFont(font, size)
+            run.textLine(content)
+            c.drawText(run)
+            return
+        doc = c._doc
+        escape = c._escape
+        parts = [f"BT 1 0 0 1 0 0 Tm 1 0 0 -1 {fp_str(x, text.y)} Tm"]
+        current = -1
+        tail = ""
+        if content.isascii() and self._ascii_fonts.get(font):  # printable ASCII: subset 0, each character its own code
+            pieces: list[tuple[int, bytes]] = [(0, content.encode("ascii"))]
+        else:
+            pieces = face.splitString(content, doc)
+            if font not in self._ascii_fonts:  # reportlab's ASCII-readable subset 0, set up when the font is first used
+                state = face.state.get(doc)
+                if state is not None:
+                    self._ascii_fonts[font] = all(state.assignments.get(code) == code for code in range(32, 127))
+        for subset, piece in pieces:
+            if subset != current:
+                if not tail:
+                    tail = f" {fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+                parts.append(face.getSubsetInternalName(subset, doc) + tail)
+                current = subset
+            parts.append(f"({escape(piece)}) Tj")
+        parts.append("T* ET")
+        c._code.append(" ".join(parts))
 
     def draw_image(self, image: Image) -> None:
         """Raster image stretched into its box."""

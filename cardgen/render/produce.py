@@ -25,6 +25,7 @@ Outputs are byte-for-byte deterministic.
 from __future__ import annotations
 
 import json
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Callable, Mapping
@@ -176,8 +177,9 @@ def _cached(cache: ArtefactCache | None, parts: tuple[object, ...], make: Callab
     return cache.fetch(cache.key(*parts), make)
 
 
-SVG_PACK = "svg-pack-1"
-"""The cache entry holding a game's face SVGs (and its format version)."""
+SVG_PACK = "svg-pack-2"
+"""The cache entry holding a game's face SVGs (and its format version): a JSON object of SVG text by scene
+digest, zlib-compressed."""
 
 
 def _read_pack(payload: bytes | None) -> dict[str, str]:
@@ -185,45 +187,73 @@ def _read_pack(payload: bytes | None) -> dict[str, str]:
     if payload is None:
         return {}
     try:
-        stored = json.loads(payload.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError, RecursionError):
+        stored = json.loads(zlib.decompress(payload).decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError, zlib.error):
         return {}
     if not isinstance(stored, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in stored.items()):
         return {}
     return stored
 
 
+class _PackWriter:
+    """Builds a pack as its SVGs are written, compressed as it goes, so the texts are not all held at once."""
+
+    def __init__(self) -> None:
+        self._zip = zlib.compressobj(1)
+        self._chunks = [self._zip.compress(b"{")]
+        self.digests: set[str] = set()
+
+    def add(self, digest: str, text: str) -> None:
+        """Add one face's SVG (a digest already in the pack is left as it is)."""
+        if digest in self.digests:
+            return
+        comma = "," if self.digests else ""
+        self.digests.add(digest)
+        item = f"{comma}{json.dumps(digest)}:{json.dumps(text, ensure_ascii=False)}"
+        self._chunks.append(self._zip.compress(item.encode("utf-8")))
+
+    def payload(self) -> bytes:
+        """The compressed JSON object."""
+        self._chunks.append(self._zip.compress(b"}") + self._zip.flush())
+        return b"".join(self._chunks)
+
+
 def card_svgs(faces: list[Face], digests: Mapping[str, str], cache: ArtefactCache | None, locale: str, folder: Path) -> list[Path]:
     """Write every face's SVG as ``folder/<key>.svg``, drawn afresh or taken from the cache's pack of this game's SVGs.
 
     Each file is written as soon as its text is known, so the SVGs of a large
-    deck are not all held as bytes at once. The SVGs of a game are kept in one
-    cache entry (by scene digest) rather than one entry per face: a build of N
-    faces then reads and writes one cache file instead of N, which is what a
-    large deck's cold build and rebuild spend their time on otherwise. The pack
-    is rewritten, with this build's faces only, when a face was drawn afresh or
-    one was dropped.
+    deck are not all held at once (only the text of a face whose drawing
+    repeats under another key is kept, for its next file). The SVGs of a game
+    are kept in one cache entry (by scene digest) rather than one entry per
+    face: a build of N faces then reads and writes one cache file instead of N,
+    which is what a large deck's cold build and rebuild spend their time on
+    otherwise. The pack is compressed as it is built, and rewritten, with this
+    build's faces only, when a face was drawn afresh or one was dropped.
     """
     key = cache.key(SVG_PACK, locale) if cache is not None else ""
     known = _read_pack(open_entry(SVG_PACK, cache.get(key))) if cache is not None else {}
-    texts: dict[str, str] = {}
+    repeated = {digest for digest, count in Counter(digests[face.key] for face in faces).items() if count > 1}
+    kept: dict[str, str] = {}
+    pack = _PackWriter()
     drawn = 0
     written: list[Path] = []
     for face in faces:
         digest = digests[face.key]
-        text = texts.get(digest) or known.get(digest)
+        text = kept.get(digest) or known.get(digest)
         if text is None:
             from cardgen.render.svg_backend import write_svg  # (only when an SVG is drawn)
 
             text = write_svg(face.scene)
             drawn += 1
-        texts[digest] = text
+        if digest in repeated:
+            kept[digest] = text
+        if cache is not None:
+            pack.add(digest, text)
         path = folder / f"{face.key}.svg"
         path.write_bytes(text.encode("utf-8"))
         written.append(path)
-    if cache is not None and (drawn or set(known) != set(texts)):
-        pack = json.dumps(texts, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
-        cache.put(key, seal_entry(SVG_PACK, pack))
+    if cache is not None and (drawn or set(known) != pack.digests):
+        cache.put(key, seal_entry(SVG_PACK, pack.payload()))
     return written
 
 

@@ -47,7 +47,10 @@ class Heading:
 
 @dataclass(frozen=True)
 class Para:
-    """A paragraph; ``css`` is its class (title, tagline, byline, meta, note, attribution or empty)."""
+    """A paragraph; ``css`` is its class (title, tagline, byline, meta, note, attribution, entry or empty).
+
+    An ``entry`` is one item of a list of named things (the card list): its leading bold runs name it,
+    the rest says what it is (see :func:`entry_parts`)."""
 
     runs: Inline
     css: str = ""
@@ -124,12 +127,29 @@ class Document:
 
 
 INLINE_TAGS = {"b", "i", "a"}
-PARA_CLASSES = {"", "title", "tagline", "byline", "meta", "note", "attribution"}
+PARA_CLASSES = {"", "title", "tagline", "byline", "meta", "note", "attribution", "entry"}
 
 
 def plain(runs: Inline) -> str:
     """The text of inline runs without styling."""
     return "".join(run.text for run in runs)
+
+
+def entry_parts(runs: Inline) -> tuple[Inline, Inline]:
+    """An ``entry`` paragraph's term (its leading bold runs) and its text (the rest, leading space dropped).
+
+    The term is empty when the paragraph does not start in bold; the text is empty when it is all bold.
+    """
+    split = 0
+    while split < len(runs) and runs[split].bold:
+        split += 1
+    rest = list(runs[split:])
+    while rest and not rest[0].text.strip():
+        rest.pop(0)
+    if rest:
+        first = rest[0]
+        rest[0] = Run(first.text.lstrip(), first.bold, first.italic, first.href)
+    return runs[:split], tuple(rest)
 
 
 def _squash(runs: list[Run]) -> Inline:

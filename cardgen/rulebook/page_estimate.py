@@ -16,7 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from cardgen.render.scene import Scene
-from cardgen.rulebook.document import Document, Figure, Heading, ListBlock, PageBreak, Para, Picture, Table, plain
+from cardgen.rulebook.document import Document, Figure, Heading, ListBlock, PageBreak, Para, Picture, Table, entry_parts, plain
 
 if TYPE_CHECKING:
     from cardgen.rulebook.pdf import Styles
@@ -58,6 +58,11 @@ def estimated_pages(
             picture_run = 0
         if isinstance(block, Heading):
             add(text(block.text, styles.headings[max(1, min(block.level, 3)) - 1], frame_w))
+        elif isinstance(block, Para) and block.css == "entry" and entry_parts(block.runs)[0]:
+            term, rest = entry_parts(block.runs)
+            add(text(plain(term), styles.entry_term if rest else styles.body, frame_w))
+            if rest:
+                add(text(plain(rest), styles.entry_text, frame_w - styles.entry_text.leftIndent))
         elif isinstance(block, Para):
             add(text(plain(block.runs), paras.get(block.css, styles.body), frame_w))
         elif isinstance(block, ListBlock):

@@ -46,7 +46,7 @@ import io
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
@@ -68,12 +68,13 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from cardgen.links import safe_link
 from cardgen.render.fonts import ensure_registered
 from cardgen.render.scene import Scene
 from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
 from cardgen.rulebook.hyphenate import hyphen_pairs
 from cardgen.rulebook.page_estimate import estimated_pages
+from cardgen.rulebook.paragraphs import FittingParagraph as FittingParagraph
+from cardgen.rulebook.paragraphs import Paragraphs, entry_flowables, markup
 from cardgen.rulebook.pictures import SceneFlowable
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
@@ -125,6 +126,12 @@ class Styles:
     toc_levels: tuple[ParagraphStyle, ParagraphStyle]
     footer: ParagraphStyle
     caption: ParagraphStyle
+    entry_term: ParagraphStyle
+    entry_text: ParagraphStyle
+
+
+ENTRY_INDENT_MM = 4.0
+"""How far an entry's text (a card's, in the card list) stands in from its term."""
 
 
 def make_styles(locale: str) -> Styles:
@@ -158,23 +165,9 @@ def make_styles(locale: str) -> Styles:
         ),
         footer=ParagraphStyle("footer", fontName=FONT, fontSize=7.2, leading=9, textColor=colors.HexColor("#555555")),
         caption=ParagraphStyle("caption", fontName=FONT_ITALIC, fontSize=8.5, leading=11, alignment=TA_CENTER, textColor=INK),
+        entry_term=ParagraphStyle("entry_term", parent=body, fontName=FONT_BOLD, alignment=TA_LEFT, spaceAfter=0, hyphenationLang=""),
+        entry_text=ParagraphStyle("entry_text", parent=body, leftIndent=ENTRY_INDENT_MM * mm),
     )
-
-
-def markup(runs: Inline) -> str:
-    """Inline runs as reportlab paragraph markup (text escaped)."""
-    out = []
-    for run in runs:
-        text = escape(run.text)
-        href = safe_link(run.href)
-        if href:
-            text = f"<a href={quoteattr(href)} color=\"#7a3b12\">{text}</a>"
-        if run.italic:
-            text = f"<i>{text}</i>"
-        if run.bold:
-            text = f"<b>{text}</b>"
-        out.append(text)
-    return "".join(out)
 
 
 class _LateNumberedToc(TableOfContents):
@@ -232,26 +225,6 @@ class _PageMark(Flowable):
 
     def draw(self) -> None:
         """Nothing to draw."""
-
-
-class FittingParagraph(Paragraph):
-    """A paragraph whose split always gives a first part that fits the height it was split at.
-
-    reportlab's split of a hyphenated paragraph can break its lines differently from the wrap it
-    measured (a word hyphenated one way when measuring, another when splitting), so the first part may
-    come out a line taller than the space left; the frame then refuses it and the build stops with
-    "Splitting error". Such a split is tried again one line lower until the first part fits (or the
-    whole paragraph moves to the next page).
-    """
-
-    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
-        height = availHeight
-        while height > 0:
-            parts: list[Flowable] = super().split(availWidth, height)
-            if len(parts) < 2 or parts[0].wrap(availWidth, availHeight)[1] <= availHeight + 1e-6:
-                return parts
-            height -= self.style.leading
-        return []
 
 
 class _HeadingParagraph(Paragraph):
@@ -335,6 +308,7 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
         "attribution": styles.attribution,
     }
     pending_pictures: list[Picture] = []
+    paragraph = Paragraphs()
 
     def flush_pictures() -> None:
         if not pending_pictures:
@@ -364,10 +338,12 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
         if isinstance(block, Heading):
             level = max(1, min(block.level, 3))
             story.append(_HeadingParagraph(escape(block.text), styles.headings[level - 1], level - 1, f"h-{block.anchor}", block.text))
+        elif isinstance(block, Para) and block.css == "entry":
+            story.extend(entry_flowables(block.runs, styles.body, styles.entry_term, styles.entry_text, paragraph))
         elif isinstance(block, Para):
-            story.append(FittingParagraph(markup(block.runs), para_styles.get(block.css, styles.body)))
+            story.append(paragraph(block.runs, para_styles.get(block.css, styles.body)))
         elif isinstance(block, ListBlock):
-            items = [FittingParagraph(markup(item), styles.item) for item in block.items]
+            items = [paragraph(item, styles.item) for item in block.items]
             story.append(
                 ListFlowable(
                     items,
