@@ -95,6 +95,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
             name: kinds.get(variable.values, ANY) if variable.values is not None else NUMBER for name, variable in rules.variables.items()
         },
         options={name: tuple(option.choices) for name, option in rules.options.items()},
+        mechanics=frozenset(rules.mechanics),
     )
 
 
@@ -258,7 +259,7 @@ def _all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]
             yield ("rules", "tricks", "after", k), effect, k, len(rules.tricks.after)
 
 
-def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+def rules_problems(spec: Spec, rules: RulesData, mechanic_fills: frozenset[str] = frozenset()) -> Iterator[tuple[PathKey, str, str]]:
     """(path, problem, code) of everything the interpreter could not play as written."""
     names = names_of(spec, rules)
     for path, source, card in _expressions(rules):
@@ -344,7 +345,7 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     yield from chance_problems(spec, rules, list(_all_effects(rules)))
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)
-    yield from _unreachable_choices(rules)
+    yield from _unreachable_choices(rules, mechanic_fills)
     if rules.tricks is not None:
         yield from trick_problems(spec, rules, rules.tricks, names)
 
@@ -565,9 +566,10 @@ def _zones_filled(rules: RulesData) -> set[str]:
     return filled
 
 
-def _unreachable_choices(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
-    """A card choice from a zone that never holds a card: no position ever offers it."""
-    filled = _zones_filled(rules)
+def _unreachable_choices(rules: RulesData, mechanic_fills: frozenset[str] = frozenset()) -> Iterator[tuple[PathKey, str, str]]:
+    """A card choice from a zone that never holds a card: no position ever offers it (``mechanic_fills``: the zones
+    the named mechanics declare they put cards into)."""
+    filled = _zones_filled(rules) | mechanic_fills
     for i, step in enumerate(rules.turn):
         for j, option in enumerate(step.options):
             if option.card is not None and option.card.from_ in rules.zones and option.card.from_ not in filled:
@@ -600,6 +602,18 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
         reads.fields.update({rules.tricks.follow, rules.tricks.rank})
     reads.fields.update(variable.values for variable in rules.variables.values() if variable.values is not None)
     return reads
+
+
+def condition_uses(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    """(path, mechanic, condition) of every ``mechanic(NAME, CONDITION)`` in the expressions of ``rules``."""
+    names = names_of(spec, rules)
+    for path, source, card in [*_expressions(rules), *target_expressions(rules)]:
+        try:
+            reads = parse_expression(source, names, card=card, target=binds_target(rules, path))[1]
+        except ExpressionError:
+            continue
+        for name, condition in sorted(reads.conditions):
+            yield path, name, condition
 
 
 def card_choices(rules: RulesData) -> list[Option]:

@@ -31,7 +31,11 @@ when every construct and every name in it belongs to this small language:
 * ``target`` (the seat an option aims at, from 0) in an option's ``target.where`` and the amounts of
   its effects, and in the steps that follow such an option in the turn; every zone function takes the seat whose per-seat zone it reads as one more, last
   argument (``count(hand, target)``, ``total(won, points, target)``, ``top(pile, target).rank``), and
-  ``counter(NAME, SEAT)`` reads another seat's per-seat counter; a seat argument is ``target``, ``seat`` or ``active``.
+  ``counter(NAME, SEAT)`` reads another seat's per-seat counter; a seat argument is ``target``, ``seat`` or ``active``;
+* ``mechanic(NAME, CONDITION)``: a condition of a named mechanic listed under ``rules.mechanics`` (a question the
+  vocabulary cannot ask, such as "could anyone still add a tile to the Mural"), about the seat in question and, in
+  a card choice's ``where``, the card; true or false. Whether the mechanic declares the condition is checked with
+  the rest of its uses (the spec layer does not know the registry).
 
 Nothing else parses (no attribute of anything else, no calls but those, no
 assignment), so an expression can only read the game. The interpreter compiles
@@ -105,6 +109,8 @@ class Names:
     """Rule option -> its choices, for ``options.NAME``."""
     list_kinds: Mapping[str, str] = field(default_factory=dict)
     """List card field -> the kind of its elements (``int_list``: numbers, ``palette_list``: texts), for ``X in card.FIELD``."""
+    mechanics: frozenset[str] = frozenset()
+    """The named mechanics listed under ``rules.mechanics``, for ``mechanic(NAME, CONDITION)``."""
 
 
 @dataclass
@@ -118,10 +124,12 @@ class Reads:
     counters: set[str] = field(default_factory=set)
     variables: set[str] = field(default_factory=set)
     options: set[str] = field(default_factory=set)
+    conditions: set[tuple[str, str]] = field(default_factory=set)
+    """(mechanic, condition) of every ``mechanic(NAME, CONDITION)``."""
 
     def merge(self, other: "Reads") -> None:
         """Add everything ``other`` reads."""
-        for name in ("numbers", "setup", "fields", "zones", "counters", "variables", "options"):
+        for name in ("numbers", "setup", "fields", "zones", "counters", "variables", "options", "conditions"):
             getattr(self, name).update(getattr(other, name))
 
 
@@ -347,9 +355,21 @@ class _Checker:
         self.reads.counters.add(counter.id)
         self.seat_argument(node.args[1])
 
+    def mechanic_condition(self, node: ast.Call) -> None:
+        """``mechanic(NAME, CONDITION)``: a condition of a listed mechanic."""
+        if len(node.args) != 2 or not all(isinstance(a, ast.Name) for a in node.args):
+            raise self.fail("mechanic() takes 2 names: mechanic(NAME, CONDITION)")
+        name, condition = (a.id for a in node.args if isinstance(a, ast.Name))
+        if name not in self.names.mechanics:
+            raise self.fail(f"mechanic {name!r} is not listed under rules.mechanics ({', '.join(sorted(self.names.mechanics)) or 'none'})")
+        self.reads.conditions.add((name, condition))
+
     def call(self, node: ast.Call, *, attribute: bool, depth: int) -> str:
         if isinstance(node.func, ast.Name) and node.func.id == "counter" and not node.keywords and not attribute:
             self.counter_of(node)
+            return NUMBER
+        if isinstance(node.func, ast.Name) and node.func.id == "mechanic" and not node.keywords and not attribute:
+            self.mechanic_condition(node)
             return NUMBER
         if isinstance(node.func, ast.Name) and node.func.id in NUMBER_FUNCTIONS and not node.keywords and not attribute:
             if len(node.args) != 2:
@@ -358,7 +378,7 @@ class _Checker:
                 self.number(self.visit_node(argument, depth + 1), argument, f"{node.func.id}()")
             return NUMBER
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
-            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)}, counter, min, max)")
+            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)}, counter, min, max, mechanic)")
         name = node.func.id
         if len(node.args) == FUNCTIONS[name] + 1:
             # One more, last argument: the seat whose per-seat zone is read.

@@ -12,8 +12,8 @@ from typing import Iterator
 
 from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
-from cardgen.spec.rules_check import rules_problems
-from cardgen.spec.mechanic_declaration import mechanic_problems, mechanic_uses
+from cardgen.spec.rules_check import condition_uses, rules_problems
+from cardgen.spec.mechanic_declaration import mechanic_fills, mechanic_problems, mechanic_uses
 from cardgen.validate.registry import check, register_codes
 
 register_codes(
@@ -54,7 +54,12 @@ def rules_data(loaded: LoadedSpec) -> Iterator[Finding]:
     rules = loaded.spec.rules_data
     if rules is None:
         return
-    for path, problem, code in rules_problems(loaded.spec, rules):
+    fills: frozenset[str] = frozenset()
+    if rules.mechanics:
+        from cardgen.engine.mechanics import mechanic_declaration
+
+        fills = mechanic_fills(rules, {name: mechanic_declaration(name) for name in rules.mechanics})
+    for path, problem, code in rules_problems(loaded.spec, rules, fills):
         severity = Severity.WARNING if code in ("CG177", "CG180") else Severity.ERROR
         yield loaded.place_finding(code, severity, path, problem, _HINTS[code])
 
@@ -69,7 +74,8 @@ def rules_data_mechanics(loaded: LoadedSpec) -> Iterator[Finding]:
     from cardgen.engine.mechanics import mechanic_declaration, registered_mechanics
 
     declarations = {name: mechanic_declaration(name) for name in rules.mechanics}
-    for path, problem in mechanic_problems(rules, declarations, registered_mechanics()):
+    conditions = condition_uses(loaded.spec, rules)
+    for path, problem in mechanic_problems(rules, declarations, registered_mechanics(), conditions):
         yield loaded.place_finding("CG175", Severity.ERROR, path, problem, "see docs/rules-data.md, Named mechanics")
 
 

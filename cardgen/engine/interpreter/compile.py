@@ -238,6 +238,9 @@ class _Emitter:
             counter = node.args[0]
             assert isinstance(counter, ast.Name)
             return f"s.c[{self.t.counter_index[counter.id]} + {self.emit(node.args[1])}]"
+        if node.func.id == "mechanic":
+            name, condition = (a.id for a in node.args if isinstance(a, ast.Name))
+            return f"bool(_M_{name}_{condition}(s, {self.seat}, c))"
         if node.func.id in ("min", "max"):
             return f"_{node.func.id}({self.emit(node.args[0])}, {self.emit(node.args[1])})"
         zone = self.zone(node.args[0], self.seat_of(node, FUNCTIONS[node.func.id]))

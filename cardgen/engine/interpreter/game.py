@@ -133,6 +133,9 @@ class DataGame(Game):
         t = self.tables
         self.mechanics: list[Mechanic] = make_mechanics(self, rules.mechanics)
         """The named mechanics the rules use, in the order listed (each with its slice in ``DataState.m``)."""
+        for mechanic in self.mechanics:  # the conditions expressions ask, as mechanic(NAME, CONDITION)
+            for condition in mechanic.declaration.conditions:
+                t.namespace[f"_M_{mechanic.declaration.name}_{condition}"] = mechanic.query(condition)
         self.variable_values: list[list[Any]] = []
         for variable in rules.variables.values():
             seen: list[Any] = []
