@@ -43,7 +43,7 @@ from cardgen.spec.rules_data import (
     TransferEffect,
 )
 from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, chosen_from_target, dice_rolled, passed_over_to, steal_zone_uses, target_expressions
-from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ROUND_NAMES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
 from cardgen.spec.rules_sets import FILL_WORDS, fill_words, sets_fields, sets_problems
 from cardgen.spec.rules_tricks import trick_problems
 from cardgen.spec.source import PathKey
@@ -96,6 +96,7 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
         },
         options={name: tuple(option.choices) for name, option in rules.options.items()},
         mechanics=frozenset(rules.mechanics),
+        rounds=rules.rounds is not None,
     )
 
 
@@ -346,6 +347,7 @@ def rules_problems(spec: Spec, rules: RulesData, mechanic_fills: frozenset[str] 
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)
     yield from _unreachable_choices(rules, mechanic_fills)
+    yield from _round_problems(rules)
     if rules.tricks is not None:
         yield from trick_problems(spec, rules, rules.tricks, names)
 
@@ -368,7 +370,7 @@ def _option_problems(rules: RulesData, names: Names) -> Iterator[tuple[PathKey, 
             yield here, f"no expression reads option {name!r} (as `options.{name}`), so its choices cannot change play", "CG175"
 
 
-RESERVED_NAMES = BUILTIN_NAMES | frozenset({"true", "false", "card", "numbers", "setup", "options", "target"})
+RESERVED_NAMES = BUILTIN_NAMES | ROUND_NAMES | frozenset({"true", "false", "card", "numbers", "setup", "options", "target"})
 """Words of the expression language a zone, counter or variable may not be named (it would hide them, or they it)."""
 
 
@@ -422,8 +424,7 @@ def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: R
     if not fixed:
         return None
     position = sorted(reads.zones | reads.counters | reads.variables)
-    if any(isinstance(node, ast.Name) and node.id == "turn" for node in ast.walk(tree)):
-        position.append("turn")
+    position += sorted({node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id in {"turn"} | ROUND_NAMES})
     if position:
         return f"{source!r} is worked out once, before play, so it may read numbers, setup entries and `players`, not {', '.join(position)}"
     return None
@@ -541,6 +542,19 @@ def _effect_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, st
             yield ("rules", "effects", effect_id), f"no card in play carries effect {effect_id!r}, so it can never happen", "CG177"
         elif not chosen:
             yield ("rules", "effects", effect_id), f"effect {effect_id!r} happens when its card is chosen, and no option chooses a card with its effects", "CG177"
+
+
+def _round_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    """With ``rounds`` every seat takes exactly one turn a round, in turn order: nothing may skip, reverse or repeat a
+    turn, and no trick's winner may lead out of turn (``round_turn`` and the first player's move rely on it)."""
+    if rules.rounds is None:
+        return
+    for path, effect, _, _ in _all_effects(rules):
+        if isinstance(effect, SkipEffect) or effect in ("reverse", "extra_turn"):
+            word = "skip" if isinstance(effect, SkipEffect) else effect
+            yield path, f"`{word}` changes the turn order, and with `rounds` every seat takes one turn a round in turn order", "CG175"
+    if rules.tricks is not None:
+        yield ("rules", "rounds"), "a trick's winner leads next, and with `rounds` every seat takes one turn a round in turn order", "CG175"
 
 
 def _zones_filled(rules: RulesData) -> set[str]:

@@ -11,7 +11,8 @@ when every construct and every name in it belongs to this small language:
 * a counter's name (the value of the seat in question, or the table's for a shared counter), a
   variable's name, ``players`` (the player count), ``seat`` (the seat in question, from 0: the seat
   deciding), ``active`` (the seat whose turn it is: another seat than ``seat`` only in a reaction),
-  ``turn`` (turns begun, from 1); ``options.NAME`` (the choice the spec makes of a rule option, a text);
+  ``turn`` (turns begun, from 1); with ``rounds``, ``round`` (rounds begun, from 1) and ``round_turn`` (the turn's
+  place in its round, 1 for the round's first player); ``options.NAME`` (the choice the spec makes of a rule option, a text);
 * ``count(ZONE)`` (cards in a zone; the seat's own for a per-seat zone), ``total(ZONE, FIELD)`` (the
   sum of a card field over a zone), ``top(ZONE).FIELD`` (a field of a zone's top card; an empty zone's
   top has no value, equal to nothing and ordered before nothing);
@@ -52,6 +53,8 @@ from typing import Mapping
 from cardgen.limits import MAX_EXPRESSION_DEPTH, over
 
 BUILTIN_NAMES = frozenset({"players", "seat", "turn", "active"})
+ROUND_NAMES = frozenset({"round", "round_turn"})
+"""Names known only when the rules data plays in ``rounds``."""
 CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
 SETUP_PARTS = ("deal", "display", "pieces")
 """The parts of a setup an expression may read, as ``setup.PART.ID``."""
@@ -111,6 +114,8 @@ class Names:
     """List card field -> the kind of its elements (``int_list``: numbers, ``palette_list``: texts), for ``X in card.FIELD``."""
     mechanics: frozenset[str] = frozenset()
     """The named mechanics listed under ``rules.mechanics``, for ``mechanic(NAME, CONDITION)``."""
+    rounds: bool = False
+    """Whether the rules data plays in ``rounds`` (so ``round`` and ``round_turn`` are known)."""
 
 
 @dataclass
@@ -293,6 +298,10 @@ class _Checker:
             self.reads.variables.add(name)
             return self.names.variable_kinds.get(name, ANY)
         if name in BUILTIN_NAMES or name in ("true", "false", "True", "False"):
+            return NUMBER
+        if name in ROUND_NAMES:
+            if not self.names.rounds:
+                raise self.fail(f"`{name}` is only known when the rules data plays in `rounds`")
             return NUMBER
         if name == "target":
             if not self.target:

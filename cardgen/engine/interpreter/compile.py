@@ -209,6 +209,10 @@ class _Emitter:
             return self.seat
         if name == "turn":
             return "s.turn"
+        if name == "round_turn":  # every round has one turn per seat (the checker refuses what would change that)
+            return f"((s.turn - 1) % {self.t.players} + 1)"
+        if name == "round":
+            return f"((s.turn - 1) // {self.t.players} + 1)"
         if name == "target":
             return "s.tg"
         if name == "active":

@@ -6,7 +6,7 @@ some player covers it; zones hold cards, not cells, styles or owners. This mecha
 Mural cards into it (``lay_mural``), offers the placements of the revealed Shape (``build``, ``build_mirrored``,
 clarifications 2-5, 12), the targets of the Ceramas bonuses (``add``, ``remove``, ``move``, ``stop``,
 clarifications 9-11), hands out the Ceramas cards whose pattern a build completes (``claim``, 6-7), answers
-three questions the rules data asks (``idle``: no bonus waits for its targets; ``usable``: a Ceramas card would
+three questions the rules data asks (``waiting``: a bonus waits for its targets; ``usable``: a Ceramas card would
 change something, 8; ``can_add``: someone could still add a tile, 13) and counts the tiles (``tiles``).
 
 Everything else is rules data in the spec: the zones of Shape and Ceramas cards, the shuffles and the deal, the
@@ -139,7 +139,7 @@ class CeramusMural(Mechanic):
         actions={name: PHRASES[name] for name in ("build", "build_mirrored", "add", "remove", "move", "stop")},
         effects={name: PHRASES[name] for name in ("claim", "add_tile", "remove_tile", "move_one", "move_two")},
         scores={"tiles": PHRASES["tiles"]},
-        conditions={name: PHRASES[name] for name in ("idle", "usable", "can_add")},
+        conditions={name: PHRASES[name] for name in ("waiting", "usable", "can_add")},
     )
 
     def __init__(self, game: "DataGame", index: int) -> None:
@@ -524,8 +524,8 @@ class CeramusMural(Mechanic):
     def query(self, name: str) -> QueryFunction:
         """The condition ``name`` as ``f(state, seat, card)``, for the expressions of the rules data."""
         index = self.index
-        if name == "idle":
-            return lambda s, seat, card: s.m[index].pending == IDLE
+        if name == "waiting":
+            return lambda s, seat, card: s.m[index].pending != IDLE
         if name == "usable":
             return self._usable
         if name == "can_add":

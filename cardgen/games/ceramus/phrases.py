@@ -43,7 +43,7 @@ PHRASES: dict[str, str] = {
         "Score %(numbers.points_per_tile_on_mural)s for each of your tiles on the Mural and "
         "%(numbers.points_per_tile_in_reserve)s for each tile left in your reserve."
     ),
-    "idle": N_("no bonus of yours is waiting for its tiles"),
+    "waiting": N_("a bonus of yours is waiting for its tiles"),
     "usable": N_("the card's bonus would change something now"),
     "can_add": N_("some player could still add a tile to the Mural, with a Shape left in a hand or a Ceramas card they hold"),
 }
