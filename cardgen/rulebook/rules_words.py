@@ -368,9 +368,9 @@ class ExpressionText:
                     zone = b.zone_phrase(self.zone_id(node.args[0]), self.whose(node))
                     return b.say(NOT_HOLDS if negated else HOLDS, zone=zone, cards=cards)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "mechanic" and len(node.args) == 2:
-            text = self.mechanic_condition(node)
-            if text is not None:
-                return b.say(NOT_SO, condition=text) if negated else text
+            asked = self.mechanic_condition(node)
+            if asked is not None:
+                return b.say(NOT_SO, condition=asked) if negated else asked
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "holds" and len(node.args) == 2:
             card = node.args[1]
             if isinstance(card, ast.Constant) and isinstance(card.value, str):
