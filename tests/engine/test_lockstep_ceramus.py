@@ -5,9 +5,9 @@ At every decision of seeded random games, at every player count (1 to 4) and und
 position (every cell's Original, style shown and owner, every reserve, the Shape cards in each hand and
 those revealed in order, where each Ceramas card is, the bonus waiting for its tiles with the tiles it may
 still take and those already moved, whether this turn's Shape is mirrored, the seat to decide, the scores)
-and end at the same moment with the same ranking. The reference is the rules module the game ships with
-(``cardgen.games.ceramus.rules``); the data is the fixture ``tests/fixtures/ceramus-data``, whose Mural is
-the mechanic ``ceramus_mural``.
+and end at the same moment with the same ranking. The reference (tests/reference/ceramus.py) is the rules
+module the game shipped with; the data is the spec's ``rules:`` mapping, whose Mural is the mechanic
+``ceramus_mural``.
 
 Deliberate mappings, the only ones:
 
@@ -16,7 +16,8 @@ Deliberate mappings, the only ones:
   same things in a different order from the seeded generator, so the test does not ask for the same draws).
 * Names. ``reveal SHAPE``, ``skip``, ``use CARD``, ``build P`` (``P`` = style * cells + the Shape's top-left
   cell, mirrored or not as the position says), ``pass``, ``add P`` (cell * styles + style), ``remove CELL``,
-  ``move P`` (cell * 4 + direction) and ``stop``.
+  ``move P`` (cell * 4 + direction) and ``stop``: :func:`cardgen.games.ceramus.position.move_name` for the
+  interpreter (the solver plays its lines by these names too), ``move_name`` of the reference.
 * Forced steps. The interpreter carries out a step offering one action by itself only where its rules data
   says ``auto``: "use no more bonuses" when no card is usable (the reference does not offer the bonus phase
   then) and the move on to the next round; neither is a decision of the reference.
@@ -36,12 +37,13 @@ import pytest
 
 from cardgen.engine.core import Termination, make_game
 from cardgen.engine.interpreter import DataGame, DataState
-from cardgen.games.ceramus import rules as ref
+from reference import ceramus as ref
 from cardgen.games.ceramus.mechanic import IDLE, MOVE, CeramusMural, Mural
+from cardgen.games.ceramus.position import move_name
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "ceramus-data"
+FIXTURE = Path(__file__).resolve().parents[2] / "specs" / "ceramus"
 GAMES = int(os.environ.get("CERAMUS_LOCKSTEP_GAMES", "250"))
 PENDING = {ref.ADD: 1, ref.REMOVE: 2, ref.MOVE: 3}
 """The reference's target phases as the mechanic's waiting bonus (:data:`cardgen.games.ceramus.mechanic.ADD`...)."""
@@ -51,41 +53,6 @@ def mural_of(state: DataState) -> tuple[CeramusMural, Mural]:
     mechanic = state.g.mechanics[0]
     assert isinstance(mechanic, CeramusMural)
     return mechanic, state.m[mechanic.index]
-
-
-def data_move(state: DataState, action: int) -> str:
-    g = state.g
-    index, parameter = divmod(action, g.width)
-    option = g.options[index]
-    step, name = option.key.split(".")
-    if name in ("reveal", "use"):
-        return f"{name} {g.card_ids[parameter]}"
-    if name in ("skip", "pass", "stop"):
-        return name
-    if name in ("build", "build_mirrored"):
-        return f"build {parameter}"
-    return f"{name} {parameter}"
-
-
-def reference_move(state: ref.CeramusState, action: int) -> str:
-    g = state.game
-    if action == ref.PASS:
-        return "pass"
-    if action == ref.SKIP:
-        return "skip"
-    if action == ref.STOP:
-        return "stop"
-    if action < g.use_base:
-        return f"reveal {g.shape_ids[action - g.reveal_base]}"
-    if action < g.build_base:
-        return f"use {g.card_ids[action - g.use_base]}"
-    if action < g.add_base:
-        return f"build {action - g.build_base}"
-    if action < g.remove_base:
-        return f"add {action - g.add_base}"
-    if action < g.move_base:
-        return f"remove {action - g.remove_base}"
-    return f"move {action - g.move_base}"
 
 
 def position(state: DataState) -> dict[str, object]:
@@ -131,21 +98,6 @@ def reference_position(state: ref.CeramusState) -> dict[str, object]:
     }
 
 
-def reference_of(game: ref.CeramusGame, data: DataState) -> ref.CeramusState:
-    """The reference's position dealt as the data game dealt: the same Mural, hands and undealt Shapes."""
-    g = data.g
-    _, m = mural_of(data)
-    index = {sid: i for i, sid in enumerate(game.shape_ids)}
-    hands = []
-    for seat in range(g.num_players):
-        mask = 0
-        for design in data.z[g.slot("hand", seat)]:
-            mask |= 1 << index[g.card_ids[design]]
-        hands.append(mask)
-    undealt = [index[g.card_ids[d]] for d in data.z[g.slot("pile")]]
-    return ref.CeramusState.fresh(game, game.geometry, list(m.orig), hands, undealt)
-
-
 @pytest.fixture(scope="module")
 def spec() -> Spec:
     loaded = load_spec(FIXTURE)
@@ -168,13 +120,13 @@ def test_interpreter_and_reference_agree_at_every_decision(spec: Spec, players: 
     ends = set()
     for seed in range(GAMES):
         data = game.new_initial_state(seed)
-        reference = reference_of(reference_game, data)
+        reference = ref.dealt_like(reference_game, data)
         rng, ply = random.Random(seed), 0
         while True:
             where = f"{players} players, {timing}, seed {seed}, ply {ply}"
             assert position(data) == reference_position(reference), f"{where}: positions differ"
-            moves = {data_move(data, a): a for a in data.legal_actions()}
-            reference_moves = {reference_move(reference, a): a for a in reference.legal_actions()}
+            moves = {move_name(data, a): a for a in data.legal_actions()}
+            reference_moves = {ref.move_name(reference, a): a for a in reference.legal_actions()}
             assert sorted(moves) == sorted(reference_moves), f"{where}: moves differ"
             if not moves:
                 break

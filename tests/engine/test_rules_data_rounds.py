@@ -22,7 +22,7 @@ from cardgen.spec.load import load_spec
 
 from engine.spec_copies import data_game
 
-SPEC = Path(__file__).resolve().parents[1] / "fixtures" / "ceramus-data"
+SPEC = Path(__file__).resolve().parents[2] / "specs" / "ceramus"
 
 
 def _copy(tmp_path: Path, *edits: tuple[str, str]) -> Path:

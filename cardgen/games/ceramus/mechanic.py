@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from cardgen.engine.mechanics import ActFunction, ActionsFunction, EffectFunction, Mechanic, QueryFunction, ScoreFunction, SetupFunction
 from cardgen.games.ceramus.phrases import PHRASES
-from cardgen.games.ceramus.rules import DIRECTION_NAMES, EFFECT_COUNT_NUMBER, Geometry, mirror_symmetric, rotate_grid
+from cardgen.games.ceramus.geometry import DIRECTION_NAMES, EFFECT_COUNT_NUMBER, Geometry, mirror_symmetric, mirror_without_asymmetric_shapes, rotate_grid
 from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, NumberRule, RulesContract, SetupRule
 from cardgen.spec.mechanic_declaration import MechanicDeclaration, MechanicZone
 from cardgen.spec.models import MAX_PLAYERS, Spec
@@ -75,6 +75,7 @@ CONTRACT = RulesContract(
     components={"tile": ComponentRule(per_player=True, min_count=1, max_count=100)},
     palettes={"styles": (2, 26)},
     checks=(_mural_cards_fit_the_side,),
+    inert=(mirror_without_asymmetric_shapes,),
 )
 """What the mechanic reads: the Mural's size and cards, the Shapes' squares, the patterns, each player's tiles
 (the tile component's count of each style), the bonus counts and the points per tile."""
