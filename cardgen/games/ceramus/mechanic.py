@@ -71,7 +71,7 @@ CONTRACT = RulesContract(
         "shapes": DeckRule(fields={"cells": "polyomino"}, copies="one"),
         "ceramas": DeckRule(fields={"pattern": "pattern"}, copies="one"),
     },
-    setup=SetupRule(display={"ceramas": WHOLE_DECK}, grids={"mural": ("mural", (1, 400))}),
+    setup=SetupRule(deal={"shapes": (1, 64)}, display={"ceramas": WHOLE_DECK}, grids={"mural": ("mural", (1, 400))}),
     components={"tile": ComponentRule(per_player=True, min_count=1, max_count=100)},
     palettes={"styles": (2, 26)},
     checks=(_mural_cards_fit_the_side,),
@@ -84,7 +84,7 @@ CONTRACT = RulesContract(
 class Mural:
     """The mechanic's slice: the cells (Original, style shown, owner), bitmasks kept in step, reserves, the bonus waiting."""
 
-    __slots__ = ("orig", "owner", "vstyle", "vis", "own", "covered", "pool", "on", "laid", "pending", "left", "moved", "placed")
+    __slots__ = ("orig", "owner", "vstyle", "vis", "own", "covered", "pool", "on", "laid", "pending", "left", "moved", "placed", "built")
 
     def __init__(self) -> None:
         self.orig: tuple[int, ...] = ()
@@ -111,6 +111,8 @@ class Mural:
         """Cells a tile was moved to by the bonus being carried out (it does not move again)."""
         self.placed: tuple[int, ...] = ()
         """The cells the last build laid tiles on (what ``claim`` looks at)."""
+        self.built = 0
+        """The Shapes built so far, one bit per Shape (for the usage counts; not part of the position)."""
 
     def copy(self) -> "Mural":
         """An independent copy (the Originals and the cards laid are shared: they never change)."""
@@ -118,7 +120,7 @@ class Mural:
         other.orig, other.laid = self.orig, self.laid
         other.owner, other.vstyle, other.vis, other.own = list(self.owner), list(self.vstyle), list(self.vis), list(self.own)
         other.covered, other.pool, other.on = self.covered, list(self.pool), list(self.on)
-        other.pending, other.left, other.moved, other.placed = self.pending, self.left, self.moved, self.placed
+        other.pending, other.left, other.moved, other.placed, other.built = self.pending, self.left, self.moved, self.placed, self.built
         return other
 
 
@@ -178,6 +180,8 @@ class CeramusMural(Mechanic):
         self.card_first = designs["ceramas"][0]
         self.card_ids = [game.card_ids[d] for d in designs["ceramas"]]
         patterns = [[str(r) for r in card.data["pattern"]] for card in cards["ceramas"]]  # type: ignore[union-attr]
+        self.patterns = patterns
+        self.card_effects = [card.effect or "" for card in cards["ceramas"]]
         self.card_kind = [MIRROR if card.effect == "mirror_shape" else BONUS_KINDS.get(card.effect or "", IDLE) for card in cards["ceramas"]]
         self.geo = Geometry(self.cols, self.rows, self.shape_cells, patterns)
         self.hands = [game.slot("hand", seat) for seat in range(n)]
@@ -402,7 +406,9 @@ class CeramusMural(Mechanic):
             def build(s: "DataState", seat: int, parameter: int) -> None:
                 m: Mural = s.m[index]
                 style, pos = divmod(parameter, geo.cells)
-                mask, cells = geo.at[self.shape_of(s)][mirrored][pos]
+                shape = self.shape_of(s)
+                m.built |= 1 << shape
+                mask, cells = geo.at[shape][mirrored][pos]
                 anchor = mask & m.vis[style]
                 placed = []
                 for cell in cells:
@@ -584,19 +590,41 @@ class CeramusMural(Mechanic):
         return self.tiles_per_player * max(abs(self.points_on), abs(self.points_reserve))
 
     def usage_keys(self) -> list[str]:
-        """``pattern:CARD`` for every Ceramas card (claimed from the row)."""
-        return [f"pattern:{cid}" for cid in self.card_ids]
+        """``card:SHAPE`` for every Shape (built) and ``pattern:CARD`` for every Ceramas card (claimed from the row)."""
+        return [f"card:{sid}" for sid in self.shape_ids] + [f"pattern:{cid}" for cid in self.card_ids]
 
     def usage(self, state: "DataState") -> dict[str, int]:
+        m: Mural = state.m[self.index]
         row = set(state.z[self.row])
-        return {f"pattern:{cid}": 1 for k, cid in enumerate(self.card_ids) if k + self.card_first not in row}
+        out = {f"card:{sid}": 1 for k, sid in enumerate(self.shape_ids) if m.built >> k & 1}
+        out.update({f"pattern:{cid}": 1 for k, cid in enumerate(self.card_ids) if k + self.card_first not in row})
+        return out
 
     def proven_unusable(self) -> dict[str, str]:
-        """Patterns that need more styles than there are, or do not fit the Mural."""
+        """Shapes and patterns that cannot fit this Mural or these tiles, and card effects only such patterns grant.
+
+        A Shape is built in one style, so it needs no more cells than a player's tiles of one style, and its
+        bounding box (the same mirrored) must fit the Mural. A pattern needs as many styles as it has distinct
+        letters, and its rows must fit the Mural. An effect is unusable when every card carrying it is.
+        """
         out: dict[str, str] = {}
-        for cid, occs in zip(self.card_ids, self.geo.occurrences):
-            if not occs:
-                out[f"pattern:{cid}"] = f"the pattern does not fit a Mural of {self.cols}x{self.rows} cells"
+        for sid, cells in zip(self.shape_ids, self.shape_cells):
+            wide = 1 + max(c[0] for c in cells) - min(c[0] for c in cells)
+            tall = 1 + max(c[1] for c in cells) - min(c[1] for c in cells)
+            if wide > self.cols or tall > self.rows:
+                out[f"card:{sid}"] = f"the Shape is {wide}x{tall} cells and the Mural {self.cols}x{self.rows}"
+            elif len(cells) > self.tiles_per_style:
+                out[f"card:{sid}"] = f"the Shape has {len(cells)} cells, one style, and a player owns {self.tiles_per_style} tiles of each style"
+        for cid, rows in zip(self.card_ids, self.patterns):
+            letters = {ch for row in rows for ch in row if ch != "."}
+            if len(letters) > self.nstyles:
+                out[f"pattern:{cid}"] = f"the pattern needs {len(letters)} different styles and there are {self.nstyles}"
+            elif len(rows[0]) > self.cols or len(rows) > self.rows:
+                out[f"pattern:{cid}"] = f"the pattern is {len(rows[0])}x{len(rows)} cells and the Mural {self.cols}x{self.rows}"
+        for effect in sorted(set(self.card_effects)):
+            granting = [cid for cid, e in zip(self.card_ids, self.card_effects) if e == effect]
+            if all(f"pattern:{cid}" in out for cid in granting):
+                out[f"effect:{effect}"] = f"only {', '.join(granting)} carry it, and no player can claim them"
         return out
 
 
