@@ -14,7 +14,7 @@ round (the reveal on a round's first turn, the first player moving on), the bonu
 (``options.bonus_timing``), which card effect starts which bonus, the end and the first player.
 
 The slice of the position is a :class:`Mural`; the Mural's geometry (placements, pattern occurrences,
-neighbours) is the hand-written engine's :class:`~cardgen.games.ceramus.rules.Geometry`, worked out once per
+neighbours) is :class:`~cardgen.games.ceramus.geometry.Geometry` (the one the former rules module used), worked out once per
 Game.
 """
 
