@@ -13,7 +13,7 @@ Everything else is rules data in the spec: the zones of Shape and Ceramas cards,
 round (the reveal on a round's first turn, the first player moving on), the bonus steps and their timing
 (``options.bonus_timing``), which card effect starts which bonus, the end and the first player.
 
-The slice of the position is a :class:`Mural`; the Mural's geometry (placements, pattern occurrences,
+The slice of the position is a :class:`~cardgen.games.ceramus.mural.Mural`; the Mural's geometry (placements, pattern occurrences,
 neighbours) is :class:`~cardgen.games.ceramus.geometry.Geometry` (the one the former rules module used), worked out once per
 Game.
 """
@@ -24,8 +24,9 @@ import random
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from cardgen.engine.mechanics import ActFunction, ActionsFunction, EffectFunction, Mechanic, QueryFunction, ScoreFunction, SetupFunction
+from cardgen.games.ceramus.mural import IDLE, Mural
 from cardgen.games.ceramus.phrases import PHRASES
-from cardgen.games.ceramus.geometry import DIRECTION_NAMES, EFFECT_COUNT_NUMBER, Geometry, mirror_symmetric, mirror_without_asymmetric_shapes, rotate_grid
+from cardgen.games.ceramus.geometry import DIRECTION_NAMES, EFFECT_COUNT_NUMBER, Geometry, mirror_without_asymmetric_shapes, rotate_grid
 from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, NumberRule, RulesContract, SetupRule
 from cardgen.spec.mechanic_declaration import MechanicDeclaration, MechanicZone
 from cardgen.spec.models import MAX_PLAYERS, Spec
@@ -35,8 +36,8 @@ if TYPE_CHECKING:
     from cardgen.engine.interpreter.game import DataGame, DataState
 
 NAME = "ceramus_mural"
-IDLE, ADD, REMOVE, MOVE, MIRROR = range(5)
-"""What the bonus being carried out waits for: nothing, a cell to add to, a tile to lift, a tile to move (and the
+ADD, REMOVE, MOVE, MIRROR = range(1, 5)
+"""What the bonus being carried out waits for besides nothing (:data:`IDLE`): a cell to add to, a tile to lift, a tile to move (and the
 kind of a mirror card, which waits for nothing: the rules data builds mirrored)."""
 BONUS_KINDS = {"add_tile": ADD, "remove_tile": REMOVE, "move_one": MOVE, "move_two": MOVE}
 """The mechanic's bonus effects (named as the card effects using them) and the targets each asks for."""
@@ -79,49 +80,6 @@ CONTRACT = RulesContract(
 )
 """What the mechanic reads: the Mural's size and cards, the Shapes' squares, the patterns, each player's tiles
 (the tile component's count of each style), the bonus counts and the points per tile."""
-
-
-class Mural:
-    """The mechanic's slice: the cells (Original, style shown, owner), bitmasks kept in step, reserves, the bonus waiting."""
-
-    __slots__ = ("orig", "owner", "vstyle", "vis", "own", "covered", "pool", "on", "laid", "pending", "left", "moved", "placed", "built")
-
-    def __init__(self) -> None:
-        self.orig: tuple[int, ...] = ()
-        """The Original style of each cell (fixed once the Mural is laid; shared between copies)."""
-        self.owner: list[int] = []
-        """The seat whose tile covers each cell (-1: none)."""
-        self.vstyle: list[int] = []
-        """The style each cell shows: its tile's, else its Original's."""
-        self.vis: list[int] = []
-        """Per style, the bitmask of cells showing it."""
-        self.own: list[int] = []
-        """Per seat, the bitmask of cells holding its tiles."""
-        self.covered = 0
-        self.pool: list[int] = []
-        """Tiles in reserve, per seat and style (``seat * styles + style``)."""
-        self.on: list[int] = []
-        """Tiles on the Mural, per seat."""
-        self.laid: tuple[int, ...] = ()
-        """The Mural cards' designs laid into the grid (held outside the zones)."""
-        self.pending = IDLE
-        self.left = 0
-        """Targets the bonus being carried out may still take."""
-        self.moved = 0
-        """Cells a tile was moved to by the bonus being carried out (it does not move again)."""
-        self.placed: tuple[int, ...] = ()
-        """The cells the last build laid tiles on (what ``claim`` looks at)."""
-        self.built = 0
-        """The Shapes built so far, one bit per Shape (for the usage counts; not part of the position)."""
-
-    def copy(self) -> "Mural":
-        """An independent copy (the Originals and the cards laid are shared: they never change)."""
-        other = Mural.__new__(Mural)
-        other.orig, other.laid = self.orig, self.laid
-        other.owner, other.vstyle, other.vis, other.own = list(self.owner), list(self.vstyle), list(self.vis), list(self.own)
-        other.covered, other.pool, other.on = self.covered, list(self.pool), list(self.on)
-        other.pending, other.left, other.moved, other.placed, other.built = self.pending, self.left, self.moved, self.placed, self.built
-        return other
 
 
 class CeramusMural(Mechanic):
@@ -273,33 +231,6 @@ class CeramusMural(Mechanic):
 
     # -- changing the Mural ------------------------------------------------------------------------
 
-    def _lay(self, m: Mural, cell: int, seat: int, style: int) -> None:
-        """Put a tile of ``seat`` on ``cell``, breaking whatever tile was there."""
-        bit = 1 << cell
-        if m.owner[cell] >= 0:
-            self._lift(m, cell)
-        m.vis[m.vstyle[cell]] &= ~bit
-        m.vis[style] |= bit
-        m.vstyle[cell] = style
-        m.owner[cell] = seat
-        m.own[seat] |= bit
-        m.covered |= bit
-        m.pool[seat * self.nstyles + style] -= 1
-        m.on[seat] += 1
-
-    def _lift(self, m: Mural, cell: int) -> None:
-        """Take the tile off ``cell`` and return it to its owner's reserve."""
-        bit = 1 << cell
-        seat, style, base = m.owner[cell], m.vstyle[cell], m.orig[cell]
-        m.pool[seat * self.nstyles + style] += 1
-        m.on[seat] -= 1
-        m.own[seat] &= ~bit
-        m.covered &= ~bit
-        m.owner[cell] = -1
-        m.vis[style] &= ~bit
-        m.vis[base] |= bit
-        m.vstyle[cell] = base
-
     # -- what a seat may do ------------------------------------------------------------------------
 
     def builds(self, m: Mural, seat: int, shape: int, mirrored: bool, first_only: bool = False) -> list[int]:
@@ -413,7 +344,7 @@ class CeramusMural(Mechanic):
                 placed = []
                 for cell in cells:
                     if not (anchor >> cell) & 1:
-                        self._lay(m, cell, seat, style)
+                        m.put(cell, seat, style, self.nstyles)
                         placed.append(cell)
                 m.placed = tuple(placed)
             return build
@@ -422,14 +353,14 @@ class CeramusMural(Mechanic):
             def add(s: "DataState", seat: int, parameter: int) -> None:
                 m: Mural = s.m[index]
                 cell, style = divmod(parameter, nstyles)
-                self._lay(m, cell, seat, style)
+                m.put(cell, seat, style, self.nstyles)
                 self._after_target(m, bool(self.add_targets(m, seat)))
             return add
         if name == "remove":
 
             def remove(s: "DataState", seat: int, parameter: int) -> None:
                 m: Mural = s.m[index]
-                self._lift(m, parameter)
+                m.lift(parameter, self.nstyles)
                 self._after_target(m, m.covered != 0)
             return remove
         if name == "move":
@@ -439,8 +370,8 @@ class CeramusMural(Mechanic):
                 cell, d = divmod(parameter, 4)
                 dest = geo.neighbours[cell][d]
                 owner, style = m.owner[cell], m.vstyle[cell]
-                self._lift(m, cell)
-                self._lay(m, dest, owner, style)
+                m.lift(cell, self.nstyles)
+                m.put(dest, owner, style, self.nstyles)
                 m.moved |= 1 << dest
                 self._after_target(m, bool(self.move_targets(m)))
             return move
@@ -627,7 +558,3 @@ class CeramusMural(Mechanic):
                 out[f"effect:{effect}"] = f"only {', '.join(granting)} carry it, and no player can claim them"
         return out
 
-
-def mirror_changes_nothing(mechanic: CeramusMural, shape: int) -> bool:
-    """Whether a mirror leaves ``shape`` as it is."""
-    return mirror_symmetric(mechanic.shape_cells[shape])
