@@ -119,3 +119,14 @@ def test_the_rulebook_says_rounds_and_conditions_in_both_languages() -> None:
     assert "the number of the turn in its round is 1" in notes and "a bonus of yours is waiting for its tiles" in notes
     assert "um bônus seu está esperando" in " ".join(note for step in portuguese["turn"] for note in step["notes"])
     assert "mechanic(" not in str(english) + str(portuguese)
+
+
+def test_rounds_with_tricks_are_cg175_at_the_rounds_line(tmp_path: Path) -> None:
+    """A trick's winner leads the next trick, so a round of one turn per seat in turn order cannot hold."""
+    folder = tmp_path / "hearts"
+    shutil.copytree(SPEC.parent / "hearts", folder)
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    assert "\n  turn:\n" in text
+    (folder / "game.yaml").write_text(text.replace("\n  turn:\n", "\n  rounds: {first: next}\n  turn:\n", 1), encoding="utf-8")
+    found = [f for f in _findings(folder, "CG175") if "a trick's winner leads next" in f.message]
+    assert [f.line for f in found] == [_line(folder, "rounds: {first: next}")]
