@@ -46,7 +46,7 @@ def test_tiny_example_value(solo: CeramusGame) -> None:
     assert solve_state(state).value == 4 - 12
 
 
-@pytest.mark.parametrize("seed", [2, 3])
+@pytest.mark.parametrize("seed", [4, 5])  # deals the engine-based reference search solves in well under a second
 def test_the_registered_solver_on_a_data_deal_replays_to_the_reference_value(solo: CeramusGame, seed: int) -> None:
     """The shipped game is the rules data: its solver solves the data game's deal, its line replays there to its
     value, and the engine-based reference search finds the same value on the reference dealt the same way."""
