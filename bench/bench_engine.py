@@ -38,6 +38,7 @@ if str(ROOT) not in sys.path:
 from cardgen.engine.agents import RandomAgent  # noqa: E402
 from cardgen.engine.checks import run_checks  # noqa: E402
 from cardgen.engine.core import Game, make_game, registered_rules, solver_for  # noqa: E402
+from cardgen.engine.mechanics import game_package  # noqa: E402
 from cardgen.engine.playout import play_game  # noqa: E402
 from cardgen.spec.load import LoadedSpec, load_spec  # noqa: E402
 
@@ -111,8 +112,8 @@ def check_speedup(loaded: LoadedSpec, playouts: int, skill_games: int) -> tuple[
 def solve_times(loaded: LoadedSpec, deals: int) -> tuple[int, float, float, int] | None:
     """(players, median seconds per deal, max seconds, deals proved) for the registered solver, if any."""
     assert loaded.spec is not None and loaded.spec.rules is not None
-    rules_id = loaded.spec.rules_module
-    solver = solver_for(rules_id) if rules_id is not None else None  # rules as data have no exact solver
+    package = game_package(loaded.spec)  # a rules module's id, or the package of a data game's mechanic (Ceramus, Ceratopsians)
+    solver = solver_for(package) if package is not None else None
     if solver is None:
         return None
     players = loaded.spec.players.min

@@ -1,11 +1,12 @@
-"""Games written as rules data against their hand-written engines, side by side: Mausoleum Guardians and Keramikos.
+"""Games written as rules data against their hand-written engines, side by side: Mausoleum Guardians, Ceramus and Keramikos.
 
 Run from the project root::
 
-    python bench/interpreter_mausoleum.py [--seconds 2] [--rounds 3] [--games mausoleum-guardians,keramikos]
+    python bench/interpreter_mausoleum.py [--seconds 2] [--rounds 3] [--games mausoleum-guardians,ceramus,keramikos]
 
-Mausoleum Guardians is played by the rules-data interpreter from its shipped spec; the engine it shipped with is
-kept as the reference in ``tests/reference/mausoleum_guardians.py``. Keramikos is played by the interpreter from
+Mausoleum Guardians and Ceramus (with its named mechanic ``ceramus_mural``) are played by the rules-data
+interpreter from their shipped specs; the engines they shipped with are kept as the references in
+``tests/reference/`` (``mausoleum_guardians.py``, ``ceramus.py``). Keramikos is played by the interpreter from
 ``tests/fixtures/keramikos-data`` (the shipped spec with its rules written as data, in lockstep with the engine
 in tests/engine/test_lockstep_keramikos.py) against the hand-written ``keramikos`` rules module the shipped spec
 still names. For every player count this plays random games
@@ -32,10 +33,12 @@ from cardgen.engine.core import Game, make_game  # noqa: E402
 from cardgen.spec.load import load_spec  # noqa: E402
 from cardgen.games.keramikos.rules import KeramikosGame  # noqa: E402
 from cardgen.spec.models import Spec  # noqa: E402
+from reference.ceramus import CeramusGame  # noqa: E402
 from reference.mausoleum_guardians import MausoleumGame  # noqa: E402
 
 CASES: dict[str, tuple[Path, Path, Callable[[Spec, int], Game]]] = {
     "mausoleum-guardians": (ROOT / "specs" / "mausoleum-guardians", ROOT / "specs" / "mausoleum-guardians", MausoleumGame),
+    "ceramus": (ROOT / "specs" / "ceramus", ROOT / "specs" / "ceramus", CeramusGame),
     "keramikos": (ROOT / "tests" / "fixtures" / "keramikos-data", ROOT / "specs" / "keramikos", KeramikosGame),
 }
 """Game -> (the spec the interpreter plays, the spec the hand-written engine reads, the hand-written engine)."""

@@ -119,13 +119,14 @@ def bench_ceratopsians(deals: int, start: int, tail: int) -> dict[str, object]:
 
 
 def bench_ceramus(deals: int, start: int) -> dict[str, object]:
-    from ceramus_solver_reference import exhaustive
+    from ceramus_solver_reference import exhaustive  # also puts tests/ on the path, for the reference engine
+    from reference.ceramus import REVEAL, CeramusGame, dealt_like, solve_fast
 
-    from cardgen.games.ceramus.rules import REVEAL
     from cardgen.games.ceramus.solo_search import SoloSearch
     from cardgen.games.ceramus.solver import solve_state
 
     game = _load("ceramus", 1)
+    reference_game = CeramusGame(game.spec, 1)
     errors: list[str] = []
     times: list[float] = []
     values: list[float] = []
@@ -136,17 +137,21 @@ def bench_ceramus(deals: int, start: int) -> dict[str, object]:
         state = game.new_initial_state(seed)
         t0 = time.process_time()
         try:
-            solution = solve_state(state)  # replays its line and raises if it misses the value
+            solution = solve_state(state)  # the shipped game (rules data); replays its line and raises if it misses the value
         except RuntimeError as error:
             errors.append(f"seed {seed}: {error}")
             continue
         times.append(time.process_time() - t0)
         values.append(solution.value)
-        search = SoloSearch(state)
+        reference = dealt_like(reference_game, state)  # the same deal on the former engine, for the enumerations below
+        on_reference = solve_fast(reference)
+        if on_reference.value != solution.value:
+            errors.append(f"seed {seed}: {solution.value} on the data game, {on_reference.value} on the reference")
+        search = SoloSearch(reference)
         if not search.is_over(search.root) and search.bound(search.root) < solution.value:
             errors.append(f"seed {seed}: root bound {search.bound(search.root)} below the value {solution.value}")
-        walk = state.clone()
-        for action in solution.actions:
+        walk = reference.clone()
+        for action in on_reference.actions:
             if walk.phase == REVEAL and bin(walk.hands[0]).count("1") <= 2:
                 late = SoloSearch(walk)
                 if not late.is_over(late.root):

@@ -38,6 +38,9 @@ ActFunction = Callable[["DataState", int, int], None]
 EffectFunction = Callable[["DataState", int, int], None]
 ScoreFunction = Callable[["DataState", int], int]
 ConditionFunction = Callable[["DataState"], bool]
+QueryFunction = Callable[["DataState", int, int], bool]
+"""A condition asked in an expression (``mechanic(NAME, CONDITION)``): ``f(state, seat, card)``, the seat the expression is
+about and the card of a card choice's ``where`` (0 elsewhere)."""
 
 
 class Mechanic(ABC):
@@ -109,6 +112,12 @@ class Mechanic(ABC):
     def condition(self, name: str) -> ConditionFunction:
         """The condition ``name`` as ``f(state)`` (an end condition: whether the game is over)."""
         raise NotImplementedError(f"mechanic {self.declaration.name!r} has no condition {name!r}")
+
+    def query(self, name: str) -> QueryFunction:
+        """The condition ``name`` as ``f(state, seat, card)`` for an expression; by default :meth:`condition`, which
+        reads neither the seat nor the card."""
+        condition = self.condition(name)
+        return lambda state, seat, card: condition(state)
 
     def score_bound(self, name: str) -> int:
         """The largest absolute value score ``name`` can give (bounds the game's scores)."""

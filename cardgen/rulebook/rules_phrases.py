@@ -185,6 +185,8 @@ CARD_IS_NOT = N_("the card is not %(cards)s")
 PLAYERS = N_("the number of players")
 SEAT = N_("your place in the turn order, counted from 0")
 TURN_NUMBER = N_("the number of the turn")
+ROUND_NUMBER = N_("the number of the round")
+ROUND_TURN = N_("the number of the turn in its round")
 TARGET = N_("the chosen player")
 ACTIVE = N_("the active player (the one whose turn it is)")
 OPTION_IS = N_("the rule option “%(option)s” is set to “%(choice)s”")
@@ -255,6 +257,13 @@ FIRST_WHERE = N_(
     "play then goes around the table in turn."
 )
 RANDOM_PLAYER = N_("Choose at random who starts; play then goes around the table in turn.")
+ROUNDS_NEXT = N_(
+    "Play goes in rounds: in each round every player takes one turn, in turn order from the round's first player. "
+    "The next round's first player is the player after this round's first player."
+)
+ROUNDS_SAME = N_(
+    "Play goes in rounds: in each round every player takes one turn, in turn order, always from the same first player."
+)
 
 STEP_TITLE = N_("Step %(number)s")
 STEP_NAMED = N_("Step %(number)s: %(name)s")

@@ -90,6 +90,8 @@ from cardgen.rulebook.rules_phrases import (
     PASSES,
     RAISE,
     RANDOM_PLAYER,
+    ROUNDS_NEXT,
+    ROUNDS_SAME,
     REVERSE,
     ROLL,
     ROLL_DOUBLES,
@@ -236,6 +238,8 @@ class RulesSummary:
             out.append(b.say(FIRST_WHERE, condition=ExpressionText(b, "their").condition(first.where)))
         else:
             out.append(b.say(RANDOM_PLAYER if first == "random" else FIRST_PLAYER))
+        if self.rules.rounds is not None:
+            out.append(b.say(ROUNDS_NEXT if self.rules.rounds.first == "next" else ROUNDS_SAME))
         return out
 
     def _shuffle(self, step: ShuffleStep) -> str:

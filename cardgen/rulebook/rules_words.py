@@ -57,6 +57,8 @@ from cardgen.rulebook.rules_phrases import (
     TOTAL_OF,
     MATCHING_OF,
     TURN_NUMBER,
+    ROUND_NUMBER,
+    ROUND_TURN,
     TARGET,
     ACTIVE,
     OPTION_IS,
@@ -387,6 +389,10 @@ class ExpressionText:
                 if cards:
                     zone = b.zone_phrase(self.zone_id(node.args[0]), self.whose(node))
                     return b.say(NOT_HOLDS if negated else HOLDS, zone=zone, cards=cards)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "mechanic" and len(node.args) == 2:
+            asked = self.mechanic_condition(node)
+            if asked is not None:
+                return b.say(NOT_SO, condition=asked) if negated else asked
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "holds" and len(node.args) == 2:
             card = node.args[1]
             if isinstance(card, ast.Constant) and isinstance(card.value, str):
@@ -404,6 +410,15 @@ class ExpressionText:
             return b.say(NOT_SO, condition=joined) if negated else joined
         text = self.formula(node)
         return b.say(NOT_SO, condition=text) if negated else text
+
+    def mechanic_condition(self, node: ast.Call) -> str | None:
+        """``mechanic(NAME, CONDITION)`` in the mechanic's own words (its declaration's phrase), None when unknown."""
+        from cardgen.engine.mechanics import mechanic_declaration
+
+        name, condition = (a.id if isinstance(a, ast.Name) else "" for a in node.args)
+        declaration = mechanic_declaration(name)
+        message = declaration.conditions.get(condition) if declaration is not None else None
+        return self.book.say(message) if message is not None else None
 
     def comparison(self, left: ast.expr, op: ast.cmpop, right: ast.expr, negated: bool) -> str:
         b = self.book
@@ -559,6 +574,10 @@ class ExpressionText:
                 return b.say(SEAT)
             if node.id == "turn":
                 return b.say(TURN_NUMBER)
+            if node.id == "round":
+                return b.say(ROUND_NUMBER)
+            if node.id == "round_turn":
+                return b.say(ROUND_TURN)
             if node.id == "target":
                 return b.say(TARGET)
             if node.id == "active":

@@ -8,7 +8,7 @@ validator and the rulebook read a declaration without playing anything.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Mapping
+from typing import Iterable, Iterator, Mapping
 
 from cardgen.spec.contract import DeckRule, RulesContract, SetupRule
 from cardgen.spec.rules_data import RulesData
@@ -22,6 +22,8 @@ class MechanicZone:
 
     per_seat: bool
     meaning: str
+    fills: bool = False
+    """Whether the mechanic puts cards into the zone (so a card choice from it may be offered: no CG180)."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,13 @@ class MechanicDeclaration:
     def offers(self, kind: UseKind) -> Mapping[str, str]:
         """The names (with their phrases) the mechanic declares for one kind of use."""
         return {"action": self.actions, "effect": self.effects, "setup": self.setups, "score": self.scores, "condition": self.conditions}[kind]
+
+
+def mechanic_fills(rules: RulesData, declarations: Mapping[str, MechanicDeclaration | None]) -> frozenset[str]:
+    """The zones of ``rules`` that a listed mechanic declares it puts cards into."""
+    return frozenset(
+        zone for name in rules.mechanics for zone, need in getattr(declarations.get(name), "zones", {}).items() if need.fills and zone in rules.zones
+    )
 
 
 def mechanic_uses(rules: RulesData) -> Iterator[tuple[PathKey, str, UseKind, str]]:
@@ -123,11 +132,17 @@ def with_mechanics(base: RulesContract, declarations: list[MechanicDeclaration])
     return merged
 
 
-def mechanic_problems(rules: RulesData, declarations: Mapping[str, MechanicDeclaration | None], known: list[str]) -> Iterator[tuple[PathKey, str]]:
+def mechanic_problems(
+    rules: RulesData,
+    declarations: Mapping[str, MechanicDeclaration | None],
+    known: list[str],
+    conditions: Iterable[tuple[PathKey, str, str]] = (),
+) -> Iterator[tuple[PathKey, str]]:
     """(path, problem) of every mechanic use the interpreter could not play (CG175).
 
     ``declarations`` gives the registered declaration of each name in ``rules.mechanics`` (None:
-    nothing registered it); ``known`` every registered mechanic's name, for the message.
+    nothing registered it); ``known`` every registered mechanic's name, for the message; ``conditions``
+    the (path, mechanic, condition) of every ``mechanic(NAME, CONDITION)`` the expressions ask.
     """
     listed: set[str] = set()
     for i, name in enumerate(rules.mechanics):
@@ -154,6 +169,11 @@ def mechanic_problems(rules: RulesData, declarations: Mapping[str, MechanicDecla
         if declaration is not None and item not in declaration.offers(kind):
             offered = ", ".join(declaration.offers(kind)) or "none"
             yield path, f"mechanic {name!r} has no {kind} {item!r} (its {kind}s: {offered})"
+    for path, name, condition in conditions:
+        declaration = declarations.get(name)
+        if declaration is not None and condition not in declaration.conditions:
+            offered = ", ".join(declaration.conditions) or "none"
+            yield path, f"mechanic {name!r} has no condition {condition!r} (its conditions: {offered})"
     for i, turn_step in enumerate(rules.turn):
         for j, option in enumerate(turn_step.options):
             if option.mechanic is not None and (option.card is not None or option.target is not None):

@@ -45,7 +45,7 @@ from cardgen.spec.rules_data import (
     TransferEffect,
 )
 from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, chosen_from_target, dice_rolled, passed_over_to, steal_zone_uses, target_expressions
-from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ROUND_NAMES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
 from cardgen.spec.rules_majority import majority_fields, majority_problems
 from cardgen.spec.rules_rows_check import row_filled, row_problems, row_reads
 from cardgen.spec.rules_sets import FILL_WORDS, fill_words, sets_fields, sets_problems
@@ -103,6 +103,8 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
         rows={name: zone.under for name, zone in rules.zones.items() if zone.under is not None},
         pile_counters={name: counter.per_pile for name, counter in rules.counters.items() if counter.per_pile is not None},
         components=frozenset(component.id for component in spec.components),
+        mechanics=frozenset(rules.mechanics),
+        rounds=rules.rounds is not None,
     )
 
 
@@ -274,7 +276,7 @@ def all_effects(rules: RulesData) -> Iterator[tuple[PathKey, Effect, int, int]]:
             yield ("rules", "tricks", "after", k), effect, k, len(rules.tricks.after)
 
 
-def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+def rules_problems(spec: Spec, rules: RulesData, mechanic_fills: frozenset[str] = frozenset()) -> Iterator[tuple[PathKey, str, str]]:
     """(path, problem, code) of everything the interpreter could not play as written."""
     names = names_of(spec, rules)
     for path, source, card in all_expressions(rules):
@@ -362,7 +364,8 @@ def rules_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str,
     yield from chance_problems(spec, rules, list(all_effects(rules)))
     yield from _turn_problems(rules)
     yield from _effect_problems(spec, rules)
-    yield from _unreachable_choices(rules)
+    yield from _unreachable_choices(rules, mechanic_fills)
+    yield from _round_problems(rules)
     if rules.tricks is not None:
         yield from trick_problems(spec, rules, rules.tricks, names)
     yield from row_problems(spec, rules, names, list(all_effects(rules)))
@@ -386,7 +389,7 @@ def _option_problems(rules: RulesData, names: Names) -> Iterator[tuple[PathKey, 
             yield here, f"no expression reads option {name!r} (as `options.{name}`), so its choices cannot change play", "CG175"
 
 
-RESERVED_NAMES = BUILTIN_NAMES | frozenset({"true", "false", "card", "numbers", "setup", "options", "target"})
+RESERVED_NAMES = BUILTIN_NAMES | ROUND_NAMES | frozenset({"true", "false", "card", "numbers", "setup", "options", "target"})
 """Words of the expression language a zone, counter or variable may not be named (it would hide them, or they it)."""
 
 
@@ -445,8 +448,7 @@ def _constant_problem(path: PathKey, source: int | str, tree: ast.expr, reads: R
     if not fixed:
         return None
     position = sorted(reads.zones | reads.counters | reads.variables)
-    if any(isinstance(node, ast.Name) and node.id == "turn" for node in ast.walk(tree)):
-        position.append("turn")
+    position += sorted({node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id in {"turn"} | ROUND_NAMES})
     if position:
         return f"{source!r} is worked out once, before play, so it may read numbers, setup entries and `players`, not {', '.join(position)}"
     return None
@@ -568,6 +570,19 @@ def _effect_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, st
             yield ("rules", "effects", effect_id), f"effect {effect_id!r} happens when its card is chosen, and no option chooses a card with its effects", "CG177"
 
 
+def _round_problems(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    """With ``rounds`` every seat takes exactly one turn a round, in turn order: nothing may skip, reverse or repeat a
+    turn, and no trick's winner may lead out of turn (``round_turn`` and the first player's move rely on it)."""
+    if rules.rounds is None:
+        return
+    for path, effect, _, _ in all_effects(rules):
+        if isinstance(effect, SkipEffect) or effect in ("reverse", "extra_turn"):
+            word = "skip" if isinstance(effect, SkipEffect) else effect
+            yield path, f"`{word}` changes the turn order, and with `rounds` every seat takes one turn a round in turn order", "CG175"
+    if rules.tricks is not None:
+        yield ("rules", "rounds"), "a trick's winner leads next, and with `rounds` every seat takes one turn a round in turn order", "CG175"
+
+
 def _zones_filled(rules: RulesData) -> set[str]:
     """Every zone some setup step, option or effect puts cards into."""
     filled: set[str] = set()
@@ -593,9 +608,10 @@ def _zones_filled(rules: RulesData) -> set[str]:
     return filled | row_filled(rules)
 
 
-def _unreachable_choices(rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
-    """A card choice from a zone that never holds a card: no position ever offers it."""
-    filled = _zones_filled(rules)
+def _unreachable_choices(rules: RulesData, mechanic_fills: frozenset[str] = frozenset()) -> Iterator[tuple[PathKey, str, str]]:
+    """A card choice from a zone that never holds a card: no position ever offers it (``mechanic_fills``: the zones
+    the named mechanics declare they put cards into)."""
+    filled = _zones_filled(rules) | mechanic_fills
     for i, step in enumerate(rules.turn):
         for j, option in enumerate(step.options):
             if option.card is not None and option.card.from_ in rules.zones and option.card.from_ not in filled:
@@ -631,6 +647,18 @@ def rules_reads(spec: Spec, rules: RulesData) -> Reads:
     reads.fields.update(variable.values for variable in rules.variables.values() if variable.values is not None)
     reads.merge(row_reads(rules, names, list(all_effects(rules))))
     return reads
+
+
+def condition_uses(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, str, str]]:
+    """(path, mechanic, condition) of every ``mechanic(NAME, CONDITION)`` in the expressions of ``rules``."""
+    names = names_of(spec, rules)
+    for path, source, card in [*all_expressions(rules), *target_expressions(rules)]:
+        try:
+            reads = parse_expression(source, names, card=card, target=binds_target(rules, path))[1]
+        except ExpressionError:
+            continue
+        for name, condition in sorted(reads.conditions):
+            yield path, name, condition
 
 
 def card_choices(rules: RulesData) -> list[Option]:

@@ -536,6 +536,16 @@ class RuleOption(RulesModel):
     meaning: LocalText | None = Field(default=None, description="What the option decides, in every locale.")
 
 
+class Rounds(RulesModel):
+    """Play in rounds: each round every seat takes one turn, in turn order from the round's first player."""
+
+    first: Literal["next", "same"] = Field(
+        default="next",
+        description="Who begins the next round: `next`, the seat after this round's first player (the first player moves on one "
+        "seat each round); `same`, this round's first player again (then rounds are only a count).",
+    )
+
+
 class RulesData(RulesModel):
     """A game's play as data, for the generic interpreter."""
 
@@ -555,6 +565,10 @@ class RulesData(RulesModel):
     first_player: Literal["first", "random"] | "FirstSeatWhere" = Field(
         default="first",
         description="Who takes the first turn: the first seat, a seat drawn at random, or `{where: EXPRESSION}`: the first seat in seat order for which it holds.",
+    )
+    rounds: "Rounds | None" = Field(
+        default=None,
+        description="Play in rounds: every seat takes one turn a round, in turn order from the round's first player; expressions read `round` and `round_turn`.",
     )
     turn: list[Step] = Field(min_length=1, description="The decisions of a turn; a turn starts at the first.")
     effects: dict[RulesIdentifier, list[Effect]] = Field(default_factory=dict, description="What each card effect id does when its card is chosen.")

@@ -11,7 +11,8 @@ when every construct and every name in it belongs to this small language:
 * a counter's name (the value of the seat in question, or the table's for a shared counter), a
   variable's name, ``players`` (the player count), ``seat`` (the seat in question, from 0: the seat
   deciding), ``active`` (the seat whose turn it is: another seat than ``seat`` only in a reaction),
-  ``turn`` (turns begun, from 1); ``options.NAME`` (the choice the spec makes of a rule option, a text);
+  ``turn`` (turns begun, from 1); with ``rounds``, ``round`` (rounds begun, from 1) and ``round_turn`` (the turn's
+  place in its round, 1 for the round's first player); ``options.NAME`` (the choice the spec makes of a rule option, a text);
 * ``count(ZONE)`` (cards in a zone; the seat's own for a per-seat zone), ``total(ZONE, FIELD)`` (the
   sum of a card field over a zone), ``top(ZONE).FIELD`` (a field of a zone's top card; an empty zone's
   top has no value, equal to nothing and ordered before nothing);
@@ -31,7 +32,11 @@ when every construct and every name in it belongs to this small language:
 * ``target`` (the seat an option aims at, from 0) in an option's ``target.where`` and the amounts of
   its effects, and in the steps that follow such an option in the turn; every zone function takes the seat whose per-seat zone it reads as one more, last
   argument (``count(hand, target)``, ``total(won, points, target)``, ``top(pile, target).rank``), and
-  ``counter(NAME, SEAT)`` reads another seat's per-seat counter; a seat argument is ``target``, ``seat`` or ``active``.
+  ``counter(NAME, SEAT)`` reads another seat's per-seat counter; a seat argument is ``target``, ``seat`` or ``active``;
+* ``mechanic(NAME, CONDITION)``: a condition of a named mechanic listed under ``rules.mechanics`` (a question the
+  vocabulary cannot ask, such as "could anyone still add a tile to the Mural"), about the seat in question and, in
+  a card choice's ``where``, the card; true or false. Whether the mechanic declares the condition is checked with
+  the rest of its uses (the spec layer does not know the registry).
 
 Nothing else parses (no attribute of anything else, no calls but those, no
 assignment), so an expression can only read the game. The interpreter compiles
@@ -48,6 +53,8 @@ from typing import Mapping
 from cardgen.limits import MAX_EXPRESSION_DEPTH, over
 
 BUILTIN_NAMES = frozenset({"players", "seat", "turn", "active"})
+ROUND_NAMES = frozenset({"round", "round_turn"})
+"""Names known only when the rules data plays in ``rounds``."""
 CARD_ATTRIBUTES = frozenset({"id", "type", "effect"})
 SETUP_PARTS = ("deal", "display", "pieces")
 """The parts of a setup an expression may read, as ``setup.PART.ID``."""
@@ -111,6 +118,10 @@ class Names:
     """The ids of the spec's components, for ``component.ID.count``."""
     pile_counters: Mapping[str, str] = field(default_factory=dict)
     """Counter kept per pile (``per_pile``) -> its row of piles: read only as the pile in question's."""
+    mechanics: frozenset[str] = frozenset()
+    """The named mechanics listed under ``rules.mechanics``, for ``mechanic(NAME, CONDITION)``."""
+    rounds: bool = False
+    """Whether the rules data plays in ``rounds`` (so ``round`` and ``round_turn`` are known)."""
 
 
 @dataclass
@@ -125,10 +136,12 @@ class Reads:
     variables: set[str] = field(default_factory=set)
     options: set[str] = field(default_factory=set)
     components: set[str] = field(default_factory=set)
+    conditions: set[tuple[str, str]] = field(default_factory=set)
+    """(mechanic, condition) of every ``mechanic(NAME, CONDITION)``."""
 
     def merge(self, other: "Reads") -> None:
         """Add everything ``other`` reads."""
-        for name in ("numbers", "setup", "fields", "zones", "counters", "variables", "options", "components"):
+        for name in ("numbers", "setup", "fields", "zones", "counters", "variables", "options", "components", "conditions"):
             getattr(self, name).update(getattr(other, name))
 
 
@@ -318,6 +331,10 @@ class _Checker:
             return self.names.variable_kinds.get(name, ANY)
         if name in BUILTIN_NAMES or name in ("true", "false", "True", "False"):
             return NUMBER
+        if name in ROUND_NAMES:
+            if not self.names.rounds:
+                raise self.fail(f"`{name}` is only known when the rules data plays in `rounds`")
+            return NUMBER
         if name == "target":
             if not self.target:
                 raise self.fail("`target` is only known in an option with a `target` (its `where` and its effects)")
@@ -413,9 +430,21 @@ class _Checker:
         self.reads.counters.add(counter.id)
         self.seat_argument(node.args[1])
 
+    def mechanic_condition(self, node: ast.Call) -> None:
+        """``mechanic(NAME, CONDITION)``: a condition of a listed mechanic."""
+        if len(node.args) != 2 or not all(isinstance(a, ast.Name) for a in node.args):
+            raise self.fail("mechanic() takes 2 names: mechanic(NAME, CONDITION)")
+        name, condition = (a.id for a in node.args if isinstance(a, ast.Name))
+        if name not in self.names.mechanics:
+            raise self.fail(f"mechanic {name!r} is not listed under rules.mechanics ({', '.join(sorted(self.names.mechanics)) or 'none'})")
+        self.reads.conditions.add((name, condition))
+
     def call(self, node: ast.Call, *, attribute: bool, depth: int) -> str:
         if isinstance(node.func, ast.Name) and node.func.id == "counter" and not node.keywords and not attribute:
             self.counter_of(node)
+            return NUMBER
+        if isinstance(node.func, ast.Name) and node.func.id == "mechanic" and not node.keywords and not attribute:
+            self.mechanic_condition(node)
             return NUMBER
         if isinstance(node.func, ast.Name) and node.func.id in NUMBER_FUNCTIONS and not node.keywords and not attribute:
             if len(node.args) != 2:
@@ -427,7 +456,7 @@ class _Checker:
             self.piles(node, depth)
             return NUMBER
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords:
-            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)}, counter, min, max, piles)")
+            raise self.fail(f"{ast.unparse(node.func)!r} is not a function of the rules ({', '.join(FUNCTIONS)}, counter, min, max, piles, mechanic)")
         name = node.func.id
         if len(node.args) == FUNCTIONS[name] + 1:
             # One more, last argument: the seat whose per-seat zone is read.

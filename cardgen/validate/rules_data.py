@@ -14,11 +14,11 @@ from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.source import PathKey
 from cardgen.spec.local_text import needs_gender
-from cardgen.spec.rules_check import rules_problems, rules_reads
+from cardgen.spec.rules_check import condition_uses, rules_problems, rules_reads
 from cardgen.spec.rules_give import give_problems
 from cardgen.spec.rules_inert import inert_problems
 from cardgen.spec.rules_literals import literal_problems
-from cardgen.spec.mechanic_declaration import mechanic_problems, mechanic_uses
+from cardgen.spec.mechanic_declaration import mechanic_fills, mechanic_problems, mechanic_uses
 from cardgen.validate.registry import check, register_codes
 
 register_codes(
@@ -83,7 +83,12 @@ def rules_data(loaded: LoadedSpec) -> Iterator[Finding]:
     rules = loaded.spec.rules_data
     if rules is None:
         return
-    for path, problem, code in [*rules_problems(loaded.spec, rules), *give_problems(rules)]:
+    fills: frozenset[str] = frozenset()
+    if rules.mechanics:
+        from cardgen.engine.mechanics import mechanic_declaration
+
+        fills = mechanic_fills(rules, {name: mechanic_declaration(name) for name in rules.mechanics})
+    for path, problem, code in [*rules_problems(loaded.spec, rules, fills), *give_problems(rules)]:
         severity = Severity.WARNING if code in ("CG177", "CG180") else Severity.ERROR
         yield loaded.place_finding(code, severity, path, problem, _HINTS[code])
 
@@ -100,7 +105,8 @@ def rules_data_mechanics(loaded: LoadedSpec) -> Iterator[Finding]:
     declarations = {name: mechanic_declaration(name) for name in rules.mechanics}
     # Every registered name is listed only in the message for a name nothing registers: listing them imports every game.
     known = registered_mechanics() if None in declarations.values() else sorted(declarations)
-    for path, problem in mechanic_problems(rules, declarations, known):
+    conditions = condition_uses(loaded.spec, rules)
+    for path, problem in mechanic_problems(rules, declarations, known, conditions):
         yield loaded.place_finding("CG175", Severity.ERROR, path, problem, "see docs/rules-data.md, Named mechanics")
 
 

@@ -14,7 +14,11 @@ Sort now names each card of the new order.
 The Ceramus figures were recorded again for issue 20, when a Ceramas card became usable when its holder
 wants (any number, before and after the build) and a held Remove or Move card began to keep the game
 going; with ``options.bonus_timing: start_of_turn`` the former fixed games still replay move for move
-(tests/games/test_ceramus_source_readings.py).
+(tests/reference/test_ceramus_source_readings_reference.py). They were recorded again for issue 14, when its play
+became rules data with the named mechanic ``ceramus_mural``: the data's setup draws the Mural, its quarter turns and
+the Shape deal in its own order and deals from the top (the end of the list), so a seed deals another game, and the
+actions are the options' numbers; the former rules module, now tests/reference/ceramus.py, agrees with it move for
+move on the same deal (tests/engine/test_lockstep_ceramus.py).
 
 The Ceratopsians figures were recorded again for issue 14, when its play became rules data with the
 named mechanic ``ceratopsians``: the deal follows the rules data's convention (the top of the shuffled
@@ -77,10 +81,10 @@ RECORD = "PYTHONPATH=. python tests/engine/test_fixed_playouts.py --record"
 
 # Digest of (scores, length, actions digest, ranking, usage, termination) over seeds 0-39.
 FORTY_SEEDS = {
-    ("ceramus", 1): "384c03273c87282d",
-    ("ceramus", 2): "e54bb6a1bdf9f95b",
-    ("ceramus", 3): "3ffafe2ff2651487",
-    ("ceramus", 4): "639ba6aec9d7623c",
+    ("ceramus", 1): "f04f9918377b8614",
+    ("ceramus", 2): "f54939b01a36883d",
+    ("ceramus", 3): "edfaec52dd846084",
+    ("ceramus", 4): "317ae3dabea860be",
     ("ceratopsians", 2): "194b9843b79a138c",
     ("keramikos", 2): "a3c96c9946d5fc3e",
     ("keramikos", 3): "fdf251fc6ece2288",

@@ -105,7 +105,7 @@ def test_has_with_the_card_in_question() -> None:
         ("has(line, 'colour', 'red')", "names a card field"),
         ("has(line, colour, card.colour)", "`card` is only known"),
         ("has(line, colour, nothing)", "unknown name 'nothing'"),
-        ("unique(line, colour)", "not a function of the rules (count, total, top, holds, distinct, has, matching, sets, counter, min, max, piles)"),
+        ("unique(line, colour)", "not a function of the rules (count, total, top, holds, distinct, has, matching, sets, counter, min, max, piles, mechanic)"),
         ("setup.pieces.coins", "no setup gives 'pieces.coins'"),
         ("setup.tokens.chips", "setup.tokens is not a setup entry"),
     ],

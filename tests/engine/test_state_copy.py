@@ -6,7 +6,7 @@ import pytest
 
 from cardgen.engine.core import State
 from cardgen.engine.state_copy import state_methods
-from cardgen.games.ceramus.rules import CeramusState
+from reference.ceramus import CeramusState
 from cardgen.games.keramikos.rules import KeramikosState
 from reference.mausoleum_guardians import MausoleumState
 

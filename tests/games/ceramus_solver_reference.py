@@ -7,16 +7,23 @@ an upper bound found when the branch failed low; pruning by :func:`upper_bound`;
 and an early stop at a node once a child reaches that node's bound. It was the
 product's first solver; it stays here as an independent check of the bit-board
 search of :mod:`cardgen.games.ceramus.solo_search`. :func:`exhaustive` tries
-every line with no bound at all.
+every line with no bound at all. Both play the reference engine (tests/reference/ceramus.py, the rules module
+the game shipped with), which the lockstep test ties to the rules data move for move.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 from cardgen.engine.core import Action, Game, Solution
-from cardgen.games.ceramus.rules import (
+
+TESTS = str(Path(__file__).resolve().parents[1])
+if TESTS not in sys.path:  # tests/, where the reference engines live (tests/engine sees it as its package's parent)
+    sys.path.insert(0, TESTS)
+
+from reference.ceramus import (  # noqa: E402
     ADD,
     BUILD,
     MOVE,

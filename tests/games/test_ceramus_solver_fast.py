@@ -8,18 +8,25 @@ import pytest
 from ceramus_solver_reference import exhaustive, solve_reference, solve_state_reference
 from game_helpers import play_to_end, shipped_spec
 
-from cardgen.engine.core import make_game, play_actions
-from cardgen.games.ceramus.rules import ON_TABLE, USED, CeramusGame, CeramusState
+from cardgen.engine.core import Game, Solution, make_game, play_actions
+from cardgen.engine.interpreter import DataGame
+from cardgen.games.ceramus.position import at_round_start
 from cardgen.games.ceramus.solo_search import SoloSearch, engine_actions
-from cardgen.games.ceramus.solver import solve, solve_state
+from cardgen.games.ceramus.solver import solve_state as solve_data_state
+from reference.ceramus import ON_TABLE, USED, CeramusGame, CeramusState, move_name
+from reference.ceramus import solve_fast as solve_state
 
 
 @pytest.fixture(scope="module")
 def solo() -> CeramusGame:
-    spec = shipped_spec("ceramus")
-    g = make_game(spec, 1)
-    assert isinstance(g, CeramusGame)
-    return g
+    """The reference engine at one player: the search is checked on its positions (the lockstep test ties it to the data)."""
+    return CeramusGame(shipped_spec("ceramus"), 1)
+
+
+def solve(game: Game, seed: int) -> Solution:
+    """The fast search on the reference's deal of ``seed``."""
+    assert isinstance(game, CeramusGame)
+    return solve_state(game.new_initial_state(seed))
 
 
 def _final_score(state: CeramusState, actions: tuple[int, ...]) -> int:
@@ -133,9 +140,9 @@ def test_line_translation_rejects_a_wrong_turn(solo: CeramusGame) -> None:
     search.solve()
     turns = search.line()
     assert len(turns) >= 1
-    assert len(engine_actions(state, turns)) >= 2 * len(turns)
+    assert len(engine_actions(state, state, turns, move_name)) >= 2 * len(turns)
     with pytest.raises(ValueError):
-        engine_actions(state, turns[:-1])  # stops before the end
+        engine_actions(state, state, turns[:-1], move_name)  # stops before the end
 
 
 # --- the bounds against plain enumeration --------------------------------------------------
@@ -186,8 +193,8 @@ def test_move_can_fill_a_pattern_cell_for_a_claim(solo: CeramusGame) -> None:
 
 
 def _with_timing(solo: CeramusGame, timing: str) -> CeramusGame:
-    g = make_game(solo.spec.model_copy(update={"options": {"bonus_timing": timing}}), 1)
-    assert isinstance(g, CeramusGame) and g.when_wanted == (timing == "when_wanted")
+    g = CeramusGame(solo.spec.model_copy(update={"options": {"bonus_timing": timing}}), 1)
+    assert g.when_wanted == (timing == "when_wanted")
     return g
 
 
@@ -276,3 +283,37 @@ def test_solver_refuses_a_position_in_the_middle_of_a_turn(solo: CeramusGame) ->
     state.apply_action(state.legal_actions()[0])  # a shape revealed: the turn has begun
     with pytest.raises(ValueError, match="beginning of a round"):
         solve_state(state)
+    data = make_game(solo.spec, 1)
+    assert isinstance(data, DataGame)
+    position = data.new_initial_state(0)
+    assert at_round_start(position)
+    position.apply_action(position.legal_actions()[0])
+    assert not at_round_start(position)
+    with pytest.raises(ValueError, match="beginning of a round"):
+        solve_data_state(position)
+
+
+@pytest.mark.parametrize("timing", ["when_wanted", "start_of_turn"])
+def test_the_data_games_solution_equals_the_references_on_the_same_deal(solo: CeramusGame, timing: str) -> None:
+    """The solver reads a data game's position through the mechanic's slice (position.view) and plays its line by
+    move names: on ten deals (four of their Shape cards kept, the rest back on the pile, so each solves quickly) its
+    value equals the search on the reference dealt the same way, and the line replays on the data game."""
+    from reference.ceramus import dealt_like
+
+    spec = solo.spec.model_copy(update={"options": {"bonus_timing": timing}})
+    data = make_game(spec, 1)
+    assert isinstance(data, DataGame)
+    reference = CeramusGame(spec, 1)
+    values = set()
+    for seed in range(10):
+        state = data.new_initial_state(seed)
+        hand, pile = state.z[data.slot("hand", 0)], state.z[data.slot("pile")]
+        for design in random.Random(seed).sample(sorted(hand), len(hand) - 4):
+            hand.remove(design)
+            pile.append(design)
+        assert state.conservation_errors() == [] and at_round_start(state)
+        solution = solve_data_state(state)
+        values.add(solution.value)
+        assert solution.proved and solution.value == solve_state(dealt_like(reference, state)).value, seed
+        assert play_to_end(state, solution.actions).scores()[0] == solution.value
+    assert len(values) >= 3  # the deals do not all reach the same score: the comparison is not vacuous

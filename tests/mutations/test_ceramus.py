@@ -51,8 +51,8 @@ def test_pattern_no_mural_can_show_is_unreachable(tmp_path: Path) -> None:
     report = engine(result.loaded, PLAYOUTS)
     unreachable = errors(report.findings, "CG505")
     keys = sorted(f.message.split(" ")[0] for f in unreachable)
-    # c1 is the only card granting add_tile, so that bonus goes unused with it; nothing else is touched
-    assert keys == ["bonus:add_tile", "pattern:c1"], rendered(report.findings)
+    # c1 is the only card granting add_tile, so that card effect goes unused with it; nothing else is touched
+    assert keys == ["effect:add_tile", "pattern:c1"], rendered(report.findings)
     for finding in unreachable:
         assert finding.path == "decks[2].cards[0]"
         assert "id: c1" in line_of(finding)

@@ -250,6 +250,10 @@ class _Emitter:
             return self.seat
         if name == "turn":
             return "s.turn"
+        if name == "round_turn":  # every round has one turn per seat (the checker refuses what would change that)
+            return f"((s.turn - 1) % {self.t.players} + 1)"
+        if name == "round":
+            return f"((s.turn - 1) // {self.t.players} + 1)"
         if name == "target":
             return self.target
         if name == "active":
@@ -313,6 +317,9 @@ class _Emitter:
             counter = node.args[0]
             assert isinstance(counter, ast.Name)
             return f"s.c[{self.t.counter_index[counter.id]} + {self.emit(node.args[1])}]"
+        if node.func.id == "mechanic":
+            name, condition = (a.id for a in node.args if isinstance(a, ast.Name))
+            return f"bool(_M_{name}_{condition}(s, {self.seat}, c))"
         if node.func.id in ("min", "max"):
             return f"_{node.func.id}({self.emit(node.args[0])}, {self.emit(node.args[1])})"
         if node.func.id == "piles":
@@ -395,7 +402,8 @@ def compile_first_holding(conditions: Sequence[tuple[int | str, str]], tables: T
         source, seat = conditions[k]
         tree, _ = parse_expression(source, tables.names, target=True)
         code = f"{first + k} if {_Emitter(tables, seat).emit(tree)} else ({code})"
-    return eval(compile(f"lambda s: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+    # ``c`` (no card) for the names that take one, such as a mechanic's condition.
+    return eval(compile(f"lambda s, c=0: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
 def compile_aimed_seats(source: int | str, tables: Tables) -> Callable[[Any, int], list[int]]:
@@ -403,7 +411,7 @@ def compile_aimed_seats(source: int | str, tables: Tables) -> Callable[[Any, int
     option's ``target.where``), in one call instead of one call per seat."""
     tree, _ = parse_expression(source, tables.names, target=True)
     code = _Emitter(tables, target="T").emit(tree)
-    return eval(compile(f"lambda s, S: [T for T in range({tables.players}) if {code}]", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+    return eval(compile(f"lambda s, S, c=0: [T for T in range({tables.players}) if {code}]", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
 def names_read(source: int | str, tables: Tables) -> frozenset[str]:

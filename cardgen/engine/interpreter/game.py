@@ -154,6 +154,11 @@ class DataGame(Game):
         t = self.tables
         self.mechanics: list[Mechanic] = make_mechanics(self, rules.mechanics)
         """The named mechanics the rules use, in the order listed (each with its slice in ``DataState.m``)."""
+        self.rounds_rotate = rules.rounds is not None and rules.rounds.first == "next"
+        """Whether the first player moves on one seat each round (the turn after a round's last goes one seat further)."""
+        for mechanic in self.mechanics:  # the conditions expressions ask, as mechanic(NAME, CONDITION)
+            for condition in mechanic.declaration.conditions:
+                t.namespace[f"_M_{mechanic.declaration.name}_{condition}"] = mechanic.query(condition)
         self.variable_values: list[list[Any]] = []
         for variable in rules.variables.values():
             seen: list[Any] = []

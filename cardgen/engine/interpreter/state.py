@@ -366,6 +366,8 @@ class DataState(State):
             self.extra = False
         else:
             self.seat = (self.seat + self.direction * (1 + self.skips)) % g.num_players
+            if g.rounds_rotate and self.turn % g.num_players == 0:  # a round is over: the seat after its first player begins the next
+                self.seat = (self.seat + 1) % g.num_players
         self.skips = 0
         self.start_turn(after_turn=True)
 

@@ -1,12 +1,17 @@
-"""Ceramus: rules (``ceramus``) and the exact solo solver, registered on import."""
+"""Ceramus: the named mechanic ``ceramus_mural`` (the Mural's cells and tiles) and the exact solo solver, registered on import.
+
+The game's setup, rounds, bonus steps, end and first player are rules data in its spec; this package registers
+what the vocabulary cannot say (:mod:`.mechanic`), the solver of a solo deal, its layouts and figures.
+"""
 
 from __future__ import annotations
 
-from cardgen.engine.core import register_game, register_solver
-from cardgen.games.ceramus.rules import CeramusGame, CeramusState
+from cardgen.engine.core import register_solver
+from cardgen.engine.mechanics import register_mechanic
+from cardgen.games.ceramus.mechanic import CeramusMural
 from cardgen.games.ceramus.solver import solve, solve_state
 
-register_game("ceramus", CeramusGame)
-register_solver("ceramus", solve)
+register_mechanic(CeramusMural)
+register_solver(CeramusMural.declaration.package, solve)
 
-__all__ = ["CeramusGame", "CeramusState", "solve", "solve_state"]
+__all__ = ["CeramusMural", "solve", "solve_state"]

@@ -10,46 +10,56 @@ import random
 
 from cardgen.engine.agents import GreedyAgent
 from cardgen.engine.core import Action, Game, State
-from cardgen.games.ceramus.rules import DIRECTIONS, ON_TABLE, OVER, PASS, SKIP, STOP, CeramusGame, CeramusState
+from cardgen.engine.interpreter import DataGame, DataState
+from cardgen.games.ceramus.geometry import DIRECTIONS, ON_TABLE
+from cardgen.games.ceramus.mechanic import CeramusMural, Mural
+from cardgen.games.ceramus.position import game_view, move_name, mural_mechanic, view
 from cardgen.render.figures import GameFigures, Mark, Position, TableView, Words, Zone, cell_label, register_figures
 from cardgen.render.scene import Primitive, Scene
 from cardgen.render.table_figure import board
 
 MURAL, SHAPES, CERAMAS, TILE, STYLES = "mural", "shapes", "ceramas", "tile", "styles"
-"""The deck, component and palette ids the rules module reads (see its contract)."""
+"""The deck, component and palette ids the mechanic reads (see its contract)."""
 
 
-def _cell(state: CeramusState, cell: int) -> str:
-    return cell_label(cell % state.geo.width, cell // state.geo.width)
+def _mural(state: DataState) -> tuple[CeramusMural, Mural]:
+    mechanic = mural_mechanic(state)
+    return mechanic, state.m[mechanic.index]
 
 
-def mural_zone(state: CeramusState) -> Zone:
+def _cell(mechanic: CeramusMural, cell: int) -> str:
+    return cell_label(cell % mechanic.cols, cell // mechanic.cols)
+
+
+def mural_zone(state: DataState) -> Zone:
     """The Mural as a board: every cell's visible style, a tile's owner on it, a heavier line round each card."""
-    g = state.game
-    marks = tuple(Mark(entry=g.style_ids[state.vstyle[cell]], owner=state.owner[cell]) for cell in range(state.geo.cells))
-    return Zone("cells", MURAL, g.card_columns * g.card_rows, marks=marks, columns=state.geo.width, palette=STYLES, block=g.side)
+    mechanic, m = _mural(state)
+    marks = tuple(Mark(entry=mechanic.style_ids[m.vstyle[cell]], owner=m.owner[cell]) for cell in range(mechanic.geo.cells))
+    return Zone("cells", MURAL, mechanic.card_columns * mechanic.card_rows, marks=marks, columns=mechanic.cols, palette=STYLES, block=mechanic.side)
 
 
 def table(state: State) -> TableView:
     """The Mural, the Ceramas row, the Shape cards left and played, and each seat's hand, tiles and Ceramas."""
-    assert isinstance(state, CeramusState)
-    g = state.game
+    assert isinstance(state, DataState)
+    facts = view(state)
+    g = facts.game
     zones = [mural_zone(state)]
-    row = tuple(Mark(card=card) for i, card in enumerate(g.card_ids) if state.holder[i] == ON_TABLE)
+    row = tuple(Mark(card=card) for i, card in enumerate(g.card_ids) if facts.holder[i] == ON_TABLE)
     if row:
         zones.append(Zone("row", CERAMAS, len(row), marks=row))
-    if state.undealt:
-        zones.append(Zone("pile", SHAPES, len(state.undealt)))
-    if state.played:
-        zones.append(Zone("discard", SHAPES, len(state.played)))
-    for seat in range(g.num_players):
-        zones.append(Zone("hand", SHAPES, bin(state.hands[seat]).count("1"), seat))
+    undealt, played = state.z[state.g.slot("pile")], state.z[state.g.slot("played")]
+    if undealt:
+        zones.append(Zone("pile", SHAPES, len(undealt)))
+    if played:
+        zones.append(Zone("discard", SHAPES, len(played)))
+    for seat in range(facts.n):
+        zones.append(Zone("hand", SHAPES, bin(facts.hands[seat]).count("1"), seat))
         for style in range(g.nstyles):
-            zones.append(Zone("pieces", TILE, state.pool[seat * g.nstyles + style], seat, entry=g.style_ids[style]))
-        held = tuple(Mark(card=card) for i, card in enumerate(g.card_ids) if state.holder[i] == seat)
+            zones.append(Zone("pieces", TILE, facts.pool[seat * g.nstyles + style], seat, entry=g.style_ids[style]))
+        held = tuple(Mark(card=card) for i, card in enumerate(g.card_ids) if facts.holder[i] == seat)
         if held:
             zones.append(Zone("collection", CERAMAS, len(held), seat, held))
-    return TableView(g.num_players, tuple(zones))
+    return TableView(facts.n, tuple(zones))
 
 
 P: dict[str, dict[str, str]] = {
@@ -69,14 +79,21 @@ P: dict[str, dict[str, str]] = {
 }
 
 
+def _mirrored(state: DataState) -> bool:
+    """Whether this turn's Shape is built mirrored (a mirror card was used this turn)."""
+    return state.c[state.g.tables.counter_index["mirrored"]] > 0
+
+
 def describe(state: State, action: Action, words: Words) -> str:
     """``action`` in ``words``' language, from the position before it (as ``action_to_string`` says it),
     cells named as the Mural picture labels them (column letter, row number)."""
-    assert isinstance(state, CeramusState)
-    g = state.game
-    if state.phase == OVER:
+    assert isinstance(state, DataState)
+    if state.is_terminal():
         return state.action_to_string(action)
-    who = words.seat((state.first + state.turn) % state.n)
+    mechanic, m = _mural(state)
+    g = game_view(state)
+    name, _, value = move_name(state, action).partition(" ")
+    who = words.seat(state.deciding_seat())
 
     def say(key: str, **values: object) -> str:
         return words.phrase(P[key]).format(who=who, **values)
@@ -87,49 +104,50 @@ def describe(state: State, action: Action, words: Words) -> str:
     def style(index: int) -> str:
         return words.entry(STYLES, g.style_ids[index])
 
-    if action == PASS:
-        return say("pass", shape=shape(state.shape))
-    if action == SKIP:
-        return say("skip")
-    if action == STOP:
-        return say("stop")
-    if action < g.use_base:
-        return say("reveal", shape=shape(action - g.reveal_base))
-    if action < g.build_base:
-        return say("use", card=words.card(CERAMAS, g.card_ids[action - g.use_base], -1))
-    if action < g.add_base:
-        chosen, pos = divmod(action - g.build_base, state.geo.cells)
-        for place, mask, cells in state.geo.placements[state.shape][1 if state.mirror else 0]:
-            if place == pos:
-                anchor = (mask & state.vis[chosen]).bit_length() - 1
-                tiles = ", ".join(_cell(state, c) for c in cells if c != anchor)
-                text = say("mirrored" if state.mirror else "build", shape=shape(state.shape), style=style(chosen), anchor=_cell(state, anchor), tiles=tiles)
-                owners = sorted({state.owner[c] for c in cells if c != anchor and state.owner[c] >= 0})
-                if owners:
-                    text += words.phrase(P["breaking"]).format(others=", ".join(words.seat(o) for o in owners))
-                return text
-        return state.action_to_string(action)
-    if action < g.remove_base:
-        cell, chosen = divmod(action - g.add_base, g.nstyles)
-        return say("add", style=style(chosen), cell=_cell(state, cell))
-    if action < g.move_base:
-        cell = action - g.remove_base
-        return say("remove", style=style(state.vstyle[cell]), owner=words.seat(state.owner[cell]), cell=_cell(state, cell))
-    cell, direction = divmod(action - g.move_base, len(DIRECTIONS))
-    dest = state.geo.neighbours[cell][direction]
-    return say("move", style=style(state.vstyle[cell]), owner=words.seat(state.owner[cell]), cell=_cell(state, cell), dest=_cell(state, dest))
+    played = state.z[state.g.slot("played")]
+    current = played[-1] - mechanic.shape_first if played else -1
+    if name == "pass":
+        return say("pass", shape=shape(current))
+    if name in ("skip", "stop"):
+        return say(name)
+    if name == "reveal":
+        return say("reveal", shape=shape(g.shape_ids.index(value)))
+    if name == "use":
+        return say("use", card=words.card(CERAMAS, value, -1))
+    number = int(value)
+    if name == "build":
+        chosen, pos = divmod(number, mechanic.geo.cells)
+        mirrored = _mirrored(state)
+        at = mechanic.geo.at[current][1 if mirrored else 0].get(pos)
+        if at is None:
+            return state.action_to_string(action)
+        mask, cells = at
+        anchor = (mask & m.vis[chosen]).bit_length() - 1
+        tiles = ", ".join(_cell(mechanic, c) for c in cells if c != anchor)
+        text = say("mirrored" if mirrored else "build", shape=shape(current), style=style(chosen), anchor=_cell(mechanic, anchor), tiles=tiles)
+        owners = sorted({m.owner[c] for c in cells if c != anchor and m.owner[c] >= 0})
+        if owners:
+            text += words.phrase(P["breaking"]).format(others=", ".join(words.seat(o) for o in owners))
+        return text
+    if name == "add":
+        cell, chosen = divmod(number, g.nstyles)
+        return say("add", style=style(chosen), cell=_cell(mechanic, cell))
+    if name == "remove":
+        return say("remove", style=style(m.vstyle[number]), owner=words.seat(m.owner[number]), cell=_cell(mechanic, number))
+    cell, direction = divmod(number, len(DIRECTIONS))
+    dest = mechanic.geo.neighbours[cell][direction]
+    return say("move", style=style(m.vstyle[cell]), owner=words.seat(m.owner[cell]), cell=_cell(mechanic, cell), dest=_cell(mechanic, dest))
 
 
-def built_cells(state: CeramusState, action: Action) -> list[int]:
+def built_cells(state: DataState, action: Action) -> list[int]:
     """The cells a build action covers (its Original included); empty for any other action."""
-    g = state.game
-    if not g.build_base <= action < g.add_base:
+    name, _, value = move_name(state, action).partition(" ")
+    if name != "build":
         return []
-    pos = (action - g.build_base) % state.geo.cells
-    for place, _mask, cells in state.geo.placements[state.shape][1 if state.mirror else 0]:
-        if place == pos:
-            return list(cells)
-    return []
+    mechanic, _ = _mural(state)
+    pos = int(value) % mechanic.geo.cells
+    at = mechanic.geo.at[mechanic.shape_of(state)][1 if _mirrored(state) else 0].get(pos)
+    return list(at[1]) if at is not None else []
 
 
 OUTLINES = ("#111111", "#8a1c7c", "#0b6e6e", "#7a4a00")
@@ -145,7 +163,7 @@ SEEDS_TRIED = 50
 """Deals tried, from the figure's seed on, for a first round whose Shapes all stay whole on the Mural."""
 
 
-def first_round(game: CeramusGame, seed: int) -> tuple[CeramusState, list[tuple[int, list[int]]]]:
+def first_round(game: DataGame, seed: int) -> tuple[DataState, list[tuple[int, list[int]]]]:
     """The first round of the deal of ``seed`` played by greedy players (ties from ``seed``): the state after
     it, and each Shape built in it (its builder and cells)."""
     state = game.new_initial_state(seed)
@@ -154,12 +172,12 @@ def first_round(game: CeramusGame, seed: int) -> tuple[CeramusState, list[tuple[
     shapes: list[tuple[int, list[int]]] = []
     builders: set[int] = set()
     while not state.is_terminal() and len(builders) < game.num_players:
-        seat = (state.first + state.turn) % state.n
+        seat = state.deciding_seat()
         action = agent.choose(state, state.legal_actions(), rng)
         cells = built_cells(state, action)
         if cells:
             shapes.append((seat, cells))
-        if cells or action == PASS:
+        if cells or move_name(state, action) == "pass":
             builders.add(seat)
         state.apply_action(action)
     return state, shapes
@@ -172,26 +190,28 @@ def positions(game: Game, seed: int, words: Words) -> list[Position]:
     The deal is the first from ``seed`` on whose Shapes all stay whole (no tile broken), so the outlines read
     plainly; breaking is shown by the rules text.
     """
-    assert isinstance(game, CeramusGame)
+    assert isinstance(game, DataGame)
     for tried in range(SEEDS_TRIED):
         state, shapes = first_round(game, seed + tried)
+        _, m = _mural(state)
         whole = all(
-            all(state.owner[c] in (-1, builder) for c in cells) and sum(state.owner[c] == builder for c in cells) == len(cells) - 1
+            all(m.owner[c] in (-1, builder) for c in cells) and sum(m.owner[c] == builder for c in cells) == len(cells) - 1
             for builder, cells in shapes
         )
-        if whole and all(state.on_mural[s] for s in range(game.num_players)):
+        if whole and all(m.on[s] for s in range(game.num_players)):
             break
+    mechanic, m = _mural(state)
     palette = next(p for p in game.spec.palettes if p.id == STYLES)
     entries = {e.id: e for e in palette.entries}
     zone = mural_zone(state)
     marks = tuple(Mark(entry=m.entry, owner=m.owner, text=entries[m.entry].symbol_in(words.locale), fill=entries[m.entry].colour) for m in zone.marks)
     drawn = board(Zone("cells", MURAL, zone.count, marks=marks, columns=zone.columns, block=zone.block), 160.0)
     items: list[Primitive] = list(drawn.items)
-    width = state.geo.width
+    width = mechanic.cols
     for seat, cells in shapes:
         items.extend(drawn.outline([(c % width, c // width) for c in cells], OUTLINES[seat % len(OUTLINES)]))
     lines = tuple(
-        words.phrase(TILES).format(who=words.seat(seat), on=words.number(state.on_mural[seat]), off=words.number(game.tiles_per_player - state.on_mural[seat]))
+        words.phrase(TILES).format(who=words.seat(seat), on=words.number(m.on[seat]), off=words.number(mechanic.tiles_per_player - m.on[seat]))
         for seat in range(game.num_players)
     )
     scene = Scene(drawn.w + 2.0, drawn.h + 2.0, tuple(items))

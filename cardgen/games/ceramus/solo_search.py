@@ -19,7 +19,7 @@ one turn's build leaves the same position as the same card used before the
 next turn's build, and the end check between them cannot tell the two apart (a
 held card with a target keeps the game going), so uses after the build are
 searched on the last turn only, where no next turn follows.
-The rules are the engine's (:mod:`cardgen.games.ceramus.rules`) specialised to
+The rules are the game's (the rules data with the mechanic :mod:`cardgen.games.ceramus.mechanic`) specialised to
 one player, where "does not hold your own tile" means "is not covered", so an
 uncovered cell always shows its Original:
 
@@ -41,7 +41,8 @@ uncovered cell always shows its Original:
 Nodes are memoised on ``(tiles, hand, table, held)`` with either the exact
 value or an upper bound (fail-soft search), probed MTD-style from a sound upper
 bound (see :meth:`SoloSearch.bound`) downwards. The best line is translated to
-engine actions by replaying it through the engine (:func:`engine_actions`).
+engine actions by replaying it through the engine, move by move by name (:func:`engine_actions`), so
+the same search serves the data game (:func:`cardgen.games.ceramus.position.view`) and the tests' reference engine.
 """
 
 from __future__ import annotations
@@ -50,20 +51,9 @@ from collections.abc import Iterator
 from itertools import permutations
 from typing import NamedTuple
 
-from cardgen.games.ceramus.rules import (
-    ADD,
-    BONUS,
-    BUILD,
-    MOVE,
-    ON_TABLE,
-    OVER,
-    PASS,
-    REMOVE,
-    REVEAL,
-    SKIP,
-    STOP,
-    CeramusState,
-)
+from cardgen.engine.core import Action, State
+from cardgen.games.ceramus.geometry import ADD, BUILD, MOVE, ON_TABLE, OVER, REMOVE, REVEAL
+from cardgen.games.ceramus.position import MoveNamer, MuralPosition
 
 Tiles = tuple[int, ...]
 Key = tuple[Tiles, int, int, int]
@@ -109,7 +99,7 @@ def _distinct(options: list[int], used: int) -> bool:
 class SoloSearch:
     """Exact search for one solo position at the start of a round (phase REVEAL or OVER)."""
 
-    def __init__(self, state: CeramusState, node_budget: int | None = None) -> None:
+    def __init__(self, state: MuralPosition, node_budget: int | None = None) -> None:
         if state.n != 1:
             raise ValueError("the solo search plays solo games only")
         if state.phase not in (REVEAL, OVER):
@@ -1156,54 +1146,54 @@ class SoloSearch:
             key = entry[3]
 
 
-def engine_actions(state: CeramusState, turns: list[Turn]) -> list[int]:
-    """The engine actions playing ``turns`` from ``state`` (a solo round start), checked by replaying them."""
-    g = state.game
+def engine_actions(state: State, position: MuralPosition, turns: list[Turn], name_of: MoveNamer) -> list[Action]:
+    """The actions of ``state``'s engine playing ``turns`` from ``state`` (a solo round start whose facts are
+    ``position``), found by their names (``name_of``) among the legal actions and checked by replaying them."""
+    g = position.game
+    cells = position.geo.cells
     s = state.clone()
-    out: list[int] = []
+    out: list[Action] = []
 
-    def play(action: int) -> None:
-        if action not in s.legal_actions():
-            raise ValueError(
-                f"the solo search produced an illegal action: {s.action_to_string(action)}"
-            )
-        out.append(action)
-        s.apply_action(action)
+    def offered() -> dict[str, Action]:
+        return {name_of(s, action): action for action in s.legal_actions()}
+
+    def play(name: str) -> None:
+        moves = offered()
+        if name not in moves:
+            raise ValueError(f"the solo search produced a move the engine does not offer: {name} (offered: {', '.join(sorted(moves))})")
+        out.append(moves[name])
+        s.apply_action(moves[name])
 
     def use(uses: tuple[Use, ...]) -> None:
         for card, targets in uses:
-            if s.phase != BONUS:
-                raise ValueError("the solo line uses a card the engine does not offer")
-            play(g.use_base + card)
+            play(f"use {g.card_ids[card]}")
             kind = g.card_kind[card]
             for target in targets:
                 if kind == ADD:
                     assert isinstance(target, tuple)
-                    play(g.add_base + int(target[0]) * g.nstyles + int(target[1]))
+                    play(f"add {int(target[0]) * g.nstyles + int(target[1])}")
                 elif kind == REMOVE:
                     assert isinstance(target, int)
-                    play(g.remove_base + target)
+                    play(f"remove {target}")
                 else:
                     assert isinstance(target, tuple)
-                    play(g.move_base + int(target[0]) * 4 + int(target[1]))
-            if s.phase == MOVE:
-                play(STOP)
-        if s.phase == BONUS:
-            play(SKIP)
+                    play(f"move {int(target[0]) * 4 + int(target[1])}")
+            if "stop" in offered():
+                play("stop")
+        if "skip" in offered():
+            play("skip")
 
     for turn in turns:
-        if s.phase != REVEAL:
+        if s.is_terminal():
             raise ValueError("the solo line goes on after the game ended")
-        play(g.reveal_base + turn.shape)
+        play(f"reveal {g.shape_ids[turn.shape]}")
         use(turn.uses)
-        if s.phase != BUILD:
-            raise ValueError("the solo line does not reach the build")
         if turn.build is None:
-            play(PASS)
+            play("pass")
         else:
             style, pos = turn.build
-            play(g.build_base + style * s.geo.cells + pos)
+            play(f"build {style * cells + pos}")
         use(turn.after)
-    if s.phase != OVER:
+    if not s.is_terminal():
         raise ValueError("the solo line stops before the end of the game")
     return out

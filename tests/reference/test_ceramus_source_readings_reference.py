@@ -13,26 +13,27 @@ from __future__ import annotations
 
 import hashlib
 import re
+from pathlib import Path
 
 import pytest
-from game_helpers import shipped_spec
 
 from cardgen.engine.agents import RandomAgent
-from cardgen.engine.core import Termination, make_game
+from cardgen.engine.core import Termination
 from cardgen.engine.playout import play_game
-from cardgen.games.ceramus.rules import BONUS, BUILD, REMOVE, REVEAL, SKIP, USED, CeramusGame, CeramusState
+from reference.ceramus import BONUS, BUILD, REMOVE, REVEAL, SKIP, USED, CeramusGame, CeramusState
+from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 
 
 @pytest.fixture(scope="module")
 def spec() -> Spec:
-    return shipped_spec("ceramus")
+    loaded = load_spec(Path(__file__).resolve().parents[2] / "specs" / "ceramus")
+    assert loaded.spec is not None
+    return loaded.spec
 
 
 def game(spec: Spec, players: int, **options: str) -> CeramusGame:
-    g = make_game(spec.model_copy(update={"options": {**spec.options, **options}}), players)
-    assert isinstance(g, CeramusGame)
-    return g
+    return CeramusGame(spec.model_copy(update={"options": {**spec.options, **options}}), players)
 
 
 def card(g: CeramusGame, card_id: str) -> int:

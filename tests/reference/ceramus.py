@@ -1,4 +1,9 @@
-"""Ceramus rules: the Game built from the spec and the mutable State.
+"""The reference engine of Ceramus: the rules module the game shipped with, kept to check the rules data against.
+
+Ceramus is played from its spec's rules data (``specs/ceramus``, with the named mechanic ``ceramus_mural`` of
+:mod:`cardgen.games.ceramus.mechanic`); this engine, written from the rulebook and its numbered clarifications, is
+what ``tests/engine/test_lockstep_ceramus.py`` compares the interpreter with at every decision, and what the
+solver tests compare the solver on. It is not registered as a game.
 
 The Mural is a grid of cells (two per Mural card side). Every cell shows its
 Original style until a tile covers it; a cell holds at most one tile. The
@@ -25,30 +30,32 @@ the game (13).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
-from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, State, Termination
+from cardgen.engine.core import TERMINAL, Action, Game, GameInfo, Seat, Solution, State, Termination
+from cardgen.engine.interpreter import DataState
 from cardgen.engine.state_copy import state_methods
 from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, NumberRule, OptionRule, RulesContract, SetupRule, read_option
 from cardgen.spec.models import MAX_PLAYERS, Deck, Spec
 from cardgen.spec.source import PathKey
-
-# Phases.
-REVEAL, BONUS, BUILD, ADD, REMOVE, MOVE, OVER = range(7)
-
-# Where a Ceramas card is (any value >= 0 is the seat holding it).
-ON_TABLE = -1
-USED = -2
-
-# Bonus kinds, by effect id.
-EFFECT_KINDS = {"add_tile": ADD, "remove_tile": REMOVE, "mirror_shape": BUILD, "move_one": MOVE, "move_two": MOVE}
-EFFECT_COUNT_NUMBER = {
-    "add_tile": "add_tile_count",
-    "remove_tile": "remove_tile_count",
-    "move_one": "move_one_max_tiles",
-    "move_two": "move_two_max_tiles",
-}
+from cardgen.games.ceramus.geometry import (
+    ADD,
+    BONUS,
+    BUILD,
+    DIRECTION_NAMES,
+    EFFECT_COUNT_NUMBER,
+    EFFECT_KINDS,
+    MOVE,
+    ON_TABLE,
+    OVER,
+    REMOVE,
+    REVEAL,
+    USED,
+    Geometry,
+    mirror_symmetric,
+    mirror_without_asymmetric_shapes as _mirror_without_asymmetric_shapes,
+    rotate_grid,
+)
 
 # Choices of options.bonus_timing (clarification 8).
 WHEN_WANTED = "when_wanted"
@@ -58,10 +65,6 @@ START_OF_TURN = "start_of_turn"
 PASS = 0
 SKIP = 1
 STOP = 2
-
-# Directions for moves: up, right, down, left.
-DIRECTIONS = ((0, -1), (1, 0), (0, 1), (-1, 0))
-DIRECTION_NAMES = ("up", "right", "down", "left")
 
 
 def _mural_cards_fit_the_side(spec: Spec) -> Iterator[tuple[PathKey, str]]:
@@ -74,34 +77,6 @@ def _mural_cards_fit_the_side(spec: Spec) -> Iterator[tuple[PathKey, str]]:
             rows = card.data.get("originals")
             if not isinstance(rows, list) or len(rows) != side or any(not isinstance(r, list) or len(r) != side for r in rows):
                 yield ("decks", d_index, "cards", c_index, "data", "originals"), f"mural card {card.id!r} is not {side} by {side} cells (numbers.cells_per_card_side)"
-
-
-def mirror_symmetric(cells: Sequence[tuple[int, int]]) -> bool:
-    """Whether a Shape is its own left-to-right mirror image (then a mirror bonus changes nothing)."""
-    if not cells:
-        return True
-    left, right = min(x for x, _ in cells), max(x for x, _ in cells)
-    return {(left + right - x, y) for x, y in cells} == set(cells)
-
-
-def _mirror_without_asymmetric_shapes(spec: Spec) -> Iterator[tuple[PathKey, str]]:
-    """A mirror bonus changes nothing when every Shape is its own mirror image (shapes are never turned)."""
-    shapes = next((d for d in spec.decks if d.id == "shapes"), None)
-    ceramas = next(((i, d) for i, d in enumerate(spec.decks) if d.id == "ceramas"), None)
-    if shapes is None or ceramas is None:
-        return
-    asymmetric = []
-    for card in shapes.cards:
-        raw = card.data.get("cells")
-        cells = [(int(c[0]), int(c[1])) for c in raw if isinstance(c, list) and len(c) == 2] if isinstance(raw, list) else []
-        if cells and not mirror_symmetric(cells):
-            asymmetric.append(card.id)
-    if asymmetric:
-        return
-    d_index, deck = ceramas
-    for c_index, card in enumerate(deck.cards):
-        if card.effect == "mirror_shape":
-            yield ("decks", d_index, "cards", c_index, "effect"), f"card {card.id!r} mirrors the Shape, and every Shape is its own mirror image"
 
 
 CONTRACT = RulesContract(
@@ -147,97 +122,6 @@ def _deck(spec: Spec, deck_id: str) -> Deck:
         if deck.id == deck_id:
             return deck
     raise ValueError(f"the Ceramus rules need a deck {deck_id!r}")
-
-
-def rotate_grid(grid: Sequence[Sequence[int]], quarter_turns: int) -> list[list[int]]:
-    """``grid`` (a square of rows) turned clockwise by ``quarter_turns`` quarter turns."""
-    out = [list(row) for row in grid]
-    for _ in range(quarter_turns % 4):
-        n = len(out)
-        out = [[out[n - 1 - c][r] for c in range(n)] for r in range(n)]
-    return out
-
-
-@dataclass(frozen=True)
-class Occurrence:
-    """One place a Ceramas pattern can lie on the Mural: its cells grouped by letter."""
-
-    mask: int
-    groups: tuple[tuple[int, ...], ...]
-
-
-class Geometry:
-    """Everything precomputed for one Mural size: placements of shapes and patterns, neighbours."""
-
-    def __init__(self, width: int, height: int, shapes: Sequence[Sequence[tuple[int, int]]], patterns: Sequence[Sequence[str]]) -> None:
-        self.width = width
-        self.height = height
-        self.cells = width * height
-        # placements[shape][mirrored] = list of (position, mask, cells); position = top-left cell index
-        self.placements: list[tuple[list[tuple[int, int, tuple[int, ...]]], list[tuple[int, int, tuple[int, ...]]]]] = []
-        for cells in shapes:
-            self.placements.append((self._place(cells), self._place(self.mirror(cells))))
-        # at[shape][mirrored][position] = (mask, cells)
-        self.at: list[tuple[dict[int, tuple[int, tuple[int, ...]]], ...]] = [
-            tuple({pos: (mask, idx) for pos, mask, idx in variant} for variant in pair) for pair in self.placements
-        ]
-        # occurrences[card] = list of Occurrence; by_cell[card][cell] = indexes into occurrences[card]
-        self.occurrences: list[list[Occurrence]] = []
-        self.by_cell: list[list[tuple[int, ...]]] = []
-        for rows in patterns:
-            occs = self._pattern_occurrences(rows)
-            self.occurrences.append(occs)
-            lists: list[list[int]] = [[] for _ in range(self.cells)]
-            for index, occ in enumerate(occs):
-                for group in occ.groups:
-                    for cell in group:
-                        lists[cell].append(index)
-            self.by_cell.append([tuple(x) for x in lists])
-        # neighbours[cell][direction] = cell or -1
-        self.neighbours: list[tuple[int, int, int, int]] = []
-        for cell in range(self.cells):
-            x, y = cell % width, cell // width
-            around = []
-            for dx, dy in DIRECTIONS:
-                nx, ny = x + dx, y + dy
-                around.append(ny * width + nx if 0 <= nx < width and 0 <= ny < height else -1)
-            self.neighbours.append((around[0], around[1], around[2], around[3]))
-
-    @staticmethod
-    def mirror(cells: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-        """The shape flipped left to right (clarification 12), kept at column 0."""
-        right = max(x for x, _ in cells)
-        return sorted((right - x, y) for x, y in cells)
-
-    def _place(self, cells: Sequence[tuple[int, int]]) -> list[tuple[int, int, tuple[int, ...]]]:
-        out = []
-        w = max(x for x, _ in cells) + 1
-        h = max(y for _, y in cells) + 1
-        for oy in range(self.height - h + 1):
-            for ox in range(self.width - w + 1):
-                idx = tuple((oy + y) * self.width + ox + x for x, y in cells)
-                mask = 0
-                for i in idx:
-                    mask |= 1 << i
-                out.append((oy * self.width + ox, mask, idx))
-        return out
-
-    def _pattern_occurrences(self, rows: Sequence[str]) -> list[Occurrence]:
-        h = len(rows)
-        w = len(rows[0])
-        letters = sorted({ch for row in rows for ch in row if ch != "."})
-        out = []
-        for oy in range(self.height - h + 1):
-            for ox in range(self.width - w + 1):
-                groups = []
-                mask = 0
-                for letter in letters:
-                    group = tuple((oy + y) * self.width + ox + x for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == letter)
-                    for cell in group:
-                        mask |= 1 << cell
-                    groups.append(group)
-                out.append(Occurrence(mask, tuple(groups)))
-        return out
 
 
 class CeramusGame(Game):
@@ -1041,3 +925,52 @@ class CeramusState(State):
                     row.append(g.style_symbols[self.orig[cell]] + ".")
             lines.append(" ".join(row))
         return "\n".join(lines)
+
+
+def move_name(state: State, action: Action) -> str:
+    """``action`` by the name every engine of Ceramus gives it (see :mod:`cardgen.games.ceramus.position`)."""
+    assert isinstance(state, CeramusState)
+    g = state.game
+    if action == PASS:
+        return "pass"
+    if action == SKIP:
+        return "skip"
+    if action == STOP:
+        return "stop"
+    if action < g.use_base:
+        return f"reveal {g.shape_ids[action - g.reveal_base]}"
+    if action < g.build_base:
+        return f"use {g.card_ids[action - g.use_base]}"
+    if action < g.add_base:
+        return f"build {action - g.build_base}"
+    if action < g.remove_base:
+        return f"add {action - g.add_base}"
+    if action < g.move_base:
+        return f"remove {action - g.remove_base}"
+    return f"move {action - g.move_base}"
+
+
+def dealt_like(game: CeramusGame, data: DataState) -> CeramusState:
+    """The reference's position dealt as the data game ``data`` was: the same Mural (cell by cell, as the mechanic
+    laid it), the same Shape cards in each hand and the same ones undealt."""
+    from cardgen.games.ceramus.position import mural_mechanic
+
+    g = data.g
+    mechanic = mural_mechanic(data)
+    index = {sid: i for i, sid in enumerate(game.shape_ids)}
+    hands = []
+    for seat in range(g.num_players):
+        mask = 0
+        for design in data.z[g.slot("hand", seat)]:
+            mask |= 1 << index[g.card_ids[design]]
+        hands.append(mask)
+    undealt = [index[g.card_ids[d]] for d in data.z[g.slot("pile")]]
+    return CeramusState.fresh(game, game.geometry, list(data.m[mechanic.index].orig), hands, undealt)
+
+
+def solve_fast(state: CeramusState, node_budget: int | None = None) -> Solution:
+    """The shipped solo solver's search (:func:`cardgen.games.ceramus.solver.solve_position`) on a reference position,
+    its line played by the reference's move names."""
+    from cardgen.games.ceramus.solver import solve_position
+
+    return solve_position(state, state, move_name, node_budget)

@@ -1,14 +1,13 @@
-"""Ceramus rules: the rulebook's examples, each bonus, and random playouts."""
+"""The reference engine of Ceramus (tests/reference/ceramus.py, the rules module the game shipped with): the rulebook's examples, each bonus, and random playouts."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
-from game_helpers import shipped_spec
 
-from cardgen.engine.core import make_game
-from cardgen.games.ceramus.rules import (
+from reference.ceramus import (
     BONUS,
     BUILD,
     MOVE,
@@ -22,18 +21,19 @@ from cardgen.games.ceramus.rules import (
     CeramusGame,
     CeramusState,
 )
+from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 
 
 @pytest.fixture(scope="module")
 def spec() -> Spec:
-    return shipped_spec("ceramus")
+    loaded = load_spec(Path(__file__).resolve().parents[2] / "specs" / "ceramus")
+    assert loaded.spec is not None
+    return loaded.spec
 
 
 def game(spec: Spec, players: int) -> CeramusGame:
-    g = make_game(spec, players)
-    assert isinstance(g, CeramusGame)
-    return g
+    return CeramusGame(spec, players)
 
 
 def style(g: CeramusGame, symbol: str) -> int:
@@ -295,7 +295,7 @@ def test_random_playouts_conserve_and_end(spec: Spec, players: int) -> None:
 def test_a_mirror_on_a_symmetric_shape_is_played_but_not_counted_as_used(spec: Spec) -> None:
     """Coverage counts a bonus when it changes something (issue 13): a mirror on a Shape that is its own mirror
     image changes nothing, so random games count exactly the mirrors played on asymmetric Shapes."""
-    from cardgen.games.ceramus.rules import mirror_symmetric
+    from reference.ceramus import mirror_symmetric
 
     assert mirror_symmetric([(0, 0), (1, 0)]) and not mirror_symmetric([(0, 0), (1, 0), (1, 1)])
     g = game(spec, 2)
