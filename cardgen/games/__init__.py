@@ -52,14 +52,20 @@ def load_game_package(package_id: str, part: str = "") -> None:
     A lookup by a game's id (its rules, mechanic, solver, layouts, figures) tries this first and
     :func:`load_game_packages` (or :func:`import_game_parts`) only when the id is still unknown, so a run for
     one game imports no other game: about 40 ms of a Keramikos build went to the other packages and their
-    widgets. An in-tree package registers only under its own id (a test checks it), so a lookup finds what it
+    widgets. An in-tree package registers only under its own id, or names that begin with its id and an underscore
+    (a test checks it), so a lookup finds what it
     would find with every package loaded; the entry points load after it, as they load after every in-tree
     package, so an installed game registering the same id still wins.
     """
-    name = package_id.replace("-", "_")
-    if (name, part) in _tried or not name.isidentifier():
+    wanted = package_id.replace("-", "_")
+    if (wanted, part) in _tried or not wanted.isidentifier():
         return
-    _tried.add((name, part))
+    _tried.add((wanted, part))
+    # The package is the id itself, or the longest leading part of it before an underscore (a mechanic ceramus_mural
+    # is the ceramus package's).
+    pieces = wanted.split("_")
+    candidates = ["_".join(pieces[:k]) for k in range(len(pieces), 0, -1)]
+    name = next((c for c in candidates if c.isidentifier() and importlib.util.find_spec(f"{__name__}.{c}") is not None), wanted)
     module = f"{__name__}.{name}" + (f".{part}" if part else "")
     if importlib.util.find_spec(f"{__name__}.{name}") is not None:
         if not part:

@@ -38,7 +38,10 @@ def test_every_in_tree_package_registers_only_under_its_own_id() -> None:
         inside = folder.resolve().relative_to(GAMES.resolve()).parts[0] if folder.resolve().is_relative_to(GAMES.resolve()) else None
         registered.append(("layouts", key, inside))
     assert {kind for kind, _, _ in registered} == {"rules", "solver", "mechanic", "figures", "layouts"}
-    wrong = [(kind, key, package) for kind, key, package in registered if package is not None and key.replace("-", "_") != package]
+    wrong = [
+        (kind, key, package) for kind, key, package in registered
+        if package is not None and key.replace("-", "_") != package and not key.replace("-", "_").startswith(f"{package}_")
+    ]
     assert wrong == []
     assert set(core._CONTRACTS) == set(core._REGISTRY)
     assert {package for _, _, package in registered} >= set(IN_TREE)
@@ -83,3 +86,19 @@ def test_a_game_s_build_imports_no_other_game(tmp_path: Path) -> None:
         assert {f"cardgen.games.{own}", f"cardgen.games.{own}.widgets", f"cardgen.games.{own}.figures"} <= modules
         others = sorted(name for name in modules if _package_of(name) not in (None, own))
         assert others == [], game
+
+
+def test_a_mechanic_named_after_its_package_imports_that_package_alone(tmp_path: Path) -> None:
+    """Ceramus registers the mechanic ``ceramus_mural``: its lookup imports ``cardgen.games.ceramus``, no other game."""
+    script = textwrap.dedent(
+        """
+        import json, sys
+        from cardgen.engine.mechanics import mechanic_declaration
+        found = mechanic_declaration("ceramus_mural")
+        print(json.dumps({"found": found is not None, "modules": sorted(m for m in sys.modules if m.startswith("cardgen.games."))}))
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
+    report = json.loads(result.stdout)
+    assert report["found"]
+    assert {_package_of(name) for name in report["modules"]} == {"ceramus"}, report["modules"]
