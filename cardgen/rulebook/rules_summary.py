@@ -315,6 +315,9 @@ class RulesSummary:
         node = text.tree(move.count, card)
         value = text.known(node) if node is not None else None
         if value is None:
+            by_players = b.by_players(node) if node is not None and not card else None
+            if by_players is not None:  # known before play, one count per player count (a display laid out by the setup table)
+                return b.counted(by_players, TOP_CARDS if ordered else SOME_CARDS)
             return b.say(CARDS_BY, amount=text.amount(move.count, card=card))
         return b.say_count(TOP_CARDS if ordered else SOME_CARDS, value)
 

@@ -486,3 +486,15 @@ def test_a_start_read_from_the_setup_table_is_said_with_each_player_count() -> N
         line = next(text for text in summary["setup"] if word in text and str(chips[min(chips)]) in text)
         for value in set(chips.values()):
             assert f"{value} {word}" in line, line
+
+
+def test_a_setup_move_counted_by_the_setup_table_names_each_count(tmp_path: Path) -> None:
+    """A count known before play but different per player count reads as the counts, not as a formula."""
+    folder = copy_spec(tmp_path, CRAZY_EIGHTS)
+    edit(folder / "game.yaml", "    - move: {from: stock, to: discard}", "    - move: {from: stock, to: discard, count: players - 1}")
+    spec = load_clean(folder)
+    assert spec is not None
+    english = summary_of(spec, "en")["setup"]
+    assert any("the top card with 2 players, the top 2 cards with 3 players" in line for line in english), english
+    portuguese = summary_of(spec, "pt_BR")["setup"]
+    assert not any("igual a" in line for line in portuguese), portuguese
