@@ -246,3 +246,18 @@ def test_one_other_seats_card_to_the_next_player_goes_after_the_seat_deciding(tm
     state.apply_action(_find(game, state, "relay")[0])
     assert _hand(game, state, previous) == [] and _hand(game, state, following) == sorted([following % 3, previous % 3])
     assert _hand(game, state, me) == [me % 3]
+
+
+def test_listing_an_option_aimed_at_a_seats_own_cards_leaves_the_aim_as_it_was(tmp_path: Path) -> None:
+    """Legal actions are a question, not a move: listing an option that takes a card of the aimed seat's choice
+    (`target` with `card.whose: target`) tried each seat as the aim and then cleared it, so an aim taken earlier in
+    the turn was lost (found by the red team, session 6)."""
+    pinch = {"id": "pinch", "name": {"en": "pinch a gem", "pt_BR": "beliscar uma gema"}, "target": OTHER,
+             "card": {"from": "hand", "to": "hand", "whose": "target"}}
+    game = data_game(edited_copy(FIXTURE, tmp_path, _with(pinch)), 3)
+    state = _act(game, 1)
+    assert _find(game, state, "pinch")
+    for aim in (-1, 0, 2):
+        state.tg = aim
+        state.legal_actions()
+        assert state.tg == aim

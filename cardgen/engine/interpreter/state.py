@@ -188,11 +188,12 @@ class DataState(State):
         where = option.where
         if option.from_target and option.target is not None:  # the cards of each seat aimed at
             offered: list[Action] = []
+            aim = self.tg  # listing must leave the position as it found it (an aim taken earlier this turn lasts)
             for first in bases:
                 self.tg = (first - base) // g.card_width
                 zone = self.z[option.card_from + (self.tg if option.card_from_seat else 0)]
                 offered.extend(first + d for d in sorted(set(zone)) if where is None or where(self, seat, d))
-            self.tg = -1
+            self.tg = aim
             return offered
         if option.from_target:
             zone = self.z[option.card_from + (self.tg if option.card_from_seat else 0)]
