@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from cardgen.engine.interpreter.chance import ChanceStep, dice_totals, dice_totals_doubles
 from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_expression, names_read
+from cardgen.engine.interpreter.rows import arranged_pile, compile_pile_add, compile_row_move
 from cardgen.spec.rules_data import (
     AddEffect,
     ArrangeEffect,
@@ -77,8 +78,6 @@ def compile_move(game: "DataGame", move: MoveSpec, card: bool, aimed: bool = Fal
     count = None if move.count == "all" else compile_expression(move.count, t, card=card, target=aimed)
     seats = who_seats(game.num_players, move.who)
     if move.pile is not None or move.place != "top" or move.to in t.rows or move.from_ in t.rows:
-        from cardgen.engine.interpreter.rows import compile_row_move
-
         return compile_row_move(game, move, count, seats, aimed)
     receiving = _receiving(game, move)
     if move.where is not None:
@@ -225,8 +224,6 @@ def compile_effect(game: "DataGame", effect: Effect, *, card: bool, target: bool
     if isinstance(effect, AddEffect):
         index, per_seat = t.counter_index[effect.add.counter], t.names.counters[effect.add.counter]
         if effect.add.counter in t.names.pile_counters:
-            from cardgen.engine.interpreter.rows import compile_pile_add
-
             return compile_pile_add(game, effect.add, card, target)
         amount = compile_expression(effect.add.amount, t, card=card, target=target)
         seats = who_seats(game.num_players, effect.add.who)
@@ -306,8 +303,6 @@ def compile_arrange(game: "DataGame", effect: ArrangeEffect, card: bool, aimed: 
     t = game.tables
     index, per_seat = t.zone_index[effect.arrange.zone], game.zone_per_seat[effect.arrange.zone]
     count = None if effect.arrange.count == "all" else compile_expression(effect.arrange.count, t, card=card, target=aimed)
-
-    from cardgen.engine.interpreter.rows import arranged_pile
 
     pile = arranged_pile(game, effect.arrange)
 
