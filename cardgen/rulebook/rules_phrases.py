@@ -160,6 +160,9 @@ HAVE: dict[type, str] = {
 }
 """A per-seat counter of the seat to move compared with an amount."""
 MIRRORED = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+"""The comparison with its sides swapped (``0 < x`` is ``x > 0``)."""
+OPPOSITE: dict[type, type] = {ast.Lt: ast.GtE, ast.LtE: ast.Gt, ast.Gt: ast.LtE, ast.GtE: ast.Lt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq}
+"""The comparison that holds exactly when this one fails (``not x < 2`` is ``x >= 2``)."""
 ARITHMETIC: dict[type, str] = {
     ast.Add: N_("%(left)s plus %(right)s"),
     ast.Sub: N_("%(left)s minus %(right)s"),
@@ -214,8 +217,8 @@ FALLBACK = N_("Rule “%(kind)s”: %(detail)s.")
 
 # --- sentences ----------------------------------------------------------------------------------------
 
-SHUFFLE_FACE_DOWN = N_("Shuffle the %(cards)s (%(deck)s) and put them face down as %(zone)s.")
-SHUFFLE_FACE_UP = N_("Shuffle the %(cards)s (%(deck)s) and lay them face up as %(zone)s.")
+SHUFFLE_FACE_DOWN = N_("Shuffle the %(deck)s (%(cards)s) and put them face down as %(zone)s.")
+SHUFFLE_FACE_UP = N_("Shuffle the %(deck)s (%(cards)s) and lay them face up as %(zone)s.")
 DEAL = N_("Deal %(cards)s from %(source)s to %(target)s.")
 DEAL_SHARED = N_("Deal %(cards)s for each player from %(source)s to %(target)s.")
 DEAL_BY_PLAYERS = N_("Deal cards from %(source)s to %(target)s: %(counts)s.")
@@ -279,6 +282,7 @@ THEN_END = N_("Your turn ends.")
 THEN_AGAIN = N_("Then choose again.")
 THEN_AGAIN_STEP = N_("Then choose again at this step.")
 THEN_STEP = N_("Then go on to step %(number)s.")
+THEN_THIS_STEP = N_("Then take this step again from its start.")
 THEN_NEXT = N_("Then the next player in turn decides this step instead.")
 BY_TARGET = N_("The chosen player decides this step, not the active player; “you” here is the chosen player.")
 BY_OTHERS = N_(

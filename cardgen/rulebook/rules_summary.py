@@ -118,6 +118,7 @@ from cardgen.rulebook.rules_phrases import (
     THEN_END,
     THEN_NEXT,
     THEN_STEP,
+    THEN_THIS_STEP,
     TOP_CARDS,
     TRANSFER,
     TRICK_AFTER,
@@ -165,6 +166,7 @@ from cardgen.spec.rules_data import (
     SumScore,
     TransferEffect,
 )
+from cardgen.spec.mechanic_declaration import CountedPhrase
 from cardgen.spec.rules_mechanics import MechanicEffect, MechanicScore, MechanicStep, UseKind
 from cardgen.spec.rules_tricks import card_condition_before_play
 from cardgen.rulebook.rules_rows_text import arranged_pile, pile_add, pile_move, pile_option, row_card_note, setup_repeat, setup_shuffle_back
@@ -196,6 +198,9 @@ class RulesSummary:
             for key in keys:
                 counts = {setup.players: b.number(getattr(setup, entry).get(key, 0)) for setup in spec.setups}
                 values[f"setup.{entry}.{key}"] = b.by_player_counts(counts)
+        if isinstance(message, CountedPhrase):
+            count = spec.numbers.get(message.count.removeprefix("numbers."), 0)
+            return str(b.translation.ngettext(message.forms[0], message.forms[1], count)) % values
         return b.say(message, **values)
 
     def _setup_mechanic(self, step: MechanicStep) -> str:
@@ -416,7 +421,7 @@ class RulesSummary:
                 number = b.number(index + 1)
                 title = b.say(STEP_NAMED, number=number, name=name) if name else b.say(STEP_TITLE, number=number)
             options = [
-                {"name": sentence(b.local(option.name, b._readable(option.id))), "text": " ".join(self.option(option, several, numbers))}
+                {"name": sentence(b.local(option.name, b._readable(option.id))), "text": " ".join(self.option(option, several, numbers, step.id))}
                 for option in step.options
                 if ExpressionText(b).decided(option.when) is not False  # never offered at the spec's rule options
             ]
@@ -444,7 +449,8 @@ class RulesSummary:
             notes.append(b.say(AUTO_STEP))
         return notes
 
-    def option(self, option: Option, several: bool, numbers: Mapping[str, int]) -> list[str]:
+    def option(self, option: Option, several: bool, numbers: Mapping[str, int], step_id: str | None = None) -> list[str]:
+        """The sentences of one option of the step ``step_id``: when it is offered, what it does, where play goes next."""
         b = self.book
         out: list[str] = []
         if option.when is not None and ExpressionText(b).decided(option.when) is None:
@@ -480,6 +486,8 @@ class RulesSummary:
             out.append(b.say(THEN_AGAIN_STEP if several else THEN_AGAIN))
         elif option.then == "next":
             out.append(b.say(THEN_NEXT))
+        elif option.then == step_id:  # back to the start of its own step: its `when` read again
+            out.append(b.say(THEN_THIS_STEP))
         elif option.then in numbers:
             out.append(b.say(THEN_STEP, number=b.number(numbers[option.then])))
         return out

@@ -46,6 +46,7 @@ from cardgen.rulebook.rules_phrases import (
     IS_ONE_OF,
     MINUS,
     MIRRORED,
+    OPPOSITE,
     NOT_EMPTY,
     NOT_HOLDS,
     NOT_SO,
@@ -371,12 +372,12 @@ class ExpressionText:
     def clause(self, node: ast.expr, negated: bool = False) -> str:
         b = self.book
         if isinstance(node, ast.BoolOp):
+            # Said negated part by part: "not (A and B)" reads as "not A or not B", never "it is not so that A and B".
             parts = []
             for value in node.values:
-                text = self.clause(value)
+                text = self.clause(value, negated)
                 parts.append(b.say(GROUP, condition=text) if isinstance(value, ast.BoolOp) else text)
-            joined = b.listing(parts, "standard" if isinstance(node.op, ast.And) else "or")
-            return b.say(NOT_SO, condition=joined) if negated else joined
+            return b.listing(parts, "standard" if isinstance(node.op, ast.And) != negated else "or")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return self.clause(node.operand, not negated)
         if isinstance(node, ast.IfExp):
@@ -390,9 +391,9 @@ class ExpressionText:
                     zone = b.zone_phrase(self.zone_id(node.args[0]), self.whose(node))
                     return b.say(NOT_HOLDS if negated else HOLDS, zone=zone, cards=cards)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "mechanic" and len(node.args) == 2:
-            asked = self.mechanic_condition(node)
+            asked = self.mechanic_condition(node, negated)
             if asked is not None:
-                return b.say(NOT_SO, condition=asked) if negated else asked
+                return asked
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "holds" and len(node.args) == 2:
             card = node.args[1]
             if isinstance(card, ast.Constant) and isinstance(card.value, str):
@@ -411,14 +412,21 @@ class ExpressionText:
         text = self.formula(node)
         return b.say(NOT_SO, condition=text) if negated else text
 
-    def mechanic_condition(self, node: ast.Call) -> str | None:
-        """``mechanic(NAME, CONDITION)`` in the mechanic's own words (its declaration's phrase), None when unknown."""
+    def mechanic_condition(self, node: ast.Call, negated: bool = False) -> str | None:
+        """``mechanic(NAME, CONDITION)`` in the mechanic's own words (its declaration's phrase), None when unknown.
+
+        Negated, the declaration's phrase for the condition not holding, else "it is not so that" its phrase.
+        """
         from cardgen.engine.mechanics import mechanic_declaration
 
         name, condition = (a.id if isinstance(a, ast.Name) else "" for a in node.args)
         declaration = mechanic_declaration(name)
-        message = declaration.conditions.get(condition) if declaration is not None else None
-        return self.book.say(message) if message is not None else None
+        if declaration is None or condition not in declaration.conditions:
+            return None
+        if negated and condition in declaration.negations:
+            return self.book.say(declaration.negations[condition])
+        asked = self.book.say(declaration.conditions[condition])
+        return self.book.say(NOT_SO, condition=asked) if negated else asked
 
     def comparison(self, left: ast.expr, op: ast.cmpop, right: ast.expr, negated: bool) -> str:
         b = self.book
@@ -503,9 +511,9 @@ class ExpressionText:
                 return b.say(TOP_IS if (kind is ast.Eq) != negated else TOP_IS_NOT, zone=zone, cards=cards)
         if (
             self.owner == "me" and isinstance(left, ast.Name) and left.id in b.rules.counters
-            and b.rules.counters[left.id].per_seat and not negated and not self.reads_position(right)
+            and b.rules.counters[left.id].per_seat and not self.reads_position(right)
         ):
-            return b.say(HAVE[kind], amount=self.term(right), counter=b.counter(left.id).name)
+            return b.say(HAVE[OPPOSITE[kind] if negated else kind], amount=self.term(right), counter=b.counter(left.id).name)
         return None
 
     # -- terms ---------------------------------------------------------------------------------------

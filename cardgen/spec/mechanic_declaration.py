@@ -27,13 +27,34 @@ class MechanicZone:
 
 
 @dataclass(frozen=True)
+class CountedPhrase:
+    """A mechanic's phrase with plural forms (marked with ``NP_``), chosen by one of the spec's numbers.
+
+    ``count`` is the placeholder whose value picks the form (``numbers.add_tile_count``), so "up to 1 tile"
+    and "up to 2 tiles" are both said right, in every locale's own plural rule.
+    """
+
+    forms: tuple[str, str]
+    count: str
+
+    def __post_init__(self) -> None:
+        if not self.count.startswith("numbers."):
+            raise ValueError(f"a counted phrase is chosen by one of the spec's numbers ('numbers.NAME'), not {self.count!r}")
+
+
+Phrase = str | CountedPhrase
+"""A mechanic's phrase for one use: a gettext message, or one with plural forms."""
+
+
+@dataclass(frozen=True)
 class MechanicDeclaration:
     """What a named mechanic offers and reads: checked against the rules data before anything is played.
 
     Every name in ``actions``, ``effects``, ``setups`` and ``scores`` maps to its phrase: an English
     gettext message (marked with ``N_`` in the package's ``phrases.py``, so the rulebook catalog carries
     its translations) that the generated rulebook says for that use; it may name the spec's numbers
-    and setup entries as ``%(numbers.NAME)s`` / ``%(setup.display.DECK)s``, filled from the spec.
+    and setup entries as ``%(numbers.NAME)s`` / ``%(setup.display.DECK)s``, filled from the spec. A phrase
+    naming a count of things is a :class:`CountedPhrase`, so its noun agrees with the number.
     """
 
     name: str
@@ -42,14 +63,22 @@ class MechanicDeclaration:
     contract: RulesContract
     """What the mechanic reads from the spec (merged into the rules data's derived contract)."""
     zones: Mapping[str, MechanicZone] = field(default_factory=dict)
-    actions: Mapping[str, str] = field(default_factory=dict)
-    effects: Mapping[str, str] = field(default_factory=dict)
-    setups: Mapping[str, str] = field(default_factory=dict)
-    scores: Mapping[str, str] = field(default_factory=dict)
+    actions: Mapping[str, Phrase] = field(default_factory=dict)
+    effects: Mapping[str, Phrase] = field(default_factory=dict)
+    setups: Mapping[str, Phrase] = field(default_factory=dict)
+    scores: Mapping[str, Phrase] = field(default_factory=dict)
     conditions: Mapping[str, str] = field(default_factory=dict)
-    """Questions about the position (``end.mechanic``); each phrase completes "The game ends as soon as ..."."""
+    """Questions about the position (``mechanic(NAME, CONDITION)``); each phrase completes "The game ends as soon as ..."."""
+    negations: Mapping[str, str] = field(default_factory=dict)
+    """For a condition, the phrase saying it does not hold ("no bonus of yours is waiting"), where the
+    generic "it is not so that ..." would read badly; a condition without one is said with that."""
 
-    def offers(self, kind: UseKind) -> Mapping[str, str]:
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.negations) - set(self.conditions))
+        if unknown:
+            raise ValueError(f"mechanic {self.name!r}: negations of undeclared conditions {unknown}")
+
+    def offers(self, kind: UseKind) -> Mapping[str, Phrase]:
         """The names (with their phrases) the mechanic declares for one kind of use."""
         return {"action": self.actions, "effect": self.effects, "setup": self.setups, "score": self.scores, "condition": self.conditions}[kind]
 

@@ -74,7 +74,7 @@ def test_every_setup_step_and_option_appears(locale: str) -> None:
 
 def test_english_sentences_name_the_spec_and_its_numbers() -> None:
     text = all_text(summary_of(crazy_eights(), "en"))
-    assert "Shuffle the 52 cards (Standard deck) and put them face down as the stock." in text
+    assert "Shuffle the Standard deck (52 cards) and put them face down as the stock." in text
     assert "Deal cards from the stock to each player's hand: 7 cards with 2 players and 5 cards with 3 to 5 players." in text
     assert "Turn the top card of the stock face up onto the discard pile." in text
     assert "The suit to follow is the suit of the top card of the discard pile." in text
@@ -177,6 +177,10 @@ def test_the_pdf_prints_the_generated_sections() -> None:
         ("total(hand, points) > numbers.max_draws * 2", False, "me", "the total penalty points of the cards in your hand is greater than 6"),
         ("draws + count(hand) < players", False, "me", "your draws this turn plus the number of cards in your hand is less than the number of players"),
         ("true", False, "me", "“true”"),
+        # a negated group is said part by part, with the other connective (never "it is not so that A and B")
+        ("not (count(stock) > 0 and count(hand) == 0)", False, "me", "the stock is empty or your hand is not empty"),
+        ("not (count(stock) > 0 or (count(hand) == 0 and draws < 2))", False, "me",
+         "the stock is empty and (your hand is not empty or you have at least 2 draws this turn)"),
     ],
 )
 def test_expressions_read_as_sentences(source: str, card: bool, owner: str, expected: str) -> None:
@@ -308,7 +312,7 @@ def test_every_phrased_kind_reads_as_a_sentence(locale: str) -> None:
     assert len(summary["setup"]) == len(rules.setup) + 2  # the chips' start, then who starts
     expected = {
         "en": [
-            "Shuffle the 52 cards (Standard deck) and lay them face up as the row.",
+            "Shuffle the Standard deck (52 cards) and lay them face up as the row.",
             "Deal 2 cards for each player from the row to the stock.",
             "Deal cards from the row to each player's hand: 3 cards with 2 players, 4 cards with 3 players, 5 cards with 4 players, and 6 cards with 5 players.",
             "Move the top 3 cards of the row to the stock.",
@@ -498,3 +502,48 @@ def test_a_setup_move_counted_by_the_setup_table_names_each_count(tmp_path: Path
     assert any("the top card with 2 players, the top 2 cards with 3 players" in line for line in english), english
     portuguese = summary_of(spec, "pt_BR")["setup"]
     assert not any("igual a" in line for line in portuguese), portuguese
+
+
+# --- a named mechanic's own phrases ----------------------------------------------------------------------
+
+CERAMUS = ROOT / "specs" / "ceramus"
+
+
+@pytest.mark.parametrize(
+    ("locale", "count", "expected"),
+    [("en", 1, "add up to 1 tile to the Mural."), ("en", 2, "add up to 2 tiles to the Mural."),
+     ("pt_BR", 1, "adicionar até 1 azulejo ao Mural."), ("pt_BR", 3, "adicionar até 3 azulejos ao Mural.")],
+)
+def test_a_mechanic_phrase_agrees_with_its_number(tmp_path: Path, locale: str, count: int, expected: str) -> None:
+    """A counted phrase takes the plural form the spec's number asks for, in each locale (no "tile(s)")."""
+    folder = copy_spec(tmp_path, CERAMUS)
+    edit(folder / "game.yaml", "add_tile_count: 1", f"add_tile_count: {count}")
+    spec = load_clean(folder)
+    assert spec is not None
+    effects = summary_of(spec, locale)["card_effects"]
+    texts = [e["text"] for e in effects]
+    assert any(t.endswith(expected) for t in texts), texts
+    assert not any("(s)" in t for t in texts), texts
+
+
+def test_a_negated_mechanic_condition_uses_the_mechanics_negation() -> None:
+    """`not mechanic(NAME, CONDITION)` reads with the mechanic's own negative phrase; one it lacks reads "it is not so that"."""
+    spec = load_clean(CERAMUS)
+    assert spec is not None and spec.rules_data is not None
+    book = Phrasebook(spec, spec.rules_data, "en", translations("en"))
+    said = ExpressionText(book)
+    assert said.condition("not mechanic(ceramus_mural, waiting)") == "no bonus of yours is waiting for its tiles"
+    assert said.condition("mechanic(ceramus_mural, waiting)") == "a bonus of yours is waiting for its tiles"
+    assert said.condition("not mechanic(ceramus_mural, usable)") == "it is not so that the card's bonus would change something now"
+
+
+def test_a_step_that_comes_back_to_itself_says_so() -> None:
+    """An option whose `then` names its own step reads "take this step again", not "go on to step N" of the same N."""
+    spec = load_clean(CERAMUS)
+    assert spec is not None
+    steps = summary_of(spec, "en")["turn"]
+    texts = [o["text"] for step in steps for o in step["options"]]
+    assert any(t.endswith("Then take this step again from its start.") for t in texts)
+    for number, step in enumerate(steps, start=1):
+        for option in step["options"]:
+            assert f"go on to step {number}." not in option["text"], option

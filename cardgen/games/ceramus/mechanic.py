@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from cardgen.engine.interpreter.summary import per_seat
 from cardgen.engine.mechanics import ActFunction, ActionsFunction, EffectFunction, Mechanic, QueryFunction, ScoreFunction, SetupFunction
 from cardgen.games.ceramus.mural import IDLE, Mural
-from cardgen.games.ceramus.phrases import PHRASES
+from cardgen.games.ceramus.phrases import CONDITIONS, NEGATIONS, PHRASES
 from cardgen.games.ceramus.geometry import DIRECTION_NAMES, EFFECT_COUNT_NUMBER, Geometry, mirror_without_asymmetric_shapes, rotate_grid
 from cardgen.spec.contract import WHOLE_DECK, ComponentRule, DeckRule, NumberRule, RulesContract, SetupRule
 from cardgen.spec.mechanic_declaration import MechanicDeclaration, MechanicZone
@@ -101,7 +101,8 @@ class CeramusMural(Mechanic):
         actions={name: PHRASES[name] for name in ("build", "build_mirrored", "add", "remove", "move", "stop")},
         effects={name: PHRASES[name] for name in ("claim", "add_tile", "remove_tile", "move_one", "move_two")},
         scores={"tiles": PHRASES["tiles"]},
-        conditions={name: PHRASES[name] for name in ("waiting", "usable", "can_add")},
+        conditions=CONDITIONS,
+        negations=NEGATIONS,
     )
 
     def __init__(self, game: "DataGame", index: int) -> None:
