@@ -89,6 +89,7 @@ from cardgen.rulebook.rules_phrases import (
     ONLY_WHEN,
     PASSES,
     RAISE,
+    RAISE_UP_TO,
     RANDOM_PLAYER,
     ROUNDS_NEXT,
     ROUNDS_SAME,
@@ -170,6 +171,21 @@ from cardgen.spec.mechanic_declaration import CountedPhrase
 from cardgen.spec.rules_mechanics import MechanicEffect, MechanicScore, MechanicStep, UseKind
 from cardgen.spec.rules_tricks import card_condition_before_play
 from cardgen.rulebook.rules_rows_text import arranged_pile, pile_add, pile_move, pile_option, row_card_note, setup_repeat, setup_shuffle_back
+
+
+def capped_raise(node: ast.expr, counter: str) -> tuple[ast.expr, ast.expr] | None:
+    """``min(STEP, CAP - counter)`` (either order) as (STEP, CAP): an amount that raises ``counter`` by STEP at most up to CAP."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "min" and len(node.args) == 2):
+        return None
+    for step, room in (node.args, node.args[::-1]):
+        if (
+            isinstance(room, ast.BinOp) and isinstance(room.op, ast.Sub)
+            and isinstance(room.right, ast.Name) and room.right.id == counter
+            and not any(isinstance(n, ast.Name) and n.id == counter for n in ast.walk(step))
+            and not any(isinstance(n, ast.Name) and n.id == counter for n in ast.walk(room.left))
+        ):
+            return step, room.left
+    return None
 
 
 class RulesSummary:
@@ -353,6 +369,10 @@ class RulesSummary:
         counter = b.owned(b.counter(effect.add.counter), effect.add.who)
         if value is not None:
             return b.say(LOWER if value < 0 else RAISE, counter=counter, amount=b.number(abs(value)))
+        capped = capped_raise(node, effect.add.counter) if node is not None else None
+        if capped is not None:  # min(STEP, CAP - counter): "raise it by STEP, to at most CAP"
+            step, cap = capped
+            return b.say(RAISE_UP_TO, counter=counter, amount=text.term(step), cap=text.term(cap))
         return b.say(RAISE, counter=counter, amount=text.amount(effect.add.amount, card=card))
 
     def _transfer(self, effect: TransferEffect, card: bool) -> str:

@@ -547,3 +547,34 @@ def test_a_step_that_comes_back_to_itself_says_so() -> None:
     for number, step in enumerate(steps, start=1):
         for option in step["options"]:
             assert f"go on to step {number}." not in option["text"], option
+
+
+@pytest.mark.parametrize(
+    ("amount", "expected"),
+    [
+        ("min(1, numbers.cap - tally)", ("1", "numbers.cap")),
+        ("min(numbers.cap - tally, 2)", ("2", "numbers.cap")),
+        ("min(tally, numbers.cap - tally)", None),  # the step reads the counter itself: no cap to say
+        ("min(1, numbers.cap - other)", None),  # room left in another counter
+        ("max(1, numbers.cap - tally)", None),
+    ],
+)
+def test_a_capped_raise_is_recognised(amount: str, expected: tuple[str, str] | None) -> None:
+    import ast
+
+    from cardgen.rulebook.rules_summary import capped_raise
+
+    found = capped_raise(ast.parse(amount, mode="eval").body, "tally")
+    assert (None if found is None else tuple(ast.unparse(n) for n in found)) == expected
+
+
+def test_a_raise_up_to_a_cap_reads_as_one(tmp_path: Path) -> None:
+    """Mausolo's `min(1, sets_per_player - doubled)` reads "by 1, to at most N", never "the smaller of ..."."""
+    folder = copy_spec(tmp_path, ROOT / "specs" / "mausoleum-guardians")
+    edit(folder / "game.yaml", "mausolo_sets_per_player: 1", "mausolo_sets_per_player: 2")
+    spec = load_clean(folder)
+    assert spec is not None
+    for locale, said in (("en", "by 1, to at most 2."), ("pt_BR", "em 1, até no máximo 2.")):
+        texts = [e["text"] for e in summary_of(spec, locale)["card_effects"]]
+        assert any(t.endswith(said) for t in texts), texts
+        assert not any("smaller" in t or "menor" in t for t in texts), texts
