@@ -43,7 +43,7 @@ def check(
     players: Annotated[Optional[int], typer.Option("--players", min=1, max=MAX_PLAYERS, help="Check only this player count.")] = None,
     playouts: Annotated[Optional[int], typer.Option("--playouts", min=1, max=MAX_PLAYOUTS, help="Random playouts per player count (default: enough for the win-rate interval).")] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="The first playout's seed; playout i uses seed + i.")] = 0,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU).")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", min=1, max=MAX_JOBS, help="Processes to play in, at most (default: every CPU); a worker starts only on an idle processor.")] = None,
     fmt: ReportFormatOption = ReportFormat.text,
     skill_games: Annotated[int, typer.Option("--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder (0 skips it).")] = 12,
     mcts_budget: Annotated[int, typer.Option("--mcts-budget", min=1, max=MAX_AGENT_BUDGET, help="Planner iterations per decision in the skill ladder.")] = 48,

@@ -25,7 +25,7 @@ def report(
     game: Annotated[str, typer.Argument(help="A game id under specs/ or a spec folder.")],
     playouts: Annotated[Optional[int], typer.Option("--playouts", min=1, max=MAX_PLAYOUTS, help="Random playouts per player count (default: enough for the win-rate interval).")] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED, help="The first playout's seed; the same seed gives the same report, byte for byte.")] = 0,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", min=1, max=MAX_JOBS, help="Worker processes (default: every CPU); the report does not depend on it.")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", min=1, max=MAX_JOBS, help="Processes to play in, at most (default: every CPU; a worker starts only on an idle processor); the report does not depend on it.")] = None,
     out: Annotated[Path, typer.Option("--out", callback=output_folder, help="Output root; the report goes to OUT/<game>/report/.")] = Path("output"),
     solve_deals: Annotated[int, typer.Option("--solve-deals", min=0, help="Deals per player count for the exact solver, where the game has one (0: off).")] = 5,
     skill_games: Annotated[int, typer.Option("--skill-games", min=0, max=MAX_SKILL_GAMES, help="Games per rung of the skill ladder (0 skips it).")] = 12,

@@ -63,6 +63,52 @@ sending its results back cost little, short enough that every process finishes w
 MAX_CHUNK = 256
 """The most tasks in one chunk."""
 
+PROBE_SECONDS = 1.0
+"""How often a shared run looks again for idle processors to start one more worker on."""
+
+LATE_START_CHUNKS = 16
+"""A worker is started after the first look only while at least this many chunks are unclaimed (about a
+second of random playouts or a few planner games): a later one would spend more starting than it plays."""
+
+CpuSample = tuple[int, int]
+"""The idle and total time of every processor of the machine, in the kernel's clock ticks."""
+
+
+def cpu_sample() -> CpuSample | None:
+    """This machine's idle and total processor time so far (``/proc/stat``), None where the kernel does not say."""
+    try:
+        with open("/proc/stat", "rb") as handle:
+            fields = handle.readline().split()
+    except OSError:
+        return None
+    if len(fields) < 5 or fields[0] != b"cpu":
+        return None
+    try:
+        ticks = [int(value) for value in fields[1:9]]  # user nice system idle iowait irq softirq steal
+    except ValueError:
+        return None
+    return ticks[3] + ticks[4], sum(ticks)
+
+
+def idle_processors(before: CpuSample | None, after: CpuSample | None, processors: int) -> float | None:
+    """How many of ``processors`` stood idle, on average, between two samples (None: not known)."""
+    if before is None or after is None or after[1] <= before[1]:
+        return None
+    return processors * (after[0] - before[0]) / (after[1] - before[1])
+
+
+def workers_to_start(idle: float | None, allowed: int) -> int:
+    """How many more workers to start when ``idle`` processors stand idle and ``allowed`` may still start.
+
+    A worker runs only on a processor nobody else wants: on a machine already busy, a second process of
+    the same session gets no more processor time (Linux shares it between sessions, not processes, when
+    autogroup scheduling is on, as on most desktops), so starting one would only add its start-up and the
+    results' transport to the run. Where the idle time is not known, every allowed worker starts.
+    """
+    if idle is None:
+        return allowed
+    return max(0, min(allowed, int(idle + 0.5)))
+
 _WORKER_CACHE: dict[tuple[str, int], Game] = {}
 _WORKER_SPECS: dict[str, Spec] = {}
 
@@ -205,6 +251,8 @@ class Runner:
         self.modules = tuple(rules_modules(spec.rules_module)) if spec.rules_module else ()
         self._games: dict[int, Game] = {}
         self._workers: list[multiprocessing.process.BaseProcess] = []
+        self.workers_started = 0
+        """How many worker processes this runner has started (none while processors stood busy)."""
 
     def game(self, players: int) -> Game:
         """The game at ``players`` in this process (built once)."""
@@ -246,6 +294,7 @@ class Runner:
         depends only on its task, so who played it does not matter.
         """
         out: list[PlayoutResult] = []
+        sample = cpu_sample() if deadline is None and self.jobs > 1 else None
         started = time.monotonic()
         cheap_played = 0
         cheap_seconds = 0.0
@@ -269,9 +318,25 @@ class Runner:
             return out
         per_task = cheap_seconds / cheap_played if cheap_played else 0.0
         cheap_size = MAX_CHUNK if per_task <= 0 else max(1, min(MAX_CHUNK, int(CHUNK_SECONDS / per_task)))
-        return out + self._shared(rest, cheap_size, progress)
+        processors = os.cpu_count() or 1
+        return out + self._shared(rest, cheap_size, progress, sample, processors)
 
-    def _shared(self, tasks: list[Task], cheap_size: int, progress: ProgressHook | None = None) -> list[PlayoutResult]:
+    def _shared(
+        self,
+        tasks: list[Task],
+        cheap_size: int,
+        progress: ProgressHook | None = None,
+        sample: CpuSample | None = None,
+        processors: int = 1,
+    ) -> list[PlayoutResult]:
+        """Play ``tasks`` in chunks claimed by this process and by workers started on idle processors.
+
+        ``sample`` is the machine's processor time when the run began: the workers started at once are as
+        many as processors stood idle since (:func:`workers_to_start`, at most ``jobs - 1``); every
+        ``PROBE_SECONDS`` the run looks again and starts one more while processors stand idle and enough
+        work is left. A worker claims chunks from the shared counter like this process, so who plays what
+        never changes a result.
+        """
         import multiprocessing
         import queue
 
@@ -281,13 +346,18 @@ class Runner:
         counter = context.Value("i", 0)
         results: multiprocessing.queues.Queue[tuple[int, list[PlayoutResult] | None, str]] = context.Queue()
         setup: multiprocessing.queues.Queue[tuple[Spec, list[Task], list[tuple[int, int]]]] = context.Queue()
-        self._workers = [
-            context.Process(target=_worker_loop, args=(self.folder, self.modules, setup, counter, results), daemon=True)
-            for _ in range(self.jobs - 1)
-        ]
-        for worker in self._workers:
-            worker.start()
-            setup.put((self.spec, tasks, chunks))  # written by the queue's own thread while this process plays
+
+        def start_workers(count: int) -> None:
+            for _ in range(count):
+                worker = context.Process(target=_worker_loop, args=(self.folder, self.modules, setup, counter, results), daemon=True)
+                self._workers.append(worker)
+                self.workers_started += 1
+                worker.start()
+                setup.put((self.spec, tasks, chunks))  # written by the queue's own thread while this process plays
+
+        now_sample = cpu_sample()
+        start_workers(workers_to_start(idle_processors(sample, now_sample, processors), self.jobs - 1))
+        sample, looked = now_sample, time.monotonic()
         failed: list[int] = []
         missing = len(chunks)
 
@@ -324,6 +394,12 @@ class Runner:
                     break
                 play_here(index)
                 drain()
+                allowed = self.jobs - 1 - len(self._workers)
+                if allowed and time.monotonic() - looked >= PROBE_SECONDS:
+                    now_sample = cpu_sample()
+                    if len(chunks) - counter.value >= LATE_START_CHUNKS:
+                        start_workers(min(1, workers_to_start(idle_processors(sample, now_sample, processors), allowed)))
+                    sample, looked = now_sample, time.monotonic()
             # Every chunk is claimed: wait for the workers' last ones.
             while missing:
                 while failed:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import multiprocessing
+
+import pytest
 from pathlib import Path
 
 from cardgen.engine import parallel
@@ -75,6 +77,7 @@ def test_endless_game_times_out(variant) -> None:  # type: ignore[no-untyped-def
 
 def test_results_do_not_depend_on_jobs(toy: LoadedSpec, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(parallel, "INLINE_SECONDS", 0.0)  # send work to the pool at once
+    monkeypatch.setattr(parallel, "cpu_sample", lambda: None)  # whatever the machine's load: start the worker
     def strip(report) -> dict:  # type: ignore[no-untyped-def]
         data = report.as_json()
         data.pop("seconds")
@@ -83,6 +86,49 @@ def test_results_do_not_depend_on_jobs(toy: LoadedSpec, monkeypatch) -> None:  #
     one = run_checks(toy, playouts=90, jobs=1, players=[2, 3], skill_games=4, mcts_budget=8)
     two = run_checks(toy, playouts=90, jobs=2, players=[2, 3], skill_games=4, mcts_budget=8)
     assert strip(one) == strip(two)
+
+
+def samples(*ticks: tuple[int, int]):  # type: ignore[no-untyped-def]
+    """A stand-in for the machine's processor time: each call gives the next (idle, total) sample."""
+    given = iter(ticks)
+    return lambda: next(given, ticks[-1])
+
+
+@pytest.mark.parametrize(
+    ("idle", "started"),
+    [
+        (0, 0),  # every processor busy (this run's own included): a second process would gain nothing
+        (45, 1),  # about one of the two processors idle: one worker
+        (100, 1),  # both idle: still at most jobs - 1 workers
+    ],
+)
+def test_workers_start_only_on_idle_processors(toy: LoadedSpec, monkeypatch, idle: int, started: int) -> None:  # type: ignore[no-untyped-def]
+    """``--jobs 2`` on a busy machine plays alone (no slower than ``--jobs 1``), on an idle one with a worker;
+    the results are the same either way."""
+    assert toy.spec is not None
+    monkeypatch.setattr(parallel, "INLINE_SECONDS", 0.0)
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(parallel, "cpu_sample", samples((0, 0), (idle, 100)))
+    tasks = [parallel.Task(2, ("random", "random"), seed) for seed in range(40)]
+    with parallel.Runner(toy.spec, toy.folder, jobs=2) as runner:
+        got = runner.run(tasks)
+        assert runner.workers_started == started
+    with parallel.Runner(toy.spec, toy.folder, jobs=1) as alone:
+        expected = alone.run(tasks)
+    assert [r.actions for r in got] == [r.actions for r in expected]
+
+
+def test_idle_processors_from_two_samples() -> None:
+    assert parallel.idle_processors((100, 1000), (190, 1100), 2) == pytest.approx(1.8)
+    assert parallel.idle_processors((100, 1000), (100, 1000), 2) is None  # no time passed: not known
+    assert parallel.idle_processors(None, (1, 2), 2) is None
+    assert parallel.workers_to_start(None, 3) == 3  # not known (no /proc/stat): every allowed worker
+    assert parallel.workers_to_start(0.4, 3) == 0
+    assert parallel.workers_to_start(1.6, 3) == 2
+    assert parallel.workers_to_start(7.0, 3) == 3
+    sample = parallel.cpu_sample()
+    if Path("/proc/stat").is_file():
+        assert sample is not None and 0 <= sample[0] <= sample[1]
 
 
 def test_worker_process_rebuilds_the_game(toy: LoadedSpec) -> None:
