@@ -194,6 +194,23 @@ def test_a_print_only_build_loads_no_rulebook_or_svg_machinery(tmp_path: Path) -
     assert {name: _loaded_by(name, modules) for name in unused if _loaded_by(name, modules)} == {}
 
 
+def test_a_spec_without_rules_data_loads_no_rules_data_models(tmp_path: Path) -> None:
+    """The rules-data models (and the checks and rulebook text made from them) load only for a spec holding rules data:
+    a build and a validation of a spec without rules, and a build of one naming a rules module, import none of them."""
+    rules_data = ("cardgen.spec.rules_data", "cardgen.spec.rules_check", "cardgen.rulebook.rules_summary")
+    for args in (
+        ("build", str(MINIMAL), "--out", str(tmp_path / "out"), "--quiet"),
+        ("validate", str(MINIMAL)),
+        ("build", str(ROOT / "specs" / "keramikos"), "--out", str(tmp_path / "out"), "--quiet", "--only", "print,rulebooks"),
+    ):
+        code, modules = _run_cli(tmp_path, *args)
+        assert code in (0, 1), args
+        assert "cardgen.spec.models" in modules and "cardgen.validate.rules_data" in modules  # the spec was read and its checks ran
+        assert {name for name in rules_data if name in modules} == set(), args
+    code, modules = _run_cli(tmp_path, "validate", str(ROOT / "specs" / "no-thanks"), "--no-sim")
+    assert code in (0, 1) and set(rules_data) <= set(modules)  # a spec holding rules data does load them
+
+
 def test_a_cold_build_after_a_first_one_takes_number_words_from_the_user_store(tmp_path: Path) -> None:
     """Spelled-out numbers (num2words) are kept in this user's store: a build into a new output folder imports no num2words;
     ``--no-cache`` takes nothing from the store and makes them afresh."""

@@ -27,7 +27,6 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 
 from cardgen.rulebook.i18n import N_
-from cardgen.rulebook.rules_summary import rules_summary
 from cardgen.spec.models import Card, Deck, Spec, TextSection
 from cardgen.spec.references import REFERENCE, component_pieces, resolve_reference
 
@@ -176,6 +175,16 @@ def _html_lang(locale: str) -> str:
     return locale.replace("_", "-")
 
 
+def _rules_summary(spec: Spec, locale: str, translation: Any) -> dict[str, Any] | None:
+    """The text generated from the spec's rules data (:func:`cardgen.rulebook.rules_summary.rules_summary`); None
+    without rules data, whose generator (and the rules-data models it reads) is then never imported."""
+    if spec.rules_data is None:
+        return None
+    from cardgen.rulebook.rules_summary import rules_summary
+
+    return rules_summary(spec, locale, translation)
+
+
 def build_context(spec: Spec, locale: str, pictures: set[str] | None = None, gettext: Any = None, translation: Any = None) -> dict[str, Any]:
     """Everything the rulebook templates need for ``spec`` in ``locale``, as plain data.
 
@@ -281,7 +290,7 @@ def build_context(spec: Spec, locale: str, pictures: set[str] | None = None, get
         "setup": setup,
         "setup_sections": _sections(r, spec.rules_text.setup),
         "turn": _sections(r, spec.rules_text.turn, numbered=True),
-        "rules_summary": rules_summary(spec, locale, translation),
+        "rules_summary": _rules_summary(spec, locale, translation),
         "special_cards": special,
         "scoring": _sections(r, spec.rules_text.scoring),
         "end": r.prose(spec.rules_text.end),

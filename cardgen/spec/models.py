@@ -11,13 +11,16 @@ to autocomplete and underline mistakes, and the reference in ``docs/spec.md``.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Literal, Union
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from cardgen.links import link_problem
 from cardgen.spec.local_text import GENDER_DESCRIPTION, LOCAL_TEXT, Gender, LocalText
-from cardgen.spec.rules_data import RulesData
+from cardgen.spec.rules_field import RulesOnDemand
+
+if TYPE_CHECKING:
+    from cardgen.spec.rules_data import RulesData
 
 from cardgen.limits import MAX_CARDS_PER_DECK, MAX_COPIES, MAX_PLAYERS, MAX_PLAYOUTS, MAX_PRINTED_PIECES
 
@@ -420,10 +423,13 @@ class BalanceThresholds(SpecModel):
     max_playouts: int = Field(default=20_000, ge=1, le=MAX_PLAYOUTS, description="Upper limit on playouts per player count.")
 
 
-def _rules_kind(value: object) -> str:
-    """Which reading of ``rules`` applies: a mapping is rules data, anything else a module id (so a mistake in
-    rules data is reported against the rules data alone, not also as "not a string")."""
-    return "rules-data" if isinstance(value, (dict, RulesData)) else "rules-module"
+if TYPE_CHECKING:
+    Rules = Union[Identifier, RulesData]
+else:
+    Rules = Annotated[object, RulesOnDemand(Identifier)]
+"""A rules module's id, or the rules as data: a mapping is rules data, anything else a module id (so a mistake in
+rules data is reported against the rules data alone, not also as "not a string"). The rules-data models load only
+for a spec that holds rules data (:mod:`cardgen.spec.rules_field`)."""
 
 
 class Spec(SpecModel):
@@ -440,7 +446,7 @@ class Spec(SpecModel):
     players: Range = Field(description="Supported player counts.")
     play_time_minutes: Range = Field(description="Typical play time.")
     min_age: int = Field(ge=0, le=99, description="The youngest age the game suits.")
-    rules: Annotated[Union[Annotated[Identifier, Tag("rules-module")], Annotated[RulesData, Tag("rules-data")]], Discriminator(_rules_kind)] | None = Field(
+    rules: Rules | None = Field(
         default=None,
         description="How the game is played, for simulation: the id of a registered rules module (Python, for named mechanics), "
         "or the rules as data (zones, setup, turn, effects, end, scoring) played by the generic interpreter; none: no simulation.",
@@ -483,4 +489,4 @@ class Spec(SpecModel):
     @property
     def rules_data(self) -> RulesData | None:
         """The rules as data, when the spec describes its play itself."""
-        return self.rules if isinstance(self.rules, RulesData) else None
+        return None if self.rules is None or isinstance(self.rules, str) else self.rules

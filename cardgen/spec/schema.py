@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from cardgen.spec import references
 from cardgen.spec.models import Spec
+from cardgen.spec.rules_field import RulesOnDemand
 
 SCHEMA_ID = "https://cardgen.invalid/schema/cardgen-spec.schema.json"
 
@@ -47,6 +48,8 @@ def _models() -> list[type[BaseModel]]:
 def _inner_models(annotation: Any) -> list[type[BaseModel]]:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return [annotation]
+    if isinstance(annotation, RulesOnDemand):  # a field whose models load on demand names them
+        return annotation.models()
     found: list[type[BaseModel]] = []
     for arg in get_args(annotation):
         found.extend(_inner_models(arg))

@@ -8,15 +8,17 @@ since editing it would change the rulebook and not the game.
 
 from __future__ import annotations
 
-from typing import Iterator, Protocol
+from typing import TYPE_CHECKING, Iterator, Protocol
 
 from cardgen.findings import Finding, Severity
-from cardgen.spec.contract import Layout, RulesContract
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.models import Spec
 from cardgen.spec.source import PathKey
 from cardgen.validate.registry import check, register_codes
 from cardgen.validate.static import card_data_well_typed
+
+if TYPE_CHECKING:  # (a spec without rules has no contract: its run need not load the contract's classes)
+    from cardgen.spec.contract import Layout, RulesContract
 
 ERROR = Severity.ERROR
 

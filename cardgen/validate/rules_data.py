@@ -14,12 +14,10 @@ from cardgen.findings import Finding, Severity
 from cardgen.spec.load import LoadedSpec
 from cardgen.spec.source import PathKey
 from cardgen.spec.local_text import needs_gender
-from cardgen.spec.rules_check import condition_uses, rules_problems, rules_reads
-from cardgen.spec.rules_give import give_problems
-from cardgen.spec.rules_inert import inert_problems
-from cardgen.spec.rules_literals import literal_problems
-from cardgen.spec.mechanic_declaration import mechanic_fills, mechanic_problems, mechanic_uses
 from cardgen.validate.registry import check, register_codes
+
+# The checks below import the rules-data machinery (cardgen.spec.rules_check and its kin, which load the rules-data
+# models) only for a spec that holds rules data: the others never load those models (see cardgen.spec.rules_field).
 
 register_codes(
     {
@@ -70,6 +68,9 @@ def rules_data_dead_rules(loaded: LoadedSpec) -> Iterator[Finding]:
     rules = loaded.spec.rules_data
     if rules is None:
         return
+    from cardgen.spec.rules_inert import inert_problems
+    from cardgen.spec.rules_literals import literal_problems
+
     for path, problem, optional in inert_problems(loaded.spec, rules):
         yield loaded.place_finding("CG182", Severity.WARNING if optional else Severity.ERROR, path, problem, _HINTS["CG182"])
     for path, problem in literal_problems(loaded.spec, rules):
@@ -83,6 +84,10 @@ def rules_data(loaded: LoadedSpec) -> Iterator[Finding]:
     rules = loaded.spec.rules_data
     if rules is None:
         return
+    from cardgen.spec.mechanic_declaration import mechanic_fills
+    from cardgen.spec.rules_check import rules_problems
+    from cardgen.spec.rules_give import give_problems
+
     fills: frozenset[str] = frozenset()
     if rules.mechanics:
         from cardgen.engine.mechanics import mechanic_declaration
@@ -98,7 +103,12 @@ def rules_data_mechanics(loaded: LoadedSpec) -> Iterator[Finding]:
     """Every named mechanic the rules data uses is registered, listed, offers what is asked of it and finds its zones."""
     assert loaded.spec is not None
     rules = loaded.spec.rules_data
-    if rules is None or not (rules.mechanics or any(True for _ in mechanic_uses(rules))):
+    if rules is None:
+        return
+    from cardgen.spec.mechanic_declaration import mechanic_problems, mechanic_uses
+    from cardgen.spec.rules_check import condition_uses
+
+    if not (rules.mechanics or any(True for _ in mechanic_uses(rules))):
         return
     from cardgen.engine.mechanics import mechanic_declaration, registered_mechanics
 
@@ -117,6 +127,8 @@ def rules_data_names(loaded: LoadedSpec) -> Iterator[Finding]:
     rules = loaded.spec.rules_data
     if rules is None:
         return
+    from cardgen.spec.rules_check import rules_reads
+
     spec = loaded.spec
     kinds: list[tuple[PathKey, str, str, Any]] = [
         (("rules", key, name), what, name, item)
