@@ -108,7 +108,7 @@ def load_game_widgets() -> None:
 
 
 # --------------------------------------------------------------------------- per-spec resources
-@dataclass
+@dataclass(slots=True)
 class TextReport:
     """One laid-out text: where it came from and whether it fits."""
 
