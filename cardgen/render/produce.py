@@ -104,13 +104,17 @@ def shop_pages(pairs: list[tuple[Face, Face | None]], digests: Mapping[str, str]
     seen = Counter(face.key for face in faces)
     known = digests or {}
     pages = []
+    wrapped: dict[str, Scene] = {}  # one page scene per repeated face, whatever the number of its pages
     for face in faces:
         scene = face.scene
         if seen[face.key] > 1:
-            shared = shared_face(scene, known.get(face.key))
-            scene = Scene(
-                scene.width_mm, scene.height_mm, (Group(scene.children, shared=shared),), scene.trim_box, scene.bleed_box
-            )
+            page = wrapped.get(face.key)
+            if page is None:
+                shared = shared_face(scene, known.get(face.key))
+                page = wrapped[face.key] = Scene(
+                    scene.width_mm, scene.height_mm, (Group(scene.children, shared=shared),), scene.trim_box, scene.bleed_box
+                )
+            scene = page
         pages.append(scene)
     return pages
 
