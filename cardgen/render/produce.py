@@ -307,6 +307,7 @@ def produce_cards(context: BuildContext) -> list[Path]:
         record = layout_sidecar(spec.id, paper, sheets, pairs, template.sheet_bleed_mm, locale, advice)
         # Compact: the sidecar is for tools, and an indented dump takes Python's slow encoder (0.18 s against 0.05 s for 5,400 cards).
         sidecar.write_text(json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+        context.print_guides[sidecar.name] = list(advice or [])
         test = context.staging / test_name
         test_key = ("duplex-pdf", title, template.model_dump_json(), footer)
         test.write_bytes(_cached(cache, test_key, lambda: duplex_test_sheet(template, footer).to_pdf(title=f"{title} – duplex test")))
