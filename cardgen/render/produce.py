@@ -25,6 +25,7 @@ Outputs are byte-for-byte deterministic.
 from __future__ import annotations
 
 import json
+import os
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -254,11 +255,23 @@ def card_svgs(faces: list[Face], digests: Mapping[str, str], cache: ArtefactCach
         if cache is not None:
             pack.add(digest, text)
         path = folder / f"{face.key}.svg"
-        path.write_bytes(text.encode("utf-8"))
+        _write_new(path, text.encode("utf-8"))
         written.append(path)
     if cache is not None and (drawn or set(known) != pack.digests):
         cache.put(key, seal_entry(SVG_PACK, pack.payload()))
     return written
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` (created or truncated) with one open, write and close: what ``Path.write_bytes``
+    does, without the buffered file's status, terminal and seek calls, three system calls of six per card face."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def produce_cards(context: BuildContext) -> list[Path]:
