@@ -158,7 +158,17 @@ def _plain_page(canvas: Canvas) -> bool:
 
 
 def _array(values: tuple[float, ...] | list[float]) -> str:
-    return "[ " + " ".join(fp_str(v) for v in values) + " ]"
+    key = tuple(values)  # (fp_str writes equal numbers alike, 0 and -0.0 included, so equal keys give equal text)
+    text = _ARRAYS.get(key)
+    if text is None:
+        if len(_ARRAYS) >= 4096:
+            _ARRAYS.clear()
+        text = _ARRAYS[key] = "[ " + " ".join(fp_str(v) for v in values) + " ]"
+    return text
+
+
+_ARRAYS: dict[tuple[float, ...], str] = {}
+"""A page box's PDF array by its numbers: every page of a size writes the same three."""
 
 
 def show_page(canvas: Canvas) -> None:
