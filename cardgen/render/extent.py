@@ -112,7 +112,7 @@ def _text_bounds(text: Text) -> Bounds:
 _RUN_METRICS: dict[tuple[str, str, float], tuple[float, float, float]] = {}
 """A run's advance width, ascent and descent (mm) by text, font and size: each face's text is bounded twice (its ink
 and its text's ink), and a deck repeats its lines."""
-_RUN_METRICS_LIMIT = 50_000
+_RUN_METRICS_LIMIT = 8192
 
 
 def _one(primitive: Primitive) -> Bounds | None:
