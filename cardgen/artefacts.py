@@ -50,6 +50,9 @@ class BuildContext:
     findings: list[Finding] = field(default_factory=list)
     cache: ArtefactCache | None = None
     """Where producers may reuse unchanged artefacts (None: build everything afresh)."""
+    print_guides: dict[str, list[str]] = field(default_factory=dict)
+    """The short print guide (``how_to_print``) of each layout sidecar staged by this build, by the sidecar's file
+    name: the gallery shows it without parsing the sidecar again (a large deck's sidecar holds every placement)."""
 
     @property
     def game_id(self) -> str:

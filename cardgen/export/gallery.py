@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import html
 import json
+from typing import Mapping
 from pathlib import Path
 from urllib.parse import quote
 
@@ -99,9 +100,13 @@ def _img(face: Face | None, words: dict[str, str], alt: str, height_px: int = 18
     return f'<img src="{_href("cards/" + face.key + ".svg")}" alt="{_e(alt)}" width="{width_px}" height="{height_px}">'
 
 
-def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders: list[str], locale: str, sidecar_folders: list[Path] | None = None) -> str:
+def render_gallery(
+    spec: Spec, faces: list[Face], top_files: list[str], folders: list[str], locale: str, sidecar_folders: list[Path] | None = None,
+    guides: Mapping[str, list[str]] | None = None,
+) -> str:
     """The gallery page's HTML for ``faces``, linking ``top_files`` and ``folders`` (relative names);
-    the print files' layout sidecars, looked for in ``sidecar_folders``, say how to print."""
+    the print files' layout sidecars, looked for in ``sidecar_folders``, say how to print (``guides``: their
+    ``how_to_print`` by sidecar name, as this build staged them, read instead of the files)."""
     words = WORDS.get(locale, WORDS["en"])
     title = local(spec.title, locale, spec.locales[0])
     by_key = {f.key: f for f in faces}
@@ -118,7 +123,7 @@ def render_gallery(spec: Spec, faces: list[Face], top_files: list[str], folders:
         if files:
             items = "".join(f'<li><a href="{_href(n)}">{_e(n)}</a></li>' for n in files)
             parts.append(f"<h2>{_e(heading)}</h2><ul class=\"links\">{items}</ul>")
-    parts += _how_to_print(spec, prints, sidecar_folders or [], words)
+    parts += _how_to_print(spec, prints, sidecar_folders or [], words, guides or {})
     if folders:
         items = "".join(f'<li><a href="{_href(target)}">{_e(label)}</a></li>' for target, label in _folder_links(folders, locale, words, sidecar_folders or []))
         parts.append(f"<h2>{_e(words['more'])}</h2><ul class=\"links\">{items}</ul>")
@@ -174,21 +179,26 @@ def _shop_folders(places: list[Path]) -> list[str]:
     return sorted(found - set(EXTRA_FOLDERS))
 
 
-def _how_to_print(spec: Spec, prints: list[str], folders: list[Path], words: dict[str, str]) -> list[str]:
+def _how_to_print(spec: Spec, prints: list[str], folders: list[Path], words: dict[str, str], guides: Mapping[str, list[str]]) -> list[str]:
     """The print PDFs' guide in short, per paper (100 %, the double-sided run, the duplex test, cutting),
-    as the cards producer wrote it into each print file's layout sidecar."""
+    as the cards producer wrote it into each print file's layout sidecar (``guides``: as this build staged it,
+    so the sidecar, which holds every card's placement, is not parsed again)."""
     out: list[str] = []
     for name in prints:
         paper = name.removeprefix(f"{spec.id}-print-").removesuffix(".pdf")
         if not (name.startswith(f"{spec.id}-print-") and name.endswith(".pdf")):
             continue
-        sidecar = next((folder / f"{spec.id}-print-{paper}.layout.json" for folder in folders if (folder / f"{spec.id}-print-{paper}.layout.json").is_file()), None)
-        if sidecar is None:
-            continue
-        try:
-            sentences = [str(s) for s in json.loads(sidecar.read_text(encoding="utf-8")).get("how_to_print", [])]
-        except (OSError, ValueError, AttributeError):
-            continue
+        staged = guides.get(f"{spec.id}-print-{paper}.layout.json")
+        if staged is not None:
+            sentences = [str(s) for s in staged]
+        else:
+            sidecar = next((folder / f"{spec.id}-print-{paper}.layout.json" for folder in folders if (folder / f"{spec.id}-print-{paper}.layout.json").is_file()), None)
+            if sidecar is None:
+                continue
+            try:
+                sentences = [str(s) for s in json.loads(sidecar.read_text(encoding="utf-8")).get("how_to_print", [])]
+            except (OSError, ValueError, AttributeError):
+                continue
         if not sentences:
             continue
         items = "".join(f"<li>{_e(s)}</li>" for s in sentences)
@@ -216,7 +226,7 @@ def produce_gallery(context: BuildContext) -> list[Path]:
     folders = [name for name in EXTRA_FOLDERS if (context.staging / name).is_dir() or (published / name).is_dir()]
     folders += _shop_folders([context.staging, published])
     page = context.staging / INDEX
-    page.write_text(render_gallery(spec, faces, top_files, folders, locale, [context.staging, published]), encoding="utf-8")
+    page.write_text(render_gallery(spec, faces, top_files, folders, locale, [context.staging, published], context.print_guides), encoding="utf-8")
     context.notes.append(f"gallery: {INDEX} shows {len(faces)} faces")
     return [page]
 

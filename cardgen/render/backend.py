@@ -7,7 +7,7 @@ A backend turns primitives into an output format. Layout code only builds
 
 from __future__ import annotations
 
-from typing import Generic, Iterable, Protocol, TypeVar
+from typing import Any, Callable, Generic, Iterable, Protocol, TypeVar
 
 from cardgen.render.scene import (
     Circle,
@@ -119,21 +119,22 @@ def draw_children(children: tuple[Primitive, ...], backend: Backend[object]) -> 
     methods looked up once per call instead of once per primitive.
     """
     methods = {kind: getattr(backend, name) for kind, name in _METHOD_NAMES.items()}
-    push, pop = backend.push_group, backend.pop_group
+    _walk(children, methods, backend)
 
-    def walk(children: tuple[Primitive, ...]) -> None:
-        for child in children:
-            method = methods.get(type(child))
-            if method is not None:
-                method(child)
-            elif type(child) is Group:
-                if not push(child):
-                    walk(child.children)
-                pop()
-            else:
-                draw_primitive(child, backend)  # subclasses, or a TypeError for non-primitives
 
-    walk(children)
+def _walk(children: tuple[Primitive, ...], methods: dict[type, Callable[[Any], object]], backend: Backend[object]) -> None:
+    """:func:`draw_children`'s walk: a function of the module, not a closure calling itself (such a closure is a
+    reference cycle, so each page's walk, its method table and the backend it names waited for the cyclic collector)."""
+    for child in children:
+        method = methods.get(type(child))
+        if method is not None:
+            method(child)
+        elif type(child) is Group:
+            if not backend.push_group(child):
+                _walk(child.children, methods, backend)
+            backend.pop_group()
+        else:
+            draw_primitive(child, backend)  # subclasses, or a TypeError for non-primitives
 
 
 def draw_scene(scene: Scene, backend: Backend[object]) -> None:

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Literal
 
 RGB = tuple[float, float, float]
@@ -71,6 +72,7 @@ def linear_rgb(colour: str) -> RGB:
     return (_to_linear(r), _to_linear(g), _to_linear(b))
 
 
+@lru_cache(maxsize=4096)
 def relative_luminance(colour: str) -> float:
     """WCAG relative luminance Y (0 black .. 1 white)."""
     r, g, b = linear_rgb(colour)

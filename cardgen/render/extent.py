@@ -37,7 +37,7 @@ from cardgen.render.scene import (
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Bounds:
     """An axis-aligned box as (left, top, right, bottom) in mm."""
 
@@ -98,9 +98,21 @@ def _path_points(path: Path) -> Iterator[Point]:
 
 
 def _text_bounds(text: Text) -> Bounds:
-    width = string_width(text.text, text.font, text.size_pt)
+    key = (text.text, text.font, text.size_pt)
+    metrics = _RUN_METRICS.get(key)
+    if metrics is None:
+        if len(_RUN_METRICS) >= _RUN_METRICS_LIMIT:
+            _RUN_METRICS.clear()
+        metrics = _RUN_METRICS[key] = (string_width(*key), ascent(text.font, text.size_pt), descent(text.font, text.size_pt))
+    width, above, below = metrics
     left = {"start": text.x, "middle": text.x - width / 2, "end": text.x - width}[text.anchor]
-    return Bounds(left, text.y - ascent(text.font, text.size_pt), left + width, text.y + descent(text.font, text.size_pt))
+    return Bounds(left, text.y - above, left + width, text.y + below)
+
+
+_RUN_METRICS: dict[tuple[str, str, float], tuple[float, float, float]] = {}
+"""A run's advance width, ascent and descent (mm) by text, font and size: each face's text is bounded twice (its ink
+and its text's ink), and a deck repeats its lines."""
+_RUN_METRICS_LIMIT = 8192
 
 
 def _one(primitive: Primitive) -> Bounds | None:

@@ -12,6 +12,7 @@ files and the locale, so ``validate`` and ``build`` lay out each face once.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Mapping, Sequence
@@ -39,7 +40,7 @@ from cardgen.spec.source import PathKey
 FaceKind = Literal["front", "back", "component"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ElementInk:
     """What one layout element drew on one face: where its ink and its text lie, and its smallest type."""
 
@@ -59,7 +60,7 @@ class ElementInk:
     """A digest of what it drew apart from text: equal looks mean only the words tell two faces apart."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Face:
     """One distinct printed face."""
 
@@ -296,14 +297,14 @@ def _draw(
     reports: list[TextReport] = []
     inks: list[ElementInk] = []
     field_defs: Mapping[str, FieldDef] = deck.fields if deck is not None else {}
-    face_widgets = frozenset(element.widget for element in layout.elements if _applies(element, card, data))
+    face_widgets = _widget_set(tuple(element.widget for element in layout.elements if _applies(element, card, data)))
     for index, element in enumerate(layout.elements):
         if not _applies(element, card, data):
             continue
         if (id(layout), index) in result.refused:
             continue
         fn = get_widget(element.widget)
-        where = f"{side}.elements[{index}] ({element.name or element.widget})"
+        where, ink_path = _element_place(side, index, element.name or element.widget)
         if fn is None:
             path = (side, "elements", index, "widget")
             place = resolved.source.place(path) if resolved.source else None
@@ -333,7 +334,7 @@ def _draw(
         if primitives:
             children.append(Group(children=tuple(primitives)))
             sizes = [size for _, size in text_sizes(primitives)]
-            inks.append(ElementInk((side, "elements", index), where, element.widget, element.art, ink_box(primitives), text_ink(primitives), min(sizes) if sizes else None, _look(primitives)))
+            inks.append(ElementInk(ink_path, where, element.widget, element.art, ink_box(primitives), text_ink(primitives), min(sizes) if sizes else None, _look(primitives)))
     if layout.frame is not None:
         frame = layout.frame
         colour = frame.colour
@@ -342,6 +343,18 @@ def _draw(
         box = trim.inset(frame.inset_mm)
         children.append(Rect(box.x, box.y, box.w, box.h, stroke=colour, stroke_width=frame.width_mm, radius=frame.radius_mm))
     return card_scene(size.width, size.height, bleed, children), tuple(reports), tuple(inks)
+
+
+@lru_cache(maxsize=1024)
+def _element_place(side: str, index: int, name: str) -> tuple[str, tuple[str | int, ...]]:
+    """An element's readable place (``front.elements[3] (text)``) and its path, one pair shared by every face."""
+    return f"{side}.elements[{index}] ({name})", (side, "elements", index)
+
+
+@lru_cache(maxsize=1024)
+def _widget_set(widgets: tuple[str, ...]) -> frozenset[str]:
+    """The set of a face's widgets, one shared by every face drawing the same elements."""
+    return frozenset(widgets)
 
 
 def _without_text(primitives: Sequence[Primitive]) -> tuple[Primitive, ...]:
@@ -358,7 +371,13 @@ def _without_text(primitives: Sequence[Primitive]) -> tuple[Primitive, ...]:
 
 def _look(primitives: Sequence[Primitive]) -> str:
     """A digest of the drawing apart from its text."""
-    return hashlib.sha256(repr(_without_text(primitives)).encode()).hexdigest()[:16]
+    return _digest16(repr(_without_text(primitives)))
+
+
+@lru_cache(maxsize=1024)
+def _digest16(text: str) -> str:
+    """The first 16 hex digits of ``text``'s sha256 (one string shared by the faces whose drawings look alike)."""
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _designers_file(resolved: ResolvedLayout) -> bool:

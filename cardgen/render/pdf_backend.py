@@ -99,14 +99,22 @@ _UNKNOWN = object()
 
 
 class _Settled(PDFObject):
-    """A page or content stream already formatted: the document writes its bytes as they are, under its object number."""
+    """A page or content stream already formatted: the document writes its bytes as they are, under its object number.
+
+    The bytes are handed over once: the document copies them into the file's pieces as it writes it, so an
+    object that kept its own copy until the file was joined held a second copy of every page at the build's
+    peak (8 MB of a 5,400-card bleed PDF). A second request is a bug, and fails rather than write an empty object.
+    """
 
     def __init__(self, data: bytes) -> None:
-        self.data = data
+        self.data: bytes | None = data
 
     def format(self, document: object) -> bytes:
-        """The object's bytes (between reportlab's ``obj`` and ``endobj``)."""
-        return self.data
+        """The object's bytes (between reportlab's ``obj`` and ``endobj``), given once."""
+        data, self.data = self.data, None
+        if data is None:
+            raise RuntimeError("a settled PDF object was written twice")
+        return data
 
 
 def _settled(name: str, data: bytes) -> _Settled:
@@ -150,7 +158,17 @@ def _plain_page(canvas: Canvas) -> bool:
 
 
 def _array(values: tuple[float, ...] | list[float]) -> str:
-    return "[ " + " ".join(fp_str(v) for v in values) + " ]"
+    key = tuple(values)  # (fp_str writes equal numbers alike, 0 and -0.0 included, so equal keys give equal text)
+    text = _ARRAYS.get(key)
+    if text is None:
+        if len(_ARRAYS) >= 4096:
+            _ARRAYS.clear()
+        text = _ARRAYS[key] = "[ " + " ".join(fp_str(v) for v in values) + " ]"
+    return text
+
+
+_ARRAYS: dict[tuple[float, ...], str] = {}
+"""A page box's PDF array by its numbers: every page of a size writes the same three."""
 
 
 def show_page(canvas: Canvas) -> None:

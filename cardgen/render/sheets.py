@@ -230,7 +230,7 @@ class FooterInfo:
     blank_word: str = "left blank so the file prints double-sided in one run"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardPlacement:
     """Where one card face landed: page, slot, and exact trim/bleed rectangles (mm)."""
 
@@ -587,6 +587,10 @@ def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterIn
     offset = template.back_offset_mm
     marks_for: dict[tuple[tuple[Box, Box], ...], tuple[Line, ...]] = {}
     """Crop marks by the cards' boxes: every full sheet of one grid has the same marks, worked out once."""
+    slot_boxes: dict[tuple[object, ...], tuple[Box, Box]] = {}
+    """A slot's trim and bleed boxes on a page, by grid, slot and side's offset: the same on every sheet of a grid."""
+    placed: dict[tuple[object, ...], Group] = {}
+    """A face placed in a slot (a deck's back on the back of every sheet), drawn by one group wherever it repeats."""
 
     for sheet_index, (grid, slots) in enumerate(pages_spec):
         sheet = sheet_index + 1
@@ -603,12 +607,20 @@ def impose(items: Sequence[PrintItem], template: SheetTemplate, footer: FooterIn
                 row, col = grid.slot(slot_index)
                 if side == "back":
                     row, col = back_slot(grid, row, col, template)
-                trim = grid.trim_box(row, col).translated(dx, dy)
-                bleed = grid.bleed_box(row, col).translated(dx, dy)
+                box_key = (grid, row, col, repr(dx), repr(dy))  # (repr: 0.0 and -0.0 are equal keys, not equal sums)
+                found = slot_boxes.get(box_key)
+                if found is None:
+                    found = slot_boxes[box_key] = (grid.trim_box(row, col).translated(dx, dy), grid.bleed_box(row, col).translated(dx, dy))
+                trim, bleed = found
                 face = slot.item.front if side == "front" else slot.item.back
                 if face is None:
                     continue
-                children.append(_card_group(face, bleed, slot.item.bleed - grid.bleed, shared.get(id(face)), turn))
+                trimmed = slot.item.bleed - grid.bleed
+                group_key = (id(face), box_key, repr(trimmed), turn)  # (the faces are held by ``items`` throughout)
+                group = placed.get(group_key)
+                if group is None:
+                    group = placed[group_key] = _card_group(face, bleed, trimmed, shared.get(id(face)), turn)
+                children.append(group)
                 boxes.append((trim, bleed))
                 placements.append(
                     CardPlacement(page_index, sheet, side, slot.item_index, slot.copy_index, row, col, trim, bleed, turn)

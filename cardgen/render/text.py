@@ -76,7 +76,7 @@ def parse_markup(text: str) -> list[Piece]:
     return pieces
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Overflow:
     """What did not fit or cannot be drawn; empty when everything is fine."""
 
@@ -102,7 +102,7 @@ class Overflow:
         return self.fits and not self.missing_glyphs and not self.unknown_icons
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TextBlock:
     """Result of :func:`layout_text`."""
 
@@ -273,7 +273,44 @@ def layout_text(
     ``justify`` stretches every line but the last of each paragraph to the full
     width (``align`` then applies to the last lines). Lines that do not fit are
     still returned, below the box; check ``result.overflow``.
+
+    A text without ``{`` (no icon token, so the icon registry takes no part) is
+    laid out once per process for the same box, font, size and options: a
+    block is immutable, so every face that prints the same text in the same
+    place shares it (a deck's repeated rules texts, a text tried again by the
+    shrink-to-fit search of another widget). The key holds each number's
+    ``repr``, so ``9`` and ``9.0`` (or ``0.0`` and ``-0.0``), equal as keys but
+    written differently into a drawing, stay apart.
     """
+    if "{" in text:
+        return _layout_text(text, box, font, size_pt, line_height, align, justify, valign, fill, icons)
+    key = (text, repr(box), font, repr(size_pt), repr(line_height), align, repr(justify), valign, fill)
+    block = _LAID_OUT.get(key)
+    if block is None:
+        if len(_LAID_OUT) >= _LAID_OUT_LIMIT:
+            _LAID_OUT.clear()
+        block = _LAID_OUT[key] = _layout_text(text, box, font, size_pt, line_height, align, justify, valign, fill, None)
+    return block
+
+
+_LAID_OUT: dict[tuple[str, ...], TextBlock] = {}
+"""Laid-out blocks of texts without icon tokens, by text, box, font, size and options (see :func:`layout_text`)."""
+_LAID_OUT_LIMIT = 2048
+
+
+def _layout_text(
+    text: str,
+    box: Box,
+    font: str,
+    size_pt: float,
+    line_height: float,
+    align: Align,
+    justify: bool,
+    valign: VAlign,
+    fill: str,
+    icons: IconRegistry | None,
+) -> TextBlock:
+    """:func:`layout_text`, computed."""
     measure = _Measurer(font, size_pt)
     unknown: set[str] = set()
     overwide: list[str] = []
@@ -305,16 +342,21 @@ def layout_text(
         lines_over=n - fitting,
         mm_over=max(0.0, round(height - box.h, 6)),
         missing_glyphs=missing,
-        unknown_icons=frozenset(unknown),
+        unknown_icons=frozenset(unknown) if unknown else _NONE,
         overwide_words=tuple(overwide),
     )
     return TextBlock(items=tuple(items), line_count=n, height_mm=height, overflow=overflow)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _missing(texts: tuple[str, ...], font: str) -> frozenset[str]:
     """The characters of ``texts`` the font lacks (memoised: a text shrunk to fit is laid out at several sizes)."""
-    return frozenset(missing_glyphs("".join(texts), font))
+    return frozenset(missing_glyphs("".join(texts), font)) or _NONE
+
+
+_NONE: frozenset[str] = frozenset()
+"""The one empty set every report without missing glyphs or unknown icons holds (each empty frozenset made
+afresh costs 216 bytes, and a deck's every text has a report)."""
 
 
 def _place_line(

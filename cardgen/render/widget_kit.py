@@ -108,7 +108,12 @@ def load_game_widgets() -> None:
 
 
 # --------------------------------------------------------------------------- per-spec resources
-@dataclass
+_DECLARED: dict[tuple[type, str], tuple[bool, Any]] = {}
+"""Whether a widget's parameter model declares a name, and its declared default, by model and name: read for every
+parameter of every element of every face, and fixed once the model class exists."""
+
+
+@dataclass(slots=True)
 class TextReport:
     """One laid-out text: where it came from and whether it fits."""
 
@@ -235,13 +240,17 @@ class WidgetContext:
     def param(self, name: str, default: Any = None) -> Any:
         """A layout parameter, or the default; the widget's model must declare ``name``."""
         if self.schema is not None:
-            declared = self.schema.model_fields.get(name)
-            if declared is None:
+            known = _DECLARED.get((self.schema, name))
+            if known is None:
+                declared = self.schema.model_fields.get(name)
+                known = _DECLARED[(self.schema, name)] = (declared is not None, declared.default if declared is not None else None)
+            is_declared, declared_default = known
+            if not is_declared:
                 raise UndeclaredParameter(f"{self.element}: the widget reads parameter {name!r}, which {self.schema.__name__} does not declare")
-            if declared.default is not None:
-                if default is not None and default != declared.default:
-                    raise UndeclaredParameter(f"{self.element}: the widget reads {name!r} with default {default!r}, but {self.schema.__name__} declares {declared.default!r}")
-                default = declared.default
+            if declared_default is not None:
+                if default is not None and default != declared_default:
+                    raise UndeclaredParameter(f"{self.element}: the widget reads {name!r} with default {default!r}, but {self.schema.__name__} declares {declared_default!r}")
+                default = declared_default
         return self.params.get(name, default)
 
     def fparam(self, name: str, default: float) -> float:

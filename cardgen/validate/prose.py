@@ -312,6 +312,15 @@ DEVELOPER_WORDS: dict[str, tuple[str, ...]] = {
 """Phrases about the tool rather than the game, by language (matched as whole words, case-insensitively)."""
 
 
+@lru_cache(maxsize=None)
+def _developer_screen(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One pattern matching where any of ``phrases`` stands as whole words (None: no phrases); the first phrase of
+    the list found is still told by searching them one by one, which only a text this matches needs."""
+    if not phrases:
+        return None
+    return re.compile("|".join(rf"\b{re.escape(p)}\b" for p in phrases))
+
+
 @check("words-for-players", "static")
 def words_for_players(loaded: LoadedSpec) -> Iterator[Finding]:
     """Rules prose, card text and clarifications speak to players: no spec, engine or seed."""
@@ -323,6 +332,9 @@ def words_for_players(loaded: LoadedSpec) -> Iterator[Finding]:
         for locale, value in text.items():
             phrases = DEVELOPER_WORDS.get(locale.split("_")[0], ())
             lowered = value.lower()
+            screen = _developer_screen(phrases)
+            if screen is None or not screen.search(lowered):
+                continue  # no phrase at all: one search instead of one per phrase
             found = next((p for p in phrases if re.search(rf"\b{re.escape(p)}\b", lowered)), None)
             if found is not None:
                 yield loaded.place_finding(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -127,3 +128,18 @@ def test_gallery_says_how_to_print(built: Path) -> None:
     for words in ("Print at 100 %", "50 mm", "double-sided, flipping on the long edge", "mausoleum-guardians-duplex-test-a4.pdf", "back_offset_mm in templates/sheets/a4.yaml", "crop marks"):
         assert words in text, words
     assert "letter.yaml" not in text  # only the papers built
+
+
+def test_gallery_guide_from_the_build_is_the_sidecars(built: Path, mausoleum: LoadedSpec) -> None:
+    """The build hands the gallery each staged sidecar's print guide; the page is the one the sidecar itself gives."""
+    spec = mausoleum.spec
+    assert spec is not None
+    prints = [f"{spec.id}-print-a4.pdf"]
+    sidecar = built / f"{spec.id}-print-a4.layout.json"
+    from_file = gallery.render_gallery(spec, card_faces(mausoleum), prints, [], "en", [built])
+    guide = json.loads(sidecar.read_text(encoding="utf-8"))["how_to_print"]
+    assert guide
+    handed = gallery.render_gallery(spec, card_faces(mausoleum), prints, [], "en", [], {sidecar.name: guide})
+    assert handed == from_file
+    assert "Print at 100" in handed
+    assert gallery.render_gallery(spec, card_faces(mausoleum), prints, [], "en", []) != from_file  # no guide: none shown
