@@ -39,7 +39,7 @@ from reference.mausoleum_guardians import MausoleumGame  # noqa: E402
 CASES: dict[str, tuple[Path, Path, Callable[[Spec, int], Game]]] = {
     "mausoleum-guardians": (ROOT / "specs" / "mausoleum-guardians", ROOT / "specs" / "mausoleum-guardians", MausoleumGame),
     "ceramus": (ROOT / "specs" / "ceramus", ROOT / "specs" / "ceramus", CeramusGame),
-    "keramikos": (ROOT / "tests" / "fixtures" / "keramikos-data", ROOT / "specs" / "keramikos", KeramikosGame),
+    "keramikos": (ROOT / "specs" / "keramikos", ROOT / "specs" / "keramikos", KeramikosGame),
 }
 """Game -> (the spec the interpreter plays, the spec the hand-written engine reads, the hand-written engine)."""
 

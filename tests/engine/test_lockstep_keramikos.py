@@ -5,7 +5,7 @@ option, both engines must offer the same moves (by a canonical name), show the s
 order, every stack with its marked cards, the markers on empty sites, collections, hands, the discard pile,
 scores, the seat to decide) and end at the same moment with the same ranking. The reference is the engine
 the game shipped with, written from the web page and its numbered clarifications; the data is the rules
-mapping of ``tests/fixtures/keramikos-data`` (the shipped spec with its ``rules:`` written as data).
+mapping of the shipped ``specs/keramikos``.
 
 Deliberate mappings, the only ones:
 
@@ -48,7 +48,7 @@ from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "tests" / "fixtures" / "keramikos-data"
+DATA = ROOT / "specs" / "keramikos"
 REFERENCE = ROOT / "specs" / "keramikos"
 DEFAULT_GAMES = int(os.environ.get("KERAMIKOS_LOCKSTEP_GAMES", "60"))
 OPTION_GAMES = int(os.environ.get("KERAMIKOS_LOCKSTEP_GAMES", "12"))

@@ -1,6 +1,6 @@
 """Playing with rows of piles: moves out of a pile (pile by pile between rows under one deck), options choosing a pile,
 card choices across a row, counters kept per pile, arranging one pile, and ``component.ID.count``. Keramikos written as
-rules data (tests/fixtures/keramikos-data) played by the generic interpreter on hand-made positions, and one broken
+rules data (specs/keramikos) played by the generic interpreter on hand-made positions, and one broken
 copy for every problem the validator reports about these constructs (CG175 at its place). The whole game agrees with
 the hand-written engine in tests/engine/test_lockstep_keramikos.py.
 """
@@ -18,7 +18,7 @@ from cardgen.findings import Severity
 
 from engine.spec_copies import data_game, edited_copy, option_of
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "keramikos-data"
+FIXTURE = Path(__file__).resolve().parents[2] / "specs" / "keramikos"
 SITES = ["site-2", "site-3", "site-4", "site-5", "site-6", "site-7", "site-8"]
 
 
