@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cardgen.engine.core import Game, make_game  # noqa: E402
 from cardgen.spec.load import load_spec  # noqa: E402
-from cardgen.games.keramikos.rules import KeramikosGame  # noqa: E402
+from reference.keramikos import KeramikosGame  # noqa: E402
 from cardgen.spec.models import Spec  # noqa: E402
 from reference.ceramus import CeramusGame  # noqa: E402
 from reference.mausoleum_guardians import MausoleumGame  # noqa: E402
