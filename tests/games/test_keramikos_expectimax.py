@@ -41,7 +41,7 @@ def table(game: DataGame, stacks: dict[int, list[str]], marked: dict[int, int], 
         state.z[marked_at + pile][:] = designs[:m]
         state.z[stacks_at + pile][:] = list(reversed(designs[m:]))
         used += designs
-    state.c[t.counter_index["placed"]] = sum(marked.values())
+    state.c[t.counter_index["markers"]] = facts(game).markers - sum(marked.values())
     for card, n in owned.items():
         state.z[game.slot("collection", 0)].extend([game.design(card)] * n)
         used += [game.design(card)] * n

@@ -93,7 +93,8 @@ def evaluate(state: DataState, seat: int, banked: bool = True) -> float:
 
 
 def _placed(state: DataState) -> int:
-    return state.c[state.g.tables.counter_index["placed"]]
+    """Markers the active seat placed this turn: its markers less those it has left."""
+    return facts(state.g).markers - state.c[state.g.tables.counter_index["markers"]]
 
 
 def _step(state: DataState) -> str:

@@ -2,7 +2,8 @@
 
 Keramikos is played by the interpreter from its rules data: the dig sites are a row of piles (``stacks``, the
 cards still buried, and ``marked``, the cards marked this turn, one pile of each under every site), the markers
-on empty sites a counter kept per pile (``site_mark``), the markers placed this turn a counter (``placed``),
+on empty sites a counter kept per pile (``site_mark``), the markers the active seat has left this turn a counter
+(``markers``, from ``component.marker.count`` down),
 the dice a variable (``rolled``, ``double``). :func:`position` reads them off a
 :class:`~cardgen.engine.interpreter.DataState` as plain facts (:class:`Dig`); :func:`facts` gives the fixed facts of
 the game (the cards, the sites, the set scorer of the rules' ``sets`` item, the options by their keys), and
@@ -61,7 +62,7 @@ class Dig:
     site_mark: list[int]
     """Per pile, the active seat's markers on the empty site."""
     placed: int
-    """Markers the active seat placed this turn."""
+    """Markers the active seat placed this turn (its markers less the counter ``markers`` left)."""
     rolled: int
     double: bool
     deck: int
@@ -118,14 +119,14 @@ def position(state: State) -> Dig:
     t = g.tables
     stacks_at, marked_at = t.zone_index["stacks"], t.zone_index["marked"]
     piles = len(f.sites)
-    site_mark, placed = t.counter_index["site_mark"], t.counter_index["placed"]
+    site_mark, left = t.counter_index["site_mark"], t.counter_index["markers"]
     return Dig(
         active=state.seat,
         step=f.step_ids[state.step] if 0 <= state.step < len(f.step_ids) else "",
         stacks=[list(reversed(state.z[stacks_at + p])) for p in range(piles)],
         marked=[list(state.z[marked_at + p]) for p in range(piles)],
         site_mark=[state.c[site_mark + p] for p in range(piles)],
-        placed=state.c[placed],
+        placed=f.markers - state.c[left],
         rolled=state.v[t.variable_index["rolled"]],
         double=bool(state.v[t.variable_index["double"]]),
         deck=len(state.z[g.slot("deck")]),
