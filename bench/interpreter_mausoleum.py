@@ -4,12 +4,10 @@ Run from the project root::
 
     python bench/interpreter_mausoleum.py [--seconds 2] [--rounds 3] [--games mausoleum-guardians,ceramus,keramikos]
 
-Mausoleum Guardians and Ceramus (with its named mechanic ``ceramus_mural``) are played by the rules-data
-interpreter from their shipped specs; the engines they shipped with are kept as the references in
-``tests/reference/`` (``mausoleum_guardians.py``, ``ceramus.py``). Keramikos is played by the interpreter from
-``tests/fixtures/keramikos-data`` (the shipped spec with its rules written as data, in lockstep with the engine
-in tests/engine/test_lockstep_keramikos.py) against the hand-written ``keramikos`` rules module the shipped spec
-still names. For every player count this plays random games
+Mausoleum Guardians, Ceramus (with its named mechanic ``ceramus_mural``) and Keramikos are played by the
+rules-data interpreter from their shipped specs; the engines they shipped with are kept as the references in
+``tests/reference/`` (``mausoleum_guardians.py``, ``ceramus.py``, ``keramikos.py``).
+For every player count this plays random games
 from the same seeds on both, through the Game/State API (the path ``cardgen check`` takes), each game
 ending with its conservation check (every card in one place, scores matching the position), in
 interleaved rounds of ``--seconds`` CPU seconds each, and prints playouts per CPU second for both and
@@ -31,15 +29,15 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from cardgen.engine.core import Game, make_game  # noqa: E402
 from cardgen.spec.load import load_spec  # noqa: E402
-from cardgen.games.keramikos.rules import KeramikosGame  # noqa: E402
 from cardgen.spec.models import Spec  # noqa: E402
 from reference.ceramus import CeramusGame  # noqa: E402
+from reference.keramikos import KeramikosGame  # noqa: E402
 from reference.mausoleum_guardians import MausoleumGame  # noqa: E402
 
 CASES: dict[str, tuple[Path, Path, Callable[[Spec, int], Game]]] = {
     "mausoleum-guardians": (ROOT / "specs" / "mausoleum-guardians", ROOT / "specs" / "mausoleum-guardians", MausoleumGame),
     "ceramus": (ROOT / "specs" / "ceramus", ROOT / "specs" / "ceramus", CeramusGame),
-    "keramikos": (ROOT / "tests" / "fixtures" / "keramikos-data", ROOT / "specs" / "keramikos", KeramikosGame),
+    "keramikos": (ROOT / "specs" / "keramikos", ROOT / "specs" / "keramikos", KeramikosGame),
 }
 """Game -> (the spec the interpreter plays, the spec the hand-written engine reads, the hand-written engine)."""
 

@@ -22,11 +22,13 @@ from cardgen.engine.core import Game  # noqa: E402
 from cardgen.spec.models import Spec  # noqa: E402
 from reference.ceramus import CeramusGame  # noqa: E402
 from reference.ceratopsians import CeratopsiansGame  # noqa: E402
+from reference.keramikos import KeramikosGame  # noqa: E402
 from reference.mausoleum_guardians import MausoleumGame  # noqa: E402
 
 REFERENCE_ENGINES: dict[str, Callable[[Spec, int], Game]] = {
     "mausoleum-guardians": MausoleumGame,
     "ceratopsians": CeratopsiansGame,
     "ceramus": CeramusGame,
+    "keramikos": KeramikosGame,
 }
 """Spec id -> the hand-written engine of the game (``engine(spec, players)``), for the data games that replaced one."""

@@ -30,6 +30,8 @@ PILE_COUNT = N_("the number of cards in the pile")
 PILE_EMPTY = N_("the pile is empty")
 PILE_NOT_EMPTY = N_("the pile is not empty")
 PILES_WHERE = N_("the number of piles of %(row)s for which %(condition)s")
+PILES_SOME = N_("there is a pile of %(row)s for which %(condition)s")
+PILES_NONE = N_("there is no pile of %(row)s for which %(condition)s")
 REPEAT = N_("Repeat until %(condition)s: %(effects)s")
 SHUFFLE_BACK = N_("Put the cards of %(source)s onto %(target)s and shuffle %(target)s.")
 MOVE_BENEATH_PILE = N_("Move %(cards)s of %(source)s, one at a time, beneath %(pile)s; a card no pile takes stays where it is, and the move stops.")
@@ -48,9 +50,9 @@ PILE_OPTION = N_("Choose a pile of %(row)s; %(variable)s becomes the card it lie
 PILE_OPTION_WHERE = N_("Choose a pile of %(row)s for which %(condition)s; %(variable)s becomes the card it lies under.")
 ROW_CARD = N_("The card is taken from the leftmost pile that holds one, the copy nearest its top.")
 PILE_COUNTER_RAISE = N_("Raise %(counter)s of %(pile)s by %(amount)s.")
-PILE_COUNTER_CLEAR = N_("%(counter)s of every pile of %(row)s go back to 0.")
-COMPONENT_COUNT = N_("the number of %(component)s each player owns")
-COMPONENT_COUNT_SHARED = N_("the number of %(component)s")
+PILE_COUNTER_CLEAR = N_("Set %(counter)s of every pile of %(row)s back to 0.")
+COMPONENT_COUNT = N_("the number of %(component)s pieces each player owns")
+COMPONENT_COUNT_SHARED = N_("the number of %(component)s pieces")
 
 
 def row_name(summary_or_book: object, row: str) -> str:
@@ -108,16 +110,32 @@ def pile_term(text: "ExpressionText", node: ast.expr) -> str | None:
         if node.func.id == "count":
             return b.say(PILE_COUNT)
         if node.func.id == "piles" and len(node.args) == 2:
-            condition = node.args[1]
-            row = node.args[0].id
-            before = getattr(b, "pile_row", None)
-            setattr(b, "pile_row", row)
-            try:
-                said = _with_pile(b, lambda: text.clause(condition))
-            finally:
-                setattr(b, "pile_row", before)
-            return b.say(PILES_WHERE, row=row_name(b, row), condition=said)
+            return b.say(PILES_WHERE, row=row_name(b, node.args[0].id), condition=_piles_condition(text, node))
     return None
+
+
+def _piles_condition(text: "ExpressionText", node: ast.Call) -> str:
+    """The condition of ``piles(ROW, CONDITION)`` in words, the row read as the pile in question's."""
+    b = text.book
+    condition = node.args[1]
+    assert isinstance(node.args[0], ast.Name)
+    before = getattr(b, "pile_row", None)
+    setattr(b, "pile_row", node.args[0].id)
+    try:
+        return _with_pile(b, lambda: text.clause(condition))
+    finally:
+        setattr(b, "pile_row", before)
+
+
+def piles_exist(text: "ExpressionText", node: ast.expr, some: bool) -> str | None:
+    """``piles(ROW, CONDITION)`` compared with 0 as a clause: "there is (no) pile of ROW for which ...", else None."""
+    b = text.book
+    if not (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "piles" and len(node.args) == 2
+        and isinstance(node.args[0], ast.Name) and node.args[0].id in b.names.rows
+    ):
+        return None
+    return str(b.say(PILES_SOME if some else PILES_NONE, row=row_name(b, node.args[0].id), condition=_piles_condition(text, node)))
 
 
 def pile_clause(text: "ExpressionText", zone_id: str, empty: bool, negated: bool) -> str | None:

@@ -59,6 +59,7 @@ from cardgen.rulebook.rules_phrases import (
     CHOOSE,
     CHOOSE_ANY,
     CHOOSE_CARD,
+    CHOOSE_CARD_STAYS,
     CHOOSE_TARGET,
     DEAL,
     DEAL_BY_PLAYERS,
@@ -84,11 +85,13 @@ from cardgen.rulebook.rules_phrases import (
     LOWER,
     MOVE,
     MOVE_WHERE,
+    MOVE_WHERE_UNORDERED,
     NO_CARD,
     ONLY_OTHERWISE,
     ONLY_WHEN,
     PASSES,
     RAISE,
+    RAISE_BY_AMOUNT,
     RAISE_UP_TO,
     RANDOM_PLAYER,
     ROUNDS_NEXT,
@@ -352,7 +355,7 @@ class RulesSummary:
             return into_pile
         if move.where is not None:
             condition = ExpressionText(b).condition(move.where, card=True)
-            return b.say(MOVE_WHERE, cards=cards, source=where_from, target=where_to, condition=condition)
+            return b.say(MOVE_WHERE if ordered else MOVE_WHERE_UNORDERED, cards=cards, source=where_from, target=where_to, condition=condition)
         return b.say(MOVE, cards=cards, source=where_from, target=where_to)
 
     def _move(self, effect: MoveEffect, card: bool) -> str:
@@ -373,7 +376,7 @@ class RulesSummary:
         if capped is not None:  # min(STEP, CAP - counter): "raise it by STEP, to at most CAP"
             step, cap = capped
             return b.say(RAISE_UP_TO, counter=counter, amount=text.term(step), cap=text.term(cap))
-        return b.say(RAISE, counter=counter, amount=text.amount(effect.add.amount, card=card))
+        return b.say_gendered("amount", RAISE_BY_AMOUNT, counter=counter, amount=text.amount(effect.add.amount, card=card))
 
     def _transfer(self, effect: TransferEffect, card: bool) -> str:
         b = self.book
@@ -484,7 +487,10 @@ class RulesSummary:
         out.extend(pile_option(self, option))
         choice = option.card
         if choice is not None:
-            out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_, choice.whose), target=b.zone_phrase(choice.to, choice.to_whose)))
+            if choice.from_ == choice.to and choice.whose == choice.to_whose:
+                out.append(b.say(CHOOSE_CARD_STAYS, source=b.zone_phrase(choice.from_, choice.whose)))
+            else:
+                out.append(b.say(CHOOSE_CARD, source=b.zone_phrase(choice.from_, choice.whose), target=b.zone_phrase(choice.to, choice.to_whose)))
             if choice.where is not None:
                 out.append(b.say(CARD_WHERE, condition=ExpressionText(b).condition(choice.where, card=True)))
             across = row_card_note(self, option)

@@ -57,6 +57,13 @@ from cardgen.rulebook.rules_phrases import (
     TOP_FIELD,
     TOTAL_OF,
     MATCHING_OF,
+    MATCHING_NONE,
+    MATCHING_SOME,
+    DISTINCT_CARDS,
+    DISTINCT_OF,
+    FIELD_EFFECT,
+    FIELD_ID,
+    FIELD_TYPE,
     TURN_NUMBER,
     ROUND_NUMBER,
     ROUND_TURN,
@@ -70,7 +77,7 @@ from cardgen.rulebook.rules_phrases import (
     WITH_PLAYER_RANGE,
 )
 from cardgen.rulebook.rule_options import always, fold_options
-from cardgen.rulebook.rules_rows_text import in_pile, pile_clause, pile_term
+from cardgen.rulebook.rules_rows_text import in_pile, pile_clause, pile_term, piles_exist
 from cardgen.spec.models import Card, Spec
 from cardgen.spec.rules_check import decks_in_play, names_of
 from cardgen.spec.rules_data import RulesData
@@ -198,6 +205,9 @@ class Phrasebook:
     def field(self, field_id: str) -> Named:
         definition = self.fields.get(field_id)
         if definition is None:
+            builtin = {"type": FIELD_TYPE, "effect": FIELD_EFFECT, "id": FIELD_ID}.get(field_id)
+            if builtin is not None:  # every card's own fields: named in the phrasebook, masculine in Portuguese
+                return Named(self.say(builtin), "masculine" if self.locale == "pt_BR" else None)
             return Named(self._readable(field_id), None)
         return Named(self.local(definition.name, self._readable(field_id)), definition.gender.get(self.locale))
 
@@ -222,6 +232,10 @@ class Phrasebook:
                 for card_type in deck.card_types:
                     if card_type.id == value:
                         return self.local(card_type.name, str(value))
+        if field_id == "effect" and isinstance(value, str):
+            carriers = self.carriers(value)  # an effect by the cards that carry it
+            if carriers:
+                return carriers
         if field_id == "id":
             card = next((c for c in self.cards if c.id == value), None)
             if card is not None:
@@ -488,6 +502,18 @@ class ExpressionText:
                     return in_pile
                 named = b.zone(zone_id)
                 return b.say_gendered(named.gender, NOT_EMPTY if empty == negated else EMPTY, zone=b.owned(named, self.whose(left)))
+        if isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id in ("piles", "matching") and value is not None:
+            some = (kind in (ast.Gt, ast.NotEq) and value == 0) or (kind is ast.GtE and value == 1)
+            none = (kind is ast.Eq and value == 0) or (kind is ast.LtE and value == 0) or (kind is ast.Lt and value == 1)
+            if some or none:
+                exists = some != negated
+                said = piles_exist(self, left, exists)
+                if said is not None:
+                    return said
+                if left.func.id == "matching" and len(left.args) in (3, 4) and isinstance(left.args[1], ast.Name):
+                    field = left.args[1].id
+                    zone = b.zone_phrase(self.zone_id(left.args[0]), self.whose(left))
+                    return b.say(MATCHING_SOME if exists else MATCHING_NONE, zone=zone, field=b.field(field).name, value=self.term(left.args[2], field))
         if (
             isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id == "card"
             and left.attr in ("effect", "type", "id") and kind in (ast.Eq, ast.NotEq)
@@ -620,6 +646,10 @@ class ExpressionText:
             if node.func.id == "matching" and len(node.args) in (3, 4) and isinstance(node.args[1], ast.Name):
                 field = node.args[1].id
                 return b.say(MATCHING_OF, field=b.field(field).name, zone=zone, value=self.term(node.args[2], field))
+            if node.func.id == "distinct" and len(node.args) in (2, 3) and isinstance(node.args[1], ast.Name):
+                if node.args[1].id == "id":
+                    return b.say(DISTINCT_CARDS, zone=zone)
+                return b.say(DISTINCT_OF, field=b.field(node.args[1].id).name, zone=zone)
             if node.func.id == "sets" and len(node.args) in (3, 4) and isinstance(node.args[1], ast.Name) and isinstance(node.args[2], ast.Constant):
                 return b.say(SETS_OF, value=b.value_label(node.args[1].id, node.args[2].value), zone=zone)
             return self.formula(node)

@@ -5,13 +5,12 @@ with the rows of piles (``under``), the setup loop (``repeat ... until``), ``shu
 the pile choice of a move. Over thousands of seeds at every player count, both engines must lay out the same
 stacks and leave the same deck, and then, drawing one or two cards at a time into the row as random play chooses,
 place every card under the same stack until the deck is empty. The rest of Keramikos' turn (marks, collecting,
-the card choice across the row, Sort below the marks) is not data yet, so this is the lockstep as far as it goes.
+the card choice across the row, Sort below the marks) is left out here; the whole game is in lockstep in
+tests/engine/test_lockstep_keramikos.py.
 
-Deliberate mappings, the only ones:
+Deliberate mappings, the only one (both list the deck in the spec's card order and shuffle it with
+``random.Random(seed).shuffle``):
 
-* The deck before the shuffle. Both shuffle with ``random.Random(seed).shuffle``; the interpreter lists the deck
-  in the spec's card order, the reference its pottery first, so the reference is given the spec's order
-  (``initial_deck``, the one method the test overrides).
 * The piles. The interpreter's ordered zones have their top at the end of the list, the reference's stacks at the
   start, so a reference stack is compared reversed.
 
@@ -28,7 +27,7 @@ import pytest
 
 from cardgen.engine.core import make_game
 from cardgen.engine.interpreter import DataGame, DataState
-from cardgen.games.keramikos.rules import KeramikosGame, KeramikosState
+from reference.keramikos import KeramikosGame, KeramikosState
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 
@@ -40,14 +39,6 @@ def _spec(folder: Path) -> Spec:
     loaded = load_spec(folder)
     assert loaded.spec is not None, [finding.render() for finding in loaded.findings]
     return loaded.spec
-
-
-class SpecOrderKeramikos(KeramikosGame):
-    """The hand-written engine with its deck listed in the spec's card order before the shuffle (the only change)."""
-
-    def initial_deck(self) -> list[int]:
-        deck = next(d for d in self.spec.decks if d.id == "excavation")
-        return [self.kind_ids.index(card.id) for card in deck.cards for _ in range(card.copies)]
 
 
 def _data_view(state: DataState) -> tuple[list[str], list[list[str]]]:
@@ -67,7 +58,7 @@ def _reference_view(state: KeramikosState) -> tuple[list[str], list[list[str]]]:
 def test_setup_and_refill_agree_with_the_hand_written_engine(players: int) -> None:
     data = make_game(_spec(ROOT / "tests" / "fixtures" / "dig-rows"), players)
     assert isinstance(data, DataGame)
-    reference = SpecOrderKeramikos(_spec(ROOT / "specs" / "keramikos"), players)
+    reference = KeramikosGame(_spec(ROOT / "specs" / "keramikos"), players)
     draw, draw_two = (data.options[k].index * data.width for k in range(2))
     second_cards = 0
     for seed in range(GAMES):

@@ -5,13 +5,11 @@ option, both engines must offer the same moves (by a canonical name), show the s
 order, every stack with its marked cards, the markers on empty sites, collections, hands, the discard pile,
 scores, the seat to decide) and end at the same moment with the same ranking. The reference is the engine
 the game shipped with, written from the web page and its numbered clarifications; the data is the rules
-mapping of ``tests/fixtures/keramikos-data`` (the shipped spec with its ``rules:`` written as data).
+mapping of the shipped ``specs/keramikos``.
 
-Deliberate mappings, the only ones:
+Deliberate mappings, the only ones (both list the deck in the spec's card order and shuffle it with
+``random.Random(seed).shuffle``):
 
-* The deck before the shuffle. Both shuffle with ``random.Random(seed).shuffle``; the interpreter lists the
-  deck in the spec's card order, the reference its pottery first, so the reference is given the spec's order
-  (``initial_deck``, the one method the test overrides).
 * The piles. The interpreter keeps each stack as two piles of rows under the dig sites, the cards marked this
   turn (``marked``, in the order they were marked) and the others (``stacks``, top at the end of the list); the
   reference keeps one list per stack, top first, and a count of its marked cards.
@@ -43,13 +41,12 @@ import pytest
 
 from cardgen.engine.core import CHANCE, make_game
 from cardgen.engine.interpreter import DataGame, DataState
-from cardgen.games.keramikos import rules as ref
+from reference import keramikos as ref
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "tests" / "fixtures" / "keramikos-data"
-REFERENCE = ROOT / "specs" / "keramikos"
+SPEC = ROOT / "specs" / "keramikos"
 DEFAULT_GAMES = int(os.environ.get("KERAMIKOS_LOCKSTEP_GAMES", "60"))
 OPTION_GAMES = int(os.environ.get("KERAMIKOS_LOCKSTEP_GAMES", "12"))
 CHOICES = {"complete_card": ("set", "piece"), "trash_takes": ("any", "pottery"), "site_cards": ("pottery", "any")}
@@ -60,14 +57,6 @@ def _spec(folder: Path, options: dict[str, str]) -> Spec:
     loaded = load_spec(folder)
     assert loaded.spec is not None, [finding.render() for finding in loaded.findings]
     return loaded.spec.model_copy(update={"options": {**loaded.spec.options, **options}})
-
-
-class SpecOrderKeramikos(ref.KeramikosGame):
-    """The hand-written engine with its deck listed in the spec's card order before the shuffle (the only change)."""
-
-    def initial_deck(self) -> list[int]:
-        deck = next(d for d in self.spec.decks if d.id == "excavation")
-        return [self.kind_ids.index(card.id) for card in deck.cards for _ in range(card.copies)]
 
 
 # --- names -------------------------------------------------------------------------------------------
@@ -261,8 +250,9 @@ def _combinations() -> list[tuple[dict[str, str], int]]:
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize(("options", "games"), _combinations(), ids=lambda v: "-".join(v.values()) if isinstance(v, dict) else str(v))
 def test_keramikos_data_agrees_with_the_hand_written_engine(players: int, options: dict[str, str], games: int) -> None:
-    data = make_game(_spec(DATA, options), players)
+    spec = _spec(SPEC, options)
+    data = make_game(spec, players)
     assert isinstance(data, DataGame)
-    reference = SpecOrderKeramikos(_spec(REFERENCE, options), players)
+    reference = ref.KeramikosGame(spec, players)
     for seed in range(games):
         play_one(data, reference, seed)

@@ -1,6 +1,6 @@
 """Playing with rows of piles: moves out of a pile (pile by pile between rows under one deck), options choosing a pile,
 card choices across a row, counters kept per pile, arranging one pile, and ``component.ID.count``. Keramikos written as
-rules data (tests/fixtures/keramikos-data) played by the generic interpreter on hand-made positions, and one broken
+rules data (specs/keramikos) played by the generic interpreter on hand-made positions, and one broken
 copy for every problem the validator reports about these constructs (CG175 at its place). The whole game agrees with
 the hand-written engine in tests/engine/test_lockstep_keramikos.py.
 """
@@ -18,7 +18,7 @@ from cardgen.findings import Severity
 
 from engine.spec_copies import data_game, edited_copy, option_of
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "keramikos-data"
+FIXTURE = Path(__file__).resolve().parents[2] / "specs" / "keramikos"
 SITES = ["site-2", "site-3", "site-4", "site-5", "site-6", "site-7", "site-8"]
 
 
@@ -167,15 +167,19 @@ def test_the_rulebook_says_the_piles(tmp_path: Path) -> None:
             "Move the top card of the leftmost pile of the stacks for which the dice total is one of the totals of the pile's card "
             "to the pile of the marked cards in the same place.",
             "Move every card of every pile of the marked cards to the pile of the stacks in the same place.",
-            "The markers on the site of every pile of the stacks go back to 0.",
+            "Set the number of markers on the site of every pile of the stacks back to 0.",
+            "there is a pile of the stacks for which the dice total is one of the totals of the pile's card",
+            "the pile of the stacks holds no card whose card type is Pottery",
             "Choose a pile of the stacks for which",
             "The card is taken from the leftmost pile that holds one, the copy nearest its top.",
-            "the number of Marker each player owns",
+            "the number of Marker pieces each player owns",
         ),
         "pt_BR": (
             "Passe a carta do topo da pilha mais à esquerda das pilhas para a qual o total dos dados",
             "para a pilha das cartas marcadas no mesmo lugar.",
-            "Os marcadores no sítio de cada pilha das pilhas voltam a 0.",
+            "O número de marcadores no sítio de cada pilha das pilhas volta a 0.",
+            "há uma pilha das pilhas para a qual o total dos dados é um dos totais da carta da pilha",
+            "Passe todas as cartas das pilhas das cartas marcadas para a sua coleção",
             "Escolha uma pilha das pilhas para a qual",
             "A carta sai da pilha mais à esquerda que tiver uma, a cópia mais perto do topo.",
         ),

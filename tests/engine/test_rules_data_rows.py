@@ -191,13 +191,13 @@ def test_the_rulebook_says_the_rows_the_loop_and_the_shuffle_back(tmp_path: Path
     expected = {
         "en": (
             "Repeat until the deck is empty",
-            "the number of piles of the stacks for which the level of the pile's card is the level of the top card of the deck and the pile is empty",
+            "there is no pile of the stacks for which the level of the pile's card is the level of the top card of the deck and the pile is empty",
             "beneath the pile of the stacks holding the fewest cards (the leftmost on a tie) among those for which",
             "Put the cards of the cards set aside onto the deck and shuffle the deck.",
         ),
         "pt_BR": (
             "Repita até que o baralho está vazio",
-            "o número de pilhas das pilhas para as quais o nível da carta da pilha é o nível da carta do topo do baralho e a pilha está vazia",
+            "não há pilha das pilhas para a qual o nível da carta da pilha é o nível da carta do topo do baralho e a pilha está vazia",
             "para baixo da pilha das pilhas com menos cartas (a mais à esquerda no empate) entre aquelas para as quais",
             "Ponha as cartas das cartas deixadas de lado sobre o baralho e embaralhe o baralho.",
         ),

@@ -23,7 +23,7 @@ from cardgen.engine.core import make_game
 from cardgen.engine.interpreter import DataGame, DataState
 from cardgen.engine.interpreter.sets import SetsScorer
 from cardgen.findings import Severity
-from cardgen.games.keramikos.rules import KeramikosGame
+from reference.keramikos import KeramikosGame
 from cardgen.rulebook.rules_summary import rules_summary
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec

@@ -7,7 +7,7 @@ import pytest
 from cardgen.engine.core import State
 from cardgen.engine.state_copy import state_methods
 from reference.ceramus import CeramusState
-from cardgen.games.keramikos.rules import KeramikosState
+from reference.keramikos import KeramikosState
 from reference.mausoleum_guardians import MausoleumState
 
 

@@ -1,4 +1,5 @@
-"""The Keramikos expectimax planner: stop when a bust is likely, roll when it is not."""
+"""The Keramikos expectimax planner on the data game: stop when a bust is likely, roll when it is not, and beat
+random play."""
 
 from __future__ import annotations
 
@@ -9,106 +10,131 @@ from game_helpers import shipped_spec
 
 from cardgen.engine.agents import make_agent
 from cardgen.engine.core import CHANCE, make_game
-from cardgen.games.keramikos.expectimax import (
-    _classes,
-    expectimax_action,
-    roll_or_stop_values,
-)
-from cardgen.games.keramikos.rules import (
-    A_DEEPEN,
-    A_DICE,
-    A_MARK,
-    A_ROLL,
-    A_STOP,
-    DECIDE,
-    KeramikosGame,
-    KeramikosState,
-)
+from cardgen.engine.interpreter import DataGame, DataState
+from cardgen.games.keramikos.expectimax import expectimax_action, roll_or_stop_values
+from cardgen.games.keramikos.position import facts, key_of, position
+
+SITES = ["site-2", "site-3", "site-4", "site-5", "site-6", "site-7", "site-8"]
 
 
 @pytest.fixture(scope="module")
-def game() -> KeramikosGame:
-    spec = shipped_spec("keramikos")
-    built = make_game(spec, 2)
-    assert isinstance(built, KeramikosGame)
+def game() -> DataGame:
+    built = make_game(shipped_spec("keramikos"), 2)
+    assert isinstance(built, DataGame)
     return built
 
 
-def position(game: KeramikosGame, stacks: dict[int, list[str]], marked: dict[int, int], owned: dict[str, int]) -> KeramikosState:
-    """P1 deciding whether to roll again, with ``marked[total]`` cards marked on each site."""
+def table(game: DataGame, stacks: dict[int, list[str]], marked: dict[int, int], owned: dict[str, int]) -> DataState:
+    """P1 deciding whether to roll again; ``stacks[total]`` lists a site's cards from the top down, of which the top
+    ``marked[total]`` are marked; P1's collection holds ``owned``; the rest of the deck lies in the discard pile."""
     state = game.new_initial_state(0)
-    state.deck = [game.kind_ids.index("krater")]
-    state.stacks = [[] for _ in range(game.num_sites)]
+    t = game.tables
+    for zone in state.z:
+        zone.clear()
+    state.c[:] = [0] * len(state.c)
+    stacks_at, marked_at = t.zone_index["stacks"], t.zone_index["marked"]
+    used: list[int] = []
     for total, cards in stacks.items():
-        state.stacks[game.site_ids.index(f"site-{total}")] = [game.kind_ids.index(c) for c in cards]
-    for total, m in marked.items():
-        state.marks[game.site_ids.index(f"site-{total}")] = m
+        pile = SITES.index(f"site-{total}")
+        designs = [game.design(c) for c in cards]
+        m = marked.get(total, 0)
+        state.z[marked_at + pile][:] = designs[:m]
+        state.z[stacks_at + pile][:] = list(reversed(designs[m:]))
+        used += designs
+    state.c[t.counter_index["markers"]] = facts(game).markers - sum(marked.values())
     for card, n in owned.items():
-        state.coll[0][game.kind_ids.index(card)] = n
-    state.supply[0] = game.markers - sum(marked.values())
-    counts = [0] * game.num_kinds
-    for kind in state.deck + [c for st in state.stacks for c in st]:
-        counts[kind] += 1
-    for k in range(game.num_pottery):
-        counts[k] += state.coll[0][k]
-    state.discard = [game.copies[k] - counts[k] for k in range(game.num_kinds)]
-    state.phase = DECIDE
+        state.z[game.slot("collection", 0)].extend([game.design(card)] * n)
+        used += [game.design(card)] * n
+    state.z[game.slot("deck")].append(game.design("krater"))
+    used.append(game.design("krater"))
+    left = [d for d, copies in enumerate(game.copies) for _ in range(copies) if d not in game.laid_out]
+    for d in used:
+        left.remove(d)
+    state.z[game.slot("discard")].extend(left)
+    assert state.seat == 0 and state.current_player() == 0
     assert state.conservation_errors() == []
     return state
 
 
-def test_dice_classes_are_exact(game: KeramikosGame) -> None:
-    classes = _classes(game)
-    assert len(classes) == 9  # totals 2..8, with 4 and 6 split into doubles and not
-    assert abs(sum(p for _, p in classes) - 1.0) < 1e-12
+def keys(game: DataGame, state: DataState) -> list[str]:
+    return [key_of(game, a)[0] for a in state.legal_actions()]
+
+
+def test_the_position_reads_the_rows(game: DataGame) -> None:
+    state = table(game, {4: ["pyxis", "lekythos"], 5: ["skyphos"]}, {4: 1}, {"amphora": 2})
+    dig = position(state)
+    design = game.design
+    assert dig.marked[SITES.index("site-4")] == [design("pyxis")]
+    assert dig.stacks[SITES.index("site-4")] == [design("lekythos")]
+    assert dig.stacks[SITES.index("site-5")] == [design("skyphos")]
+    assert dig.placed == 1 and dig.step == "decide" and dig.collections[0] == [design("amphora")] * 2
+    assert facts(game).markers == 10
+
+
+def test_the_dice_outcomes_are_exact(game: DataGame) -> None:
+    state = table(game, {5: ["skyphos"]}, {}, {})
+    state.apply_action(facts(game).action("decide.roll"))
+    outcomes = state.chance_outcomes()
+    assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-12
     by_total: dict[int, float] = {}
-    for outcome, p in classes:
-        d1, d2 = game.outcome_dice[outcome]
-        by_total[d1 + d2] = by_total.get(d1 + d2, 0.0) + p
+    for outcome, p in outcomes:
+        total, _double = divmod(key_of(game, outcome)[1], 2)
+        by_total[total] = by_total.get(total, 0.0) + p
     assert by_total == pytest.approx({2: 1 / 16, 3: 2 / 16, 4: 3 / 16, 5: 4 / 16, 6: 3 / 16, 7: 2 / 16, 8: 1 / 16})
 
 
-def test_stops_when_a_bust_is_almost_certain(game: KeramikosGame) -> None:
+def test_stops_when_a_bust_is_almost_certain(game: DataGame) -> None:
     # six of seven sites marked, each stack a single card: only a 5 (4 in 16) avoids the bust
     stacks = {2: ["amphora"], 3: ["kylix"], 4: ["pyxis"], 5: ["skyphos"], 6: ["lekythos"], 7: ["pelike"], 8: ["krater"]}
     marked = {2: 1, 3: 1, 4: 1, 6: 1, 7: 1, 8: 1}
-    state = position(game, stacks, marked, {"amphora": 2, "kylix": 2})
+    state = table(game, stacks, marked, {"amphora": 2, "kylix": 2})
     stop, roll = roll_or_stop_values(state, 3)
     assert stop > roll
     for depth in (1, 2, 3):
-        assert expectimax_action(state, depth) == A_STOP
+        assert key_of(game, expectimax_action(state, depth))[0] == "decide.stop"
 
 
-def test_rolls_when_nothing_is_marked(game: KeramikosGame) -> None:
+def test_rolls_when_nothing_is_marked(game: DataGame) -> None:
     stacks = {2: ["amphora"], 3: ["kylix"], 4: ["pyxis"], 5: ["skyphos"], 6: ["lekythos"], 7: ["pelike"], 8: ["krater"]}
-    state = position(game, stacks, {}, {})
-    assert state.legal_actions() == [A_ROLL]
-    assert expectimax_action(state, 2) == A_ROLL
+    state = table(game, stacks, {}, {})
+    assert keys(game, state) == ["decide.roll"]
+    assert key_of(game, expectimax_action(state, 2))[0] == "decide.roll"
 
 
-def test_rolls_when_little_is_at_risk(game: KeramikosGame) -> None:
+def test_rolls_when_little_is_at_risk(game: DataGame) -> None:
     # one skyphos marked (worth nothing alone); every other site holds a card that completes a set
     stacks = {2: ["amphora"], 3: ["kylix"], 4: ["pyxis"], 5: ["skyphos", "skyphos"], 6: ["lekythos"], 7: ["pelike"], 8: ["dinos"]}
     owned = {"amphora": 2, "kylix": 2, "pyxis": 2, "lekythos": 2, "pelike": 2, "dinos": 1}
-    state = position(game, stacks, {5: 1}, owned)
+    state = table(game, stacks, {5: 1}, owned)
     stop, roll = roll_or_stop_values(state, 2)
     assert roll > stop
-    assert expectimax_action(state, 2) == A_ROLL
+    assert key_of(game, expectimax_action(state, 2))[0] == "decide.roll"
 
 
-def test_doubles_option_beats_a_bust(game: KeramikosGame) -> None:
+def _rolled(game: DataGame, state: DataState, total: int, double: bool) -> DataState:
+    state.apply_action(facts(game).action("decide.roll"))
+    outcome = next(a for a, _ in state.chance_outcomes() if key_of(game, a)[1] == 2 * total + int(double))
+    state.apply_action(outcome)
+    assert position(state).step == "resolve"
+    return state
+
+
+def test_doubles_option_beats_a_bust(game: DataGame) -> None:
     stacks = {4: ["pyxis", "pyxis", "pyxis"], 6: ["lekythos"]}
-    state = position(game, stacks, {4: 1}, {})
-    state.apply_action(A_ROLL)
-    state.apply_action(A_DICE + 1 * 4 + 1)  # 2 + 2: site 4 again, but doubles
-    assert expectimax_action(state, 2) == A_DEEPEN + game.site_ids.index("site-4")
-    state2 = position(game, stacks, {4: 1}, {})
-    state2.apply_action(A_ROLL)
-    state2.apply_action(A_DICE + 0 * 4 + 2)  # 1 + 3: no choice but to bust
-    assert expectimax_action(state2, 2) == A_MARK
+    state = _rolled(game, table(game, stacks, {4: 1}, {}), 4, True)  # 2 + 2: site 4 again, but doubles
+    assert key_of(game, expectimax_action(state, 2)) == ("resolve.deepen", SITES.index("site-4"))
+    other = _rolled(game, table(game, stacks, {4: 1}, {}), 4, False)  # 1 + 3: no choice but to bust
+    assert keys(game, other) == ["resolve.bust"]
+    assert key_of(game, expectimax_action(other, 2))[0] == "resolve.bust"
 
 
-def test_planner_beats_random(game: KeramikosGame) -> None:
+def test_the_agent_is_refused_for_another_game() -> None:
+    other = make_game(shipped_spec("no-thanks"), 3)
+    with pytest.raises(ValueError, match="only plays Keramikos"):
+        make_agent("keramikos-expectimax", other)
+
+
+def test_planner_beats_random(game: DataGame) -> None:
     planner = make_agent("keramikos-expectimax:1", game)
     wins = 0
     for seed in range(6):

@@ -1,4 +1,4 @@
-"""Keramikos mutants: a pottery set needing more pieces than exist, players with no markers."""
+"""Keramikos mutants (its rules are data): a pottery set needing more pieces than exist, players with no markers."""
 
 from __future__ import annotations
 
@@ -42,18 +42,16 @@ def test_set_larger_than_its_cards_is_cg115(tmp_path: Path) -> None:
     assert {f.code for f in errors(result.findings)} == {"CG115"}, rendered(result.findings)
 
 
-def test_set_larger_than_its_cards_is_never_completed(tmp_path: Path) -> None:
-    """Without a Complete card (which completes any started set, clar. 16) the set can never be completed."""
+def test_set_larger_than_its_cards_is_cg115_without_a_complete_card_too(tmp_path: Path) -> None:
+    """Without a Complete card (which completes any started set, clar. 16) the set can never be completed; the
+    spec is refused before play by the same one finding at the set's row (the rules data prove no set unusable
+    in play: a set is the scoring's, not a usage key)."""
     folder = _oversized_set(tmp_path)
     edit_yaml(folder, _without_complete)
     result = static(folder)
-    assert result.loaded is not None
-    report = engine(result.loaded, PLAYOUTS)
-    unreachable = errors(report.findings, "CG505")
-    assert [f.message.split(" ")[0] for f in unreachable] == ["set:skyphos"], rendered(report.findings)
-    finding = unreachable[0]
-    assert finding.file.endswith("pottery.csv") and line_of(finding).startswith("skyphos,")
-    assert {f.code for f in errors(report.findings)} == {"CG505"}, rendered(report.findings)
+    found = errors(result.findings, "CG115")
+    assert len(found) == 1 and line_of(found[0]).startswith("skyphos,"), rendered(result.findings)
+    assert {f.code for f in errors(result.findings)} == {"CG115", "CG141"}, rendered(result.findings)  # and the clarifications lose {effect:complete}
 
 
 def test_no_markers_is_refused_where_the_count_is_written(tmp_path: Path) -> None:
@@ -90,14 +88,3 @@ def test_usage_key_of_a_card_sharing_its_deck_id_points_at_the_card() -> None:
     excavation = loaded.spec.decks[1]
     assert excavation.id == "excavation" and excavation.cards[3].id == "excavation"
     assert place_of_key(loaded, "card:excavation") == ("decks", 1, "cards", 3)
-
-
-def test_a_complete_card_makes_an_oversized_set_completable(tmp_path: Path) -> None:
-    """With the Complete card in the deck the same set is not proved unusable: the card completes it."""
-    folder = _oversized_set(tmp_path)
-    result = static(folder)
-    assert result.loaded is not None and result.loaded.spec is not None
-    assert "set:skyphos" not in make_game(result.loaded.spec, 2).proven_unusable()
-    edit_yaml(folder, _without_complete)
-    spec = load_spec(folder).spec
-    assert spec is not None and "set:skyphos" in make_game(spec, 2).proven_unusable()

@@ -80,11 +80,13 @@ def test_a_partial_ceramas_row_is_refused(tmp_path: Path) -> None:
     assert found[0].path == "setups[1].display.ceramas" and "every card of deck 'ceramas' (6)" in found[0].message
 
 
-def test_a_shorter_dig_row_is_refused(tmp_path: Path) -> None:
+def test_a_dig_row_beside_the_rules_row_is_unread(tmp_path: Path) -> None:
+    """Keramikos' rules data lay the dig sites out as a row of piles (``stacks: {under: dig-sites}``); a grid of the
+    same cards in the setup is a second statement of the row that nothing plays (CG172)."""
     folder = copy_spec("keramikos", tmp_path)
-    edit_yaml(folder, lambda data: data["setups"][0]["grids"]["dig-row"].__setitem__("columns", 6))
-    found = _only(folder, "CG171")
-    assert found[0].path == "setups[0].grids.dig-row"
+    edit_yaml(folder, lambda data: data["setups"][0].__setitem__("grids", {"dig-row": {"deck": "dig-sites", "columns": 7, "rows": 1}}))
+    found = _only(folder, "CG172")
+    assert found[0].path == "setups[0].grids.dig-row" and "dig-row:" in line_of(found[0])
 
 
 def test_a_display_the_rules_never_lay_out_is_unread(tmp_path: Path) -> None:
@@ -94,11 +96,16 @@ def test_a_display_the_rules_never_lay_out_is_unread(tmp_path: Path) -> None:
     assert found[0].path == "setups[0].display.cards"
 
 
-def test_a_card_field_the_rules_never_read_is_unread(tmp_path: Path) -> None:
+def test_a_number_the_rules_data_never_read_is_unread(tmp_path: Path) -> None:
+    """Keramikos' rules data read five numbers; a sixth describes nothing that is played (CG172). (A card field no rule
+    reads is not a finding for rules data: it is what the card face prints, e.g. a pottery card's set size.)"""
     folder = copy_spec("keramikos", tmp_path)
-    edit_yaml(folder, lambda data: deck(data, "excavation")["fields"].__setitem__("bonus", {"type": "int", "required": False, "description": "Extra points."}))
+    edit_yaml(folder, lambda data: data["numbers"].__setitem__("excavation_bonus", 3))
     found = _only(folder, "CG172")
-    assert found[0].path.endswith(".fields.bonus")
+    assert found[0].path == "numbers.excavation_bonus" and "excavation_bonus: 3" in line_of(found[0])
+    with_field = copy_spec("keramikos", tmp_path / "field")
+    edit_yaml(with_field, lambda data: deck(data, "excavation")["fields"].__setitem__("bonus", {"type": "int", "required": False, "description": "Extra points."}))
+    assert errors(static(with_field).findings) == []
 
 
 def test_a_number_for_an_effect_no_card_carries_is_unread(tmp_path: Path) -> None:
@@ -111,9 +118,11 @@ def test_a_number_for_an_effect_no_card_carries_is_unread(tmp_path: Path) -> Non
 
 
 def test_an_effect_the_rules_do_not_know_is_refused_statically(tmp_path: Path) -> None:
+    """An effect Keramikos' rules data do not define is refused at the card (CG175; the contract the data imply says
+    the same as CG171), and the clarifications naming {effect:sort} lose their card (CG141)."""
     folder = copy_spec("keramikos", tmp_path)
     edit_yaml(folder, lambda data: card(data, "excavation", "sort").__setitem__("effect", "shuffle"))
-    found = _only(folder, "CG171", also={"CG141"})  # clarifications naming {effect:sort} lose their card
+    found = _only(folder, "CG175", also={"CG141", "CG171"})
     assert found[0].path.endswith(".effect") and "shuffle" in found[0].message
 
 

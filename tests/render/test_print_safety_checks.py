@@ -246,23 +246,32 @@ def test_glyphs_are_distinct_drawings() -> None:
         assert box is not None and box.left >= 1.5 and box.right <= 18.5 and box.top >= 1.5 and box.bottom <= 18.5, name  # inside its circle
 
 
-def test_layouts_come_with_the_rules_module_whatever_the_spec_is_called(tmp_path: Path) -> None:
-    """A designer's variant of Keramikos (another id, the same rules) is drawn with Keramikos's layouts; a spec
-    without those rules is not, even under the same id."""
+def test_layouts_come_with_the_game_package_whatever_the_spec_is_called(tmp_path: Path) -> None:
+    """A designer's variant of Ceramus (another id, the same rules data and mechanic) is drawn with Ceramus's layouts,
+    found through the package of its named mechanic; a spec without those rules is not, even under the same id. A
+    game written wholly as data (Keramikos) keeps its package's layouts under its own id only (``Spec.package_id``)."""
+    import yaml
+
     from cardgen.render.faces import _layouts
     from cardgen.spec.load import load_spec
 
-    variant = tmp_path / "my-dig"
-    shutil.copytree(ROOT / "specs" / "keramikos", variant)
+    variant = tmp_path / "my-mural"
+    shutil.copytree(ROOT / "specs" / "ceramus", variant)
     text = (variant / "game.yaml").read_text(encoding="utf-8")
-    (variant / "game.yaml").write_text(text.replace("\nid: keramikos\n", "\nid: my-dig\n"), encoding="utf-8")
+    (variant / "game.yaml").write_text(text.replace("\nid: ceramus\n", "\nid: my-mural\n"), encoding="utf-8")
     loaded = load_spec(variant)
-    assert loaded.spec is not None and loaded.spec.id == "my-dig"
+    assert loaded.spec is not None and loaded.spec.id == "my-mural"
     files = {deck: Path(resolved.file).resolve() for deck, resolved in _layouts(loaded, loaded.spec).items()}
-    assert files["excavation"] == _bundled("keramikos") / "excavation.yaml"
-    unsimulated = tmp_path / "keramikos"
-    shutil.copytree(ROOT / "specs" / "keramikos", unsimulated)
-    (unsimulated / "game.yaml").write_text(text.replace("\nrules: keramikos\n", "\n"), encoding="utf-8")
+    assert files["ceramas"] == _bundled("ceramus") / "ceramas.yaml"
+    unsimulated = tmp_path / "ceramus"
+    shutil.copytree(ROOT / "specs" / "ceramus", unsimulated)
+    data = yaml.safe_load(text)
+    data.pop("rules")
+    (unsimulated / "game.yaml").write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
     loaded = load_spec(unsimulated)
     assert loaded.spec is not None and loaded.spec.rules is None
-    assert all(resolved.file == "" for resolved in _layouts(loaded, loaded.spec).values()), "no rules module, no bundled layouts"
+    assert all(resolved.file == "" for resolved in _layouts(loaded, loaded.spec).values()), "no rules, no bundled layouts"
+    keramikos = load_spec(ROOT / "specs" / "keramikos")
+    assert keramikos.spec is not None and keramikos.spec.rules_data is not None
+    found = {deck: Path(resolved.file).resolve() for deck, resolved in _layouts(keramikos, keramikos.spec).items()}
+    assert found["excavation"] == _bundled("keramikos") / "excavation.yaml"

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardgen.engine.core import CHANCE, TERMINAL, Action, Seat, State, Termination
 from cardgen.engine.interpreter.chance import card_outcomes
+from cardgen.engine.interpreter.named_uses import add_named_uses
 from cardgen.engine.interpreter.summary import position_summary
 from cardgen.engine.interpreter.options import AGAIN, BY_TARGET, BY_TURN, END, NEXT, CompiledOption as _Option
 
@@ -480,6 +481,7 @@ class DataState(State):
         g = self.g
         out = {f"option:{o.key}": n for o, n in zip(g.options, self.option_uses)}
         out.update({f"effect:{e}": n for e, n in zip(g.effect_ids, self.effect_uses)})
+        add_named_uses(self, out)  # effects used by the options asking for their cards, by wild cards scored
         for mechanic in g.mechanics:
             out.update(mechanic.usage(self))
         return out

@@ -1,20 +1,17 @@
-"""Keramikos (Gearlock Games): rules module ``keramikos`` and its expectimax planner."""
+"""Keramikos (Gearlock Games): the card widgets, layouts, rulebook figures and expectimax planner of a game written
+as rules data.
+
+The game is played by the generic interpreter from the ``rules:`` mapping of ``specs/keramikos/game.yaml``; the
+engine it shipped with is kept as the reference in ``tests/reference/keramikos.py``, and the two agree move for move
+(``tests/engine/test_lockstep_keramikos.py``). The widgets and layouts register themselves from ``widgets.py``, the
+figures from ``figures.py``, when the generic layers import the game packages' parts.
+"""
 
 from __future__ import annotations
 
 from cardgen.engine.agents import register_agent
-from cardgen.engine.core import register_game
 from cardgen.games.keramikos.expectimax import expectimax_action, make_expectimax_agent
-from cardgen.games.keramikos.rules import KeramikosGame, KeramikosState
-from cardgen.spec.models import Spec
 
-__all__ = ["KeramikosGame", "KeramikosState", "expectimax_action", "make_keramikos"]
+__all__ = ["expectimax_action", "make_expectimax_agent"]
 
-
-def make_keramikos(spec: Spec, num_players: int) -> KeramikosGame:
-    """Build the Keramikos game for ``spec`` at ``num_players`` seats."""
-    return KeramikosGame(spec, num_players)
-
-
-register_game("keramikos", make_keramikos, KeramikosGame.contract)
 register_agent("keramikos-expectimax", make_expectimax_agent)

@@ -1,14 +1,18 @@
-"""Keramikos: spec, rules and every special card, checked against the spec's clarifications."""
+"""Keramikos' hand-written engine, the reference of its rules data: spec, rules and every special card, checked
+against the spec's clarifications.
+
+The shipped game is played from its rules data by the interpreter; these tests keep the reference honest, and
+tests/engine/test_lockstep_keramikos.py proves that the two agree move for move."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
-from game_helpers import shipped_spec
 
-from cardgen.engine.core import CHANCE, make_game
-from cardgen.games.keramikos.rules import (
+from cardgen.engine.core import CHANCE
+from reference.keramikos import (
     A_BURN,
     A_BURN_DECLARE,
     A_DEEPEN,
@@ -37,7 +41,18 @@ from cardgen.games.keramikos.rules import (
     KeramikosGame,
     KeramikosState,
 )
+from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
+
+SPEC_DIR = Path(__file__).resolve().parents[2] / "specs" / "keramikos"
+
+
+def shipped_spec(game_id: str = "keramikos") -> Spec:
+    """The shipped spec (the reference engine reads its decks, numbers and rule options); it loads clean."""
+    loaded = load_spec(SPEC_DIR.parent / game_id)
+    assert loaded.findings == [], [f.render() for f in loaded.findings]
+    assert loaded.spec is not None
+    return loaded.spec
 
 
 @pytest.fixture(scope="module")
@@ -47,14 +62,14 @@ def spec() -> Spec:
 
 @pytest.fixture(scope="module")
 def game2(spec: Spec) -> KeramikosGame:
-    game = make_game(spec, 2)
+    game = KeramikosGame(spec, 2)
     assert isinstance(game, KeramikosGame)
     return game
 
 
 @pytest.fixture(scope="module")
 def game3(spec: Spec) -> KeramikosGame:
-    game = make_game(spec, 3)
+    game = KeramikosGame(spec, 3)
     assert isinstance(game, KeramikosGame)
     return game
 
@@ -553,7 +568,7 @@ def test_extra_mark_marks_the_card_below(game2: KeramikosGame) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_playouts_conserve_and_terminate(spec: Spec, players: int) -> None:
-    game = make_game(spec, players)
+    game = KeramikosGame(spec, players)
     bound = game.info().max_game_length
     seen: set[str] = set()
     for seed in range(200):

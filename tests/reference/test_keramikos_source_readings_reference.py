@@ -10,11 +10,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from game_helpers import shipped_spec
-from test_keramikos import assert_sound, blank, give, kind, roll, site
+from reference.test_keramikos_reference import assert_sound, blank, give, kind, roll, shipped_spec, site
 
-from cardgen.engine.core import make_game
-from cardgen.games.keramikos.rules import (
+from reference.keramikos import (
     A_DEEPEN,
     A_MARK,
     A_MARK_EXTRA,
@@ -35,7 +33,7 @@ def game_with(**options: str) -> KeramikosGame:
     """The shipped spec at two players with the given rule options."""
     spec = shipped_spec("keramikos")
     spec = spec.model_copy(update={"options": dict(spec.options) | options})
-    game = make_game(spec, 2)
+    game = KeramikosGame(spec, 2)
     assert isinstance(game, KeramikosGame)
     return game
 

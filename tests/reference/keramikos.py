@@ -1,4 +1,8 @@
-"""Keramikos rules: a push-your-luck dig for sets of Greek pottery.
+"""Keramikos' hand-written engine, the reference of its rules data: a push-your-luck dig for sets of Greek pottery.
+
+The shipped game is played by the interpreter from the ``rules:`` mapping of ``specs/keramikos/game.yaml``;
+this engine, the one the game shipped with, is kept as the reference it is checked against move for move
+(``tests/engine/test_lockstep_keramikos.py``). It is registered as no rules module.
 
 Everything the rules read comes from the spec: the dig-site deck (dice totals
 and levels), the excavation deck (pottery sets and special cards), the dice and
@@ -310,7 +314,8 @@ class KeramikosGame(Game):
     def new_initial_state(self, seed: int) -> "KeramikosState":
         """Shuffle the excavation deck with ``random.Random(seed)`` and lay out the sites (clar. 3)."""
         rng = random.Random(seed)
-        deck = self.initial_deck()
+        excavation = next(d for d in self.spec.decks if d.id == "excavation")
+        deck = [self.kind_ids.index(card.id) for card in excavation.cards for _ in range(card.copies)]  # the spec's card order
         rng.shuffle(deck)
         stacks: list[list[int]] = [[] for _ in range(self.num_sites)]
         aside: list[int] = []
@@ -330,13 +335,6 @@ class KeramikosGame(Game):
         deck.extend(aside)
         rng.shuffle(deck)
         return KeramikosState(self, deck, stacks)
-
-    def initial_deck(self) -> list[int]:
-        """The excavation deck before it is shuffled: every card kind's copies, pottery first, then the special cards."""
-        deck: list[int] = []
-        for k in range(self.num_kinds):
-            deck.extend([k] * self.copies[k])
-        return deck
 
     def usage_keys(self) -> list[str]:
         """Every card design, dig site and set."""
