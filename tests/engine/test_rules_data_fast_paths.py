@@ -189,10 +189,13 @@ def test_looking_at_the_end_only_where_it_may_have_changed_changes_no_game(games
 
 def test_compiled_shortcuts_change_no_game(games: list[tuple[str, DataGame]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Compiled expressions compare and add numbers that always have a value without the guard for a missing value
-    (``_gt``, ``_add``...), and a move or an add of a fixed amount for the deciding seat skips reading the amount
-    and the seats; the games compiled without either play the same."""
+    (``_gt``, ``_add``...), parts that read only numbers and rule options are worked out when the game is made, a
+    count of piles or of a zone's cards of one value compared with 0 stops at the first, a row's piles are read one
+    by one with their places known, and a move or an add of a fixed amount for the deciding seat skips reading the
+    amount and the seats; the games compiled without any of these play the same."""
     fast = games
     monkeypatch.setattr(_Emitter, "has_value", lambda self, node: False)
+    monkeypatch.setattr(_Emitter, "shortcuts", False)
     monkeypatch.setattr(effects, "steady_amount", lambda source, tables: None)
     plain = list(_games(tmp_path / "plain"))
     assert [name for name, _ in fast] == [name for name, _ in plain]

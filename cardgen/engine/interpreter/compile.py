@@ -135,6 +135,14 @@ class Tables:
     """Rule option -> the choice the spec makes (or the default), for ``options.NAME``."""
     rows: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     """Row of piles -> (the design under its leftmost pile, how many piles): pile ``P`` lies under design ``first + P``."""
+    design_sets: dict[frozenset[int], str] = field(default_factory=dict)
+    """Each set of designs compiled expressions test a zone against (the cards of a field's value), by its name in ``namespace``."""
+    names_made: int = 0
+
+    def fresh(self) -> int:
+        """A number not given before, for a name in emitted code."""
+        self.names_made += 1
+        return self.names_made
 
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
@@ -145,7 +153,19 @@ class Tables:
             self.namespace[f"F_{name}"] = values
 
 
+_CONSTANT_NAMES = frozenset({"numbers", "setup", "options", "component", "players", "min", "max", "true", "false", "True", "False"})
+"""The names an expression may read and still have one value for the whole game (with the rule options chosen)."""
+UNROLLED_PILES = 16
+"""``piles(ROW, ...)`` over a row of at most this many piles is one expression per pile (the pile a constant), no loop."""
+
+
 class _Emitter:
+    shortcuts = True
+    """Whether parts known when the game is made are worked out then (a condition reading only numbers and rule
+    options, a field of a pile named by its place) and counts compared with 0 are read as "is there one" (any
+    pile, a zone holding a card of a value), stopping at the first; the plain way (false) is kept for the test
+    that compares the two (tests/engine/test_rules_data_fast_paths.py)."""
+
     def __init__(self, tables: Tables, seat: int | str | None = None, target: str = "s.tg") -> None:
         self.t = tables
         self.seat = "S" if seat is None else str(seat)
@@ -154,14 +174,22 @@ class _Emitter:
         self.target = target
         """The code reading ``target``: the state's aim, or a loop's seat when every seat is tried in one function."""
         self.pile: str | None = None
-        """The row of piles whose pile in question (the name ``P`` in the emitted code) ``pile`` names, else None."""
+        """The row of piles whose pile in question ``pile`` names, else None."""
+        self.pile_var: str | int = "P"
+        """The pile in question in the emitted code: a name (``P``, a loop's or a lookup's) or, for a row unrolled pile by pile, its place."""
+        self.folding = False
+        """Whether the node being emitted is being worked out now (so it is not folded again)."""
+
+    def at(self, base: int) -> str:
+        """The index ``base`` plus the pile in question (folded when the pile is a known place)."""
+        return str(base + self.pile_var) if isinstance(self.pile_var, int) else f"{base} + {self.pile_var}"
 
     def zone(self, node: ast.expr, seat: ast.expr | None = None) -> str:
         """The zone ``node`` names: the seat in question's, or ``seat``'s (a seat argument) for a per-seat zone."""
         assert isinstance(node, ast.Name)
         index = self.t.zone_index[node.id]
         if node.id in self.t.rows:  # the checker let a row be read only as the pile in question's
-            return f"s.z[{index} + P]"
+            return f"s.z[{self.at(index)}]"
         whose = self.seat if seat is None else self.emit(seat)
         return f"s.z[{index} + {whose}]" if self.t.names.zones[node.id] else f"s.z[{index}]"
 
@@ -173,8 +201,15 @@ class _Emitter:
         return f"F_{name}"
 
     def emit(self, node: ast.expr) -> str:
+        if self.shortcuts and not self.folding and isinstance(node, (ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.Compare, ast.IfExp, ast.Call)):
+            known, value = self.known(node)
+            if known:
+                return repr(value)
         if isinstance(node, ast.BoolOp):
-            return "(" + f" {_OPS[type(node.op)]} ".join(self.emit(v) for v in node.values) + ")"
+            operands = self.kept_operands(node) if self.shortcuts else node.values
+            if len(operands) == 1:
+                return self.emit(operands[0])
+            return "(" + f" {_OPS[type(node.op)]} ".join(self.emit(v) for v in operands) + ")"
         if isinstance(node, ast.UnaryOp):
             if isinstance(node.op, ast.USub):
                 if self.has_value(node.operand):
@@ -186,6 +221,10 @@ class _Emitter:
                 return f"({self.emit(node.left)} {_OPS[type(node.op)]} {self.emit(node.right)})"
             return f"{_ARITHMETIC[type(node.op)]}({self.emit(node.left)}, {self.emit(node.right)})"
         if isinstance(node, ast.Compare):
+            if self.shortcuts:
+                existence = self.existence(node)
+                if existence is not None:
+                    return existence
             parts = []
             left = node.left
             for op, right in zip(node.ops, node.comparators):
@@ -205,6 +244,10 @@ class _Emitter:
                 left = right
             return "(" + " and ".join(parts) + ")"
         if isinstance(node, ast.IfExp):
+            if self.shortcuts:
+                known, value = self.known(node.test)
+                if known:  # the test reads only numbers and rule options: the branch taken is known now
+                    return self.emit(node.body if value else node.orelse)
             return f"({self.emit(node.body)} if {self.emit(node.test)} else {self.emit(node.orelse)})"
         if isinstance(node, ast.Constant):
             return repr(node.value)
@@ -215,6 +258,80 @@ class _Emitter:
         if isinstance(node, ast.Call):
             return self.call(node)
         raise AssertionError(f"unchecked node {ast.dump(node)}")
+
+    def known(self, node: ast.expr) -> tuple[bool, Any]:
+        """Whether ``node`` has one value for the whole game (it reads only numbers, setup entries, components, the
+        player count and rule options), and that value (a number, a text, a truth value or no value)."""
+        if isinstance(node, ast.Constant):
+            return True, node.value
+        if not all(sub.id in _CONSTANT_NAMES for sub in ast.walk(node) if isinstance(sub, ast.Name)):
+            return False, None
+        self.folding = True
+        try:
+            code = self.emit(node)
+        finally:
+            self.folding = False
+        try:
+            value = eval(compile(code, "<rules data>", "eval"), self.t.namespace)  # noqa: S307 - emitted from a checked tree
+        except Exception:  # left to play, which reads it as it always has
+            return False, None
+        return (True, value) if value is None or isinstance(value, (bool, int, str)) else (False, None)
+
+    def kept_operands(self, node: ast.BoolOp) -> list[ast.expr]:
+        """The operands of ``and``/``or`` that may decide its value: one known to be true (``and``) or false (``or``)
+        before the last is passed over, and the operands after one known to decide it are never read."""
+        deciding = isinstance(node.op, ast.Or)  # the truth an operand has to decide the whole
+        kept: list[ast.expr] = []
+        for k, operand in enumerate(node.values):
+            known, value = self.known(operand)
+            if known and bool(value) is deciding:
+                kept.append(operand)
+                break
+            if known and k < len(node.values) - 1:
+                continue
+            kept.append(operand)
+        return kept
+
+    def existence(self, node: ast.Compare) -> str | None:
+        """A count of piles or of a zone's cards of a known value compared with 0 (``> 0``, ``>= 1``, ``!= 0``,
+        ``== 0``, ``< 1``, ``<= 0``, either way round) as whether there is one, stopping at the first; else None."""
+        if len(node.ops) != 1:
+            return None
+        op, left, right = node.ops[0], node.left, node.comparators[0]
+        flipped = {ast.Gt: ast.Lt, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.LtE: ast.GtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+        if isinstance(left, ast.Constant) and type(op) in flipped:
+            op, left, right = flipped[type(op)](), right, left
+        if not (isinstance(right, ast.Constant) and type(right.value) is int and isinstance(left, ast.Call) and isinstance(left.func, ast.Name)):
+            return None
+        some = {(ast.Gt, 0): True, (ast.GtE, 1): True, (ast.NotEq, 0): True, (ast.Eq, 0): False, (ast.Lt, 1): False, (ast.LtE, 0): False}.get((type(op), right.value))
+        if some is None:
+            return None
+        if left.func.id == "piles":
+            row = left.args[0]
+            assert isinstance(row, ast.Name)
+            return self.piles(row.id, left.args[1], some)
+        if left.func.id == "matching":
+            designs = self.designs_of(left)
+            if designs is None:
+                return None
+            zone = self.zone(left.args[0], self.seat_of(left, 3))
+            return f"(not {designs}.isdisjoint({zone}))" if some else f"{designs}.isdisjoint({zone})"
+        return None
+
+    def designs_of(self, node: ast.Call) -> str | None:
+        """For ``matching(ZONE, FIELD, VALUE)`` with a value known now: the name of the set of designs having it."""
+        field_node = node.args[1]
+        assert isinstance(field_node, ast.Name)
+        known, value = self.known(node.args[2])
+        if not known:
+            return None
+        values = self.t.field_values[field_node.id][:-1]
+        designs = frozenset(d for d, v in enumerate(values) if value is not None and v == value)
+        name = self.t.design_sets.get(designs)
+        if name is None:
+            name = self.t.design_sets[designs] = f"_DS{len(self.t.design_sets)}"
+            self.t.namespace[name] = designs
+        return name
 
     def has_value(self, node: ast.expr) -> bool:
         """Whether ``node`` always has a value (never ``None``), so an order or a sum, product or difference over it
@@ -227,12 +344,12 @@ class _Emitter:
             return node.id in ("players", "seat", "turn", "target", "active") or node.id in self.t.counter_index
         if isinstance(node, ast.Attribute):
             return isinstance(node.value, ast.Name) and node.value.id == "numbers" or (
-                isinstance(node.value, ast.Attribute) and isinstance(node.value.value, ast.Name) and node.value.value.id == "setup"
+                isinstance(node.value, ast.Attribute) and isinstance(node.value.value, ast.Name) and node.value.value.id in ("setup", "component")
             )
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id in ("min", "max"):
                 return all(self.has_value(argument) for argument in node.args)
-            return node.func.id in ("count", "counter", "total", "distinct", "matching", "sets", "holds")
+            return node.func.id in ("count", "counter", "total", "distinct", "matching", "sets", "holds", "piles")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return self.has_value(node.operand)
         if isinstance(node, ast.BinOp) and isinstance(node.op, _PLAIN_ARITHMETIC):
@@ -261,7 +378,7 @@ class _Emitter:
         if name in self.t.counter_index:
             index = self.t.counter_index[name]
             if name in self.t.names.pile_counters:  # the checker let it be read only as the pile in question's
-                return f"s.c[{index} + P]"
+                return f"s.c[{self.at(index)}]"
             return f"s.c[{index} + {self.seat}]" if self.t.names.counters[name] else f"s.c[{index}]"
         return f"s.v[{self.t.variable_index[name]}]"
 
@@ -279,19 +396,28 @@ class _Emitter:
             return f"{self.field_table(node.attr)}[c]"
         if isinstance(base, ast.Name) and base.id == "pile":
             assert self.pile is not None
-            return f"{self.field_table(node.attr)}[{self.t.rows[self.pile][0]} + P]"
+            first = self.t.rows[self.pile][0]
+            if isinstance(self.pile_var, int):  # a pile named by its place: its card's field is known now
+                value = self.t.field_values[node.attr][first + self.pile_var]
+                return repr(tuple(value) if isinstance(value, list) else value)
+            return f"{self.field_table(node.attr)}[{self.at(first)}]"
         assert isinstance(base, ast.Call)
         zone = self.zone(base.args[0], self.seat_of(base, 1))
         return f"{self.field_table(node.attr)}[({zone}[-1] if {zone} else _none)]"
 
-    def piles(self, row: str, condition: ast.expr) -> str:
-        """``piles(ROW, CONDITION)``: a count over the row's piles. When the condition starts with ``VALUE in pile.FIELD`` (the site
-        whose totals hold the roll) and VALUE does not read the pile, only the piles whose list holds the value are looked at,
-        through a table made now (value -> piles)."""
+    def piles(self, row: str, condition: ast.expr, some: bool | None = None) -> str:
+        """``piles(ROW, CONDITION)``: a count over the row's piles, or (``some`` true or false) whether some pile
+        satisfies the condition or none does, stopping at the first.
+
+        When the condition starts with ``VALUE in pile.FIELD`` (the site whose totals hold the roll) and VALUE does
+        not read the pile, only the piles whose list holds the value are looked at, through a table made now (value
+        -> piles); where each value names one pile at most, that pile is looked up with no loop. Otherwise a row of
+        at most :data:`UNROLLED_PILES` piles is read pile by pile, each pile's place known (no loop either)."""
         first, size = self.t.rows[row]
         terms = list(condition.values) if isinstance(condition, ast.BoolOp) and isinstance(condition.op, ast.And) else [condition]
         head = terms[0]
         piles = f"range({size})"
+        lookup: str | None = None
         if (
             isinstance(head, ast.Compare) and len(head.ops) == 1 and isinstance(head.ops[0], ast.In)
             and isinstance(head.comparators[0], ast.Attribute) and isinstance(head.comparators[0].value, ast.Name)
@@ -303,13 +429,36 @@ class _Emitter:
                 for value in self.t.field_values[field_name][first + pile] or ():
                     index[value] = index.get(value, ()) + (pile,)
             key = f"_PI_{row}_{field_name}"
-            self.t.namespace[key] = index
-            piles = f"{key}.get({self.emit(head.left)}, ())"
+            if self.shortcuts and all(len(found) == 1 for found in index.values()):
+                key = f"_PI1_{row}_{field_name}"
+                self.t.namespace[key] = {value: found[0] for value, found in index.items()}
+                lookup = f"{key}.get({self.emit(head.left)}, -1)"
+            else:
+                self.t.namespace[key] = index
+                piles = f"{key}.get({self.emit(head.left)}, ())"
             terms = terms[1:]
         self.pile = row
-        kept = " and ".join(self.emit(term) for term in terms) or "True"
-        self.pile = None
-        return f"sum(1 for P in {piles} if {kept})"
+        try:
+            if lookup is not None:  # one pile at most: looked up, then its conditions read
+                self.pile_var = name = f"_P{self.t.fresh()}"
+                kept = " and ".join([f"({name} := {lookup}) >= 0", *(self.emit(term) for term in terms)])
+                return f"(True if {kept} else False)" if some else f"(False if {kept} else True)" if some is not None else f"(1 if {kept} else 0)"
+            if self.shortcuts and piles.startswith("range(") and size <= UNROLLED_PILES:
+                each = []
+                for pile in range(size):
+                    self.pile_var = pile
+                    each.append(" and ".join(self.emit(term) for term in terms) or "True")
+                if some is None:
+                    return "(" + " + ".join(f"(1 if {kept} else 0)" for kept in each) + ")"
+                joined = " or ".join(f"({kept})" for kept in each)
+                return f"(True if {joined} else False)" if some else f"(False if {joined} else True)"
+            self.pile_var = "P"
+            kept = " and ".join(self.emit(term) for term in terms) or "True"
+            if some is None:
+                return f"sum(1 for P in {piles} if {kept})"
+            return f"any({kept} for P in {piles})" if some else f"(not any({kept} for P in {piles}))"
+        finally:
+            self.pile, self.pile_var = None, "P"
 
     def call(self, node: ast.Call) -> str:
         assert isinstance(node.func, ast.Name)
