@@ -517,6 +517,14 @@ def compile_expression(source: int | str, tables: Tables, *, card: bool = False,
     return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
+def expression_code(source: int | str, tables: Tables, *, card: bool = False, target: bool = False) -> str:
+    """The Python code :func:`compile_expression` makes a function of: it reads the state ``s``, the seat ``S`` and
+    the card design ``c``, and the names of ``tables.namespace``; for code that lists or reads several at once (a
+    step's legal actions) without a call per expression."""
+    tree, _ = parse_expression(source, tables.names, card=card, target=target)
+    return _Emitter(tables).emit(tree)
+
+
 def compile_pile_expression(source: int | str, tables: Tables, row: str, *, card: bool = False, target: bool = False) -> Callable[[Any, int, int, int], Any]:
     """The function ``f(state, seat, card_design, pile)`` computing ``source`` with ``pile`` bound to pile ``pile`` of ``row``."""
     tree, _ = parse_expression(source, tables.names, card=card, target=target, pile=row)

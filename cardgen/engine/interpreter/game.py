@@ -36,10 +36,11 @@ from cardgen.engine.interpreter.compile import (
     compile_expression,
     compile_first_holding,
     constant_value,
+    expression_code,
     field_tables,
     names_read,
 )
-from cardgen.engine.interpreter.offers import OfferFunction, step_offer_functions
+from cardgen.engine.interpreter.offers import OfferFunction, StepOffer, step_offer, step_offer_functions
 from cardgen.engine.interpreter.scoring import all_or_nothing
 from cardgen.engine.interpreter.scoring_majority import majority_bound, majority_scorer
 from cardgen.engine.interpreter.scoring_one_of_each import one_of_each_bound, one_of_each_scorer
@@ -211,6 +212,8 @@ class DataGame(Game):
                     where=compile_expression(choice.where, t, card=True, target=True) if choice and choice.where else None,
                     card_effects=bool(choice and choice.effects),
                     when=compile_expression(option.when, t) if option.when else None,
+                    when_code=expression_code(option.when, t) if option.when else None,
+                    where_code=expression_code(choice.where, t, card=True, target=True) if choice and choice.where else None,
                     otherwise=option.otherwise,
                     do=tuple(self._effect(e, card=choice is not None, target=option.target is not None) for e in option.do),
                     then=then,
@@ -232,7 +235,7 @@ class DataGame(Game):
                     compiled_option = replace(compiled_option, all_fixed=True)
                 if option.pile is not None or (choice is not None and choice.from_ in t.rows):  # a choice over a row of piles
                     row_choice = pile_option(self, option) if option.pile is not None else row_card_option(self, option)
-                    compiled_option = replace(compiled_option, chooses_card=False, where=None, fixed=(), all_fixed=False, mechanic=cast(Any, row_choice))
+                    compiled_option = replace(compiled_option, chooses_card=False, where=None, where_code=None, fixed=(), all_fixed=False, mechanic=cast(Any, row_choice))
                 compiled.append(compiled_option)
                 options.append(compiled_option)
             self.steps.append(compiled)
@@ -290,6 +293,9 @@ class DataGame(Game):
         self.step_fallbacks: list[list[OfferFunction]] = []
         """Each step's live options as the functions listing their actions (:mod:`~cardgen.engine.interpreter.offers`),
         split once: those offered first, and the ``otherwise`` ones offered only when the first offer nothing."""
+        self.step_offer: list[StepOffer] = []
+        """Each step's listing as one function (:func:`~cardgen.engine.interpreter.offers.step_offer`): what the
+        functions of ``step_offers`` and ``step_fallbacks`` list, with the simple shapes written inline."""
         self.step_sorted: list[bool] = []
         """Per step, whether its functions list its actions in order, so the step's list needs no sort."""
         for live in self.live_steps:
@@ -298,6 +304,12 @@ class DataGame(Game):
             self.step_offers.append(offers)
             self.step_fallbacks.append(fallbacks)
             self.step_sorted.append(offers_in_order and fallbacks_in_order)
+            self.step_offer.append(
+                step_offer(
+                    [o for o in live if not o.otherwise], [o for o in live if o.otherwise], offers_in_order and fallbacks_in_order,
+                    self.width, self.card_width, self.n_designs, t.namespace,
+                )
+            )
         self.only_action: list[int] = [
             live[0].index * self.width if len(live) == 1 and live[0].when is None and not live[0].chooses_card and live[0].target is None and live[0].mechanic is None else -1
             for live in self.live_steps

@@ -14,7 +14,7 @@ A new way of choosing added to :class:`~cardgen.engine.interpreter.options.Compi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from cardgen.engine.interpreter.options import CompiledOption
 
@@ -85,10 +85,7 @@ def step_offer_functions(options: list[CompiledOption], width: int, card_width: 
     construction, call a character, attack with an event: all from the hand) are listed together by
     :func:`_zone_offer`, in one pass over the zone's designs, as the hand-written engines keep one class per kind
     of card; each other option by its own function."""
-    groups: dict[tuple[int, bool], list[CompiledOption]] = {}
-    for option in options:
-        if _own_card_shape(option) and option.when is None:
-            groups.setdefault((option.card_from, option.card_from_seat), []).append(option)
+    groups = _zone_groups(options)
     functions: list[OfferFunction] = []
     in_order = not any(option.mechanic is not None or option.trick for option in options)
     for option in options:
@@ -99,6 +96,81 @@ def step_offer_functions(options: list[CompiledOption], width: int, card_width: 
             functions.append(_zone_offer(group, width, card_width, designs))
             in_order = False  # the group lists design by design, not option by option
     return functions, in_order
+
+
+def _zone_groups(options: list[CompiledOption]) -> dict[tuple[int, bool], list[CompiledOption]]:
+    """The own-card options without a condition of their own, by the zone they choose from (listed together when
+    several choose from one zone)."""
+    groups: dict[tuple[int, bool], list[CompiledOption]] = {}
+    for option in options:
+        if _own_card_shape(option) and option.when is None:
+            groups.setdefault((option.card_from, option.card_from_seat), []).append(option)
+    return groups
+
+
+StepOffer = Callable[["DataState", int], list[int]]
+"""``f(state, seat deciding)``: every action a step offers now (its ``otherwise`` options' when the others offer
+nothing), lowest first."""
+
+
+def step_offer(
+    options: list[CompiledOption], fallbacks: list[CompiledOption], in_order: bool, width: int, card_width: int, designs: int, namespace: dict[str, Any]
+) -> StepOffer:
+    """A step's listing written as one function, made when the game is made: an option with nothing to choose is
+    its condition's code and its action, an own-card option not aimed at a seat its condition's code and a pass over
+    the zone's distinct designs with its card condition's code inline, each read where it stands, with no call; any
+    other option (a card of the aimed seat's zone, a trick, a mechanic's or a row's choice, an aim, several own-card
+    options listed together) calls its function of :func:`step_offer_functions`. It lists what those functions list,
+    in the same order (sorted once when they would be)."""
+    names = dict(namespace)  # the tables the conditions' code reads, and the functions called
+    lines = ["def _step_offer(s, S):", "    c = 0", "    seen = {}", "    out = []"]
+
+    def write(part: list[CompiledOption], indent: str) -> None:
+        groups = _zone_groups(part)
+        for option in part:
+            group = groups.get((option.card_from, option.card_from_seat), [])
+            base = option.index * width
+            if option in group and len(group) > 1:
+                if option is group[0]:
+                    names[f"_o{option.index}"] = _zone_offer(group, width, card_width, designs)
+                    lines.append(f"{indent}out += _o{option.index}(s, S, seen)")
+                continue
+            inner = indent
+            if option.mechanic is None and not option.chooses_card and option.target is None:  # nothing to choose
+                if option.when is not None:
+                    lines.append(f"{indent}if {option.when_code}:")
+                    inner += "    "
+                lines.append(f"{inner}out.append({base})")
+                continue
+            if _own_card_shape(option) and option.aimed_seats is None and (option.where is None or option.where_code is not None):
+                if option.when is not None:
+                    lines.append(f"{indent}if {option.when_code}:")
+                    inner += "    "
+                slot = f"{option.card_from} + S" if option.card_from_seat else str(option.card_from)
+                lines.append(f"{inner}_z = s.z[{slot}]")
+                lines.append(f"{inner}if _z:")
+                lines.append(f"{inner}    _d = seen.get({slot}) or seen.setdefault({slot}, sorted(set(_z)))")
+                names[f"_fx{option.index}"] = option.fixed
+                if option.where is None:
+                    lines.append(f"{inner}    out += [{base} + c for c in _d]")
+                elif option.all_fixed:
+                    lines.append(f"{inner}    out += [{base} + c for c in _d if _fx{option.index}[c]]")
+                else:
+                    lines.append(f"{inner}    out += [{base} + c for c in _d if (_k := _fx{option.index}[c]) or (_k is None and {option.where_code})]")
+                continue
+            names[f"_o{option.index}"] = offer_function(option, width, card_width)
+            lines.append(f"{indent}out += _o{option.index}(s, S, seen)")
+
+    write(options, "    ")
+    if fallbacks:
+        lines.append("    if not out:")
+        write(fallbacks, "        ")
+    if not in_order:
+        lines.append("    out.sort()")
+    lines.append("    return out")
+    exec(compile("\n".join(lines), "<rules data>", "exec"), names)  # noqa: S102 - written from checked trees and the game's own tables
+    function: StepOffer = names["_step_offer"]
+    return function
 
 
 def _zone_offer(options: list[CompiledOption], width: int, card_width: int, designs: int) -> OfferFunction:

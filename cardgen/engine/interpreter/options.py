@@ -60,6 +60,10 @@ class CompiledOption:
     """Whether the card condition is known for every design before play (``fixed`` holds no None)."""
     aimed_seats: Callable[[Any, int], list[int]] | None = None
     """An option aimed at a seat: ``target``'s condition tried for every seat in one call, the seats it holds for."""
+    when_code: str | None = None
+    """The code of ``when`` (over ``s``, ``S``, ``c``), for a step's listing written as one function."""
+    where_code: str | None = None
+    """The code of the card condition (over ``s``, ``S``, ``c``, ``target`` bound), likewise."""
 
 
 def _never(when: ExprFunction | None) -> bool:

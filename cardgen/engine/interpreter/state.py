@@ -217,18 +217,7 @@ class DataState(State):
             return [base + d for d in sorted(set(self.z[self.arranging][self.arrange_low : self.arrange_next + 1]))]
         if self.step < 0:
             return []
-        step = self.step
-        seat = self.seat if self.decider < 0 else self.decider
-        actions: list[Action] = []
-        seen: dict[int, list[int]] = {}
-        for offer in g.step_offers[step]:
-            actions += offer(self, seat, seen)
-        if not actions:
-            for offer in g.step_fallbacks[step]:
-                actions += offer(self, seat, seen)
-        if not g.step_sorted[step]:
-            actions.sort()
-        return actions
+        return g.step_offer[self.step](self, self.seat if self.decider < 0 else self.decider)
 
     def apply_action(self, action: Action) -> None:
         self._apply(action)
