@@ -405,38 +405,78 @@ class _Emitter:
         zone = self.zone(base.args[0], self.seat_of(base, 1))
         return f"{self.field_table(node.attr)}[({zone}[-1] if {zone} else _none)]"
 
-    def piles(self, row: str, condition: ast.expr, some: bool | None = None) -> str:
-        """``piles(ROW, CONDITION)``: a count over the row's piles, or (``some`` true or false) whether some pile
-        satisfies the condition or none does, stopping at the first.
+    def pile_scan(self, row: str, condition: ast.expr) -> tuple[str | None, str, list[ast.expr]]:
+        """The piles of ``row`` worth looking at for ``condition``: (the code of the one pile it may hold for, -1 for
+        none, or None; else the code of the piles to look at, in order; the terms of the condition left to read).
 
-        When the condition starts with ``VALUE in pile.FIELD`` (the site whose totals hold the roll) and VALUE does
-        not read the pile, only the piles whose list holds the value are looked at, through a table made now (value
-        -> piles); where each value names one pile at most, that pile is looked up with no loop. Otherwise a row of
-        at most :data:`UNROLLED_PILES` piles is read pile by pile, each pile's place known (no loop either)."""
+        When the condition starts with ``VALUE in pile.FIELD`` (the site whose totals hold the roll), or (with the
+        shortcuts) ``pile.FIELD == VALUE`` for a field of single values, and VALUE does not read the pile, only the
+        piles the value names are looked at, through a table made now (value -> piles); where each value names one
+        pile at most, that pile is looked up with no loop."""
         first, size = self.t.rows[row]
         terms = list(condition.values) if isinstance(condition, ast.BoolOp) and isinstance(condition.op, ast.And) else [condition]
         head = terms[0]
-        piles = f"range({size})"
-        lookup: str | None = None
-        if (
-            isinstance(head, ast.Compare) and len(head.ops) == 1 and isinstance(head.ops[0], ast.In)
-            and isinstance(head.comparators[0], ast.Attribute) and isinstance(head.comparators[0].value, ast.Name)
-            and head.comparators[0].value.id == "pile" and not _reads_pile(head.left, self.t)
-        ):
-            field_name = head.comparators[0].attr
-            index: dict[Any, tuple[int, ...]] = {}
-            for pile in range(size):
-                for value in self.t.field_values[field_name][first + pile] or ():
-                    index[value] = index.get(value, ()) + (pile,)
-            key = f"_PI_{row}_{field_name}"
-            if self.shortcuts and all(len(found) == 1 for found in index.values()):
-                key = f"_PI1_{row}_{field_name}"
-                self.t.namespace[key] = {value: found[0] for value, found in index.items()}
-                lookup = f"{key}.get({self.emit(head.left)}, -1)"
-            else:
-                self.t.namespace[key] = index
-                piles = f"{key}.get({self.emit(head.left)}, ())"
-            terms = terms[1:]
+        field_name, value_node, among = self._pile_head(head)
+        if field_name is None or value_node is None:
+            return None, f"range({size})", terms
+        index: dict[Any, tuple[int, ...]] = {}
+        for pile in range(size):
+            held = self.t.field_values[field_name][first + pile]
+            for value in (held or ()) if among else (held,):
+                index[value] = index.get(value, ()) + (pile,)
+        key = f"_PI_{row}_{field_name}" if among else f"_PE_{row}_{field_name}"
+        if self.shortcuts and all(len(found) == 1 for found in index.values()):
+            key = f"_PI1_{row}_{field_name}" if among else f"_PE1_{row}_{field_name}"
+            self.t.namespace[key] = {value: found[0] for value, found in index.items()}
+            return f"{key}.get({self.emit(value_node)}, -1)", "", terms[1:]
+        self.t.namespace[key] = index
+        return None, f"{key}.get({self.emit(value_node)}, ())", terms[1:]
+
+    def _pile_head(self, head: ast.expr) -> tuple[str | None, ast.expr | None, bool]:
+        """For a first term ``VALUE in pile.FIELD`` or ``pile.FIELD == VALUE`` (VALUE not reading the pile): the field,
+        the value's node and whether the field is a list; else (None, None, False)."""
+        if not isinstance(head, ast.Compare) or len(head.ops) != 1:
+            return None, None, False
+
+        def pile_field(node: ast.expr) -> str | None:
+            is_pile = isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "pile"
+            return node.attr if is_pile and isinstance(node, ast.Attribute) else None
+
+        left, right = head.left, head.comparators[0]
+        if isinstance(head.ops[0], ast.In) and pile_field(right) is not None and not _reads_pile(left, self.t):
+            return pile_field(right), left, True
+        if not self.shortcuts or not isinstance(head.ops[0], ast.Eq):
+            return None, None, False
+        for side, other in ((left, right), (right, left)):
+            name = pile_field(side)
+            if name is not None and name not in self.t.names.list_kinds and not _reads_pile(other, self.t) and self.single_value(other):
+                return name, other, False
+        return None, None, False
+
+    def single_value(self, node: ast.expr) -> bool:
+        """Whether ``node`` gives a single value (a number, a text, or none), never a list or a localised text, so it
+        may be looked up in a table."""
+        kinds = ("number", "text")
+        if isinstance(node, ast.Constant):
+            return True
+        if isinstance(node, ast.Name):
+            return node.id in self.t.counter_index or (node.id in self.t.variable_index and self.t.names.variable_kinds.get(node.id, "any") in (*kinds, "any"))
+        if isinstance(node, ast.Attribute) and node.attr not in self.t.names.list_kinds:
+            base = node.value
+            if isinstance(base, ast.Name) and base.id in ("numbers", "options"):
+                return True
+            return (isinstance(base, ast.Name) and base.id == "card" or isinstance(base, ast.Call)) and (
+                node.attr in ("id", "type", "effect") or self.t.names.field_kinds.get(node.attr) in kinds
+            )
+        return False
+
+    def piles(self, row: str, condition: ast.expr, some: bool | None = None) -> str:
+        """``piles(ROW, CONDITION)``: a count over the row's piles, or (``some`` true or false) whether some pile
+        satisfies the condition or none does, stopping at the first. Only the piles :meth:`pile_scan` names are
+        looked at; otherwise a row of at most :data:`UNROLLED_PILES` piles is read pile by pile, each pile's place
+        known (no loop)."""
+        size = self.t.rows[row][1]
+        lookup, piles, terms = self.pile_scan(row, condition)
         self.pile = row
         try:
             if lookup is not None:  # one pile at most: looked up, then its conditions read
@@ -457,6 +497,34 @@ class _Emitter:
             if some is None:
                 return f"sum(1 for P in {piles} if {kept})"
             return f"any({kept} for P in {piles})" if some else f"(not any({kept} for P in {piles}))"
+        finally:
+            self.pile, self.pile_var = None, "P"
+
+    def first_pile(self, row: str, condition: ast.expr | None, base: int, nonempty: bool) -> str:
+        """The code of the leftmost pile of ``row`` satisfying ``condition`` (None: any) and, when ``nonempty``,
+        holding a card in the zone slots from ``base`` (-1: none); see :meth:`piles`."""
+        first, size = self.t.rows[row]
+        terms: list[ast.expr] = []
+        if condition is None:
+            lookup, piles = None, f"range({size})"
+        else:
+            lookup, piles, terms = self.pile_scan(row, condition)
+        self.pile = row
+        try:
+            if lookup is not None:
+                self.pile_var = name = f"_P{self.t.fresh()}"
+                kept = [f"({name} := {lookup}) >= 0", *([f"s.z[{base} + {name}]"] if nonempty else []), *(self.emit(term) for term in terms)]
+                return f"({name} if {' and '.join(kept)} else -1)"
+            if piles.startswith("range(") and size <= UNROLLED_PILES:
+                code = "-1"
+                for pile in range(size - 1, -1, -1):
+                    self.pile_var = pile
+                    kept = [*([f"s.z[{base + pile}]"] if nonempty else []), *(self.emit(term) for term in terms)]
+                    code = f"{pile} if {' and '.join(kept) or 'True'} else ({code})"
+                return f"({code})"
+            self.pile_var = "P"
+            kept = [*([f"s.z[{base} + P]"] if nonempty else []), *(self.emit(term) for term in terms)]
+            return f"next((P for P in {piles} if {' and '.join(kept) or 'True'}), -1)"
         finally:
             self.pile, self.pile_var = None, "P"
 
@@ -533,6 +601,43 @@ def compile_pile_expression(source: int | str, tables: Tables, row: str, *, card
     return eval(compile(f"lambda s, S, c, P: {emitter.emit(tree)}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
+def compile_first_pile(
+    source: int | str | None, tables: Tables, row: str, base: int, *, nonempty: bool, card: bool = False, target: bool = False
+) -> Callable[[Any, int, int], int]:
+    """A function ``f(state, seat, card_design)`` giving the leftmost pile of ``row`` for which ``source`` holds (None:
+    any pile) and, when ``nonempty``, whose zone slot from ``base`` holds a card; -1 when none does. One expression:
+    the pile a value names looked up, or a short row's piles read one by one with their places known."""
+    emitter = _Emitter(tables)
+    tree = parse_expression(source, tables.names, card=card, target=target, pile=row)[0] if source is not None else None
+    code = emitter.first_pile(row, tree, base, nonempty)
+    return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+
+
+def pile_codes(source: int | str | None, tables: Tables, row: str, *, target: bool = False) -> list[str]:
+    """Per pile of ``row``, in order, the code of ``source`` with ``pile`` bound to it, its place known (``True`` for none)."""
+    tree = parse_expression(source, tables.names, target=target, pile=row)[0] if source is not None else None
+    emitter = _Emitter(tables)
+    emitter.pile = row
+    codes = []
+    for pile in range(tables.rows[row][1]):
+        emitter.pile_var = pile
+        codes.append(emitter.emit(tree) if tree is not None else "True")
+    return codes
+
+
+def fixed_piles(source: int | str, tables: Tables, row: str, designs: int, *, target: bool = False) -> list[tuple[int, ...]] | None:
+    """Per card design, the piles of ``row`` (in order) for which a pile condition holds, when it reads nothing but
+    the card, the pile and what is fixed for the game (``card.type == 'special' or pile.level == card.level``);
+    None when it reads the position or a seat."""
+    if not names_read(source, tables, row) <= _CONSTANT_NAMES | {"card", "pile"}:
+        return None
+    condition = compile_pile_expression(source, tables, row, card=True, target=target)
+    try:
+        return [tuple(pile for pile in range(tables.rows[row][1]) if condition(None, 0, design, pile)) for design in range(designs)]
+    except (AttributeError, TypeError):  # it reads the position after all
+        return None
+
+
 def compile_any_seat(source: int | str, tables: Tables) -> ExprFunction:
     """A function true when ``source`` holds for some seat: one expression per seat, joined by ``or``, no loop."""
     tree, _ = parse_expression(source, tables.names)
@@ -571,11 +676,11 @@ def compile_aimed_seats(source: int | str, tables: Tables) -> Callable[[Any, int
     return eval(compile(f"lambda s, S, c=0: [T for T in range({tables.players}) if {code}]", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
-def names_read(source: int | str, tables: Tables) -> frozenset[str]:
+def names_read(source: int | str, tables: Tables, pile: str | None = None) -> frozenset[str]:
     """Every name an expression reads (zones, counters, variables, ``seat``, ``turn``...; also the names of
     functions, fields and ``numbers``/``options``, which never change in play), for working out before play when
-    a condition can change."""
-    tree, _ = parse_expression(source, tables.names, card=True, target=True)
+    a condition can change (``pile``: the row whose pile in question ``pile`` names, for a pile condition)."""
+    tree, _ = parse_expression(source, tables.names, card=True, target=True, pile=pile)
     return frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
 
 
@@ -593,3 +698,22 @@ def field_tables(designs: Sequence[Mapping[str, Any]], fields: frozenset[str]) -
     for name in fields | CARD_ATTRIBUTES:
         tables[name] = [design.get(name) for design in designs] + [None]
     return tables
+
+
+def fixed_per_design(where: str, tables: Tables, designs: int) -> tuple[bool | None, ...]:
+    """Per design, whether a card condition holds, when it can be told from the card alone (it reads nothing of the
+    position for that card: ``card.type == 'construction'``); None where it must be read in play. A condition
+    naming a seat is always read in play."""
+    tree, _ = parse_expression(where, tables.names, card=True, target=True)
+    if any(isinstance(node, ast.Name) and node.id in ("seat", "target", "active", "turn") for node in ast.walk(tree)):
+        return (None,) * designs
+    condition = compile_expression(where, tables, card=True, target=True)
+    fixed: list[bool | None] = []
+    for design in range(designs):
+        try:
+            fixed.append(bool(condition(None, 0, design)))
+        except (AttributeError, TypeError):  # it reads the position for this card
+            fixed.append(None)
+    return tuple(fixed)
+
+

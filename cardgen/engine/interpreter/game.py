@@ -36,8 +36,10 @@ from cardgen.engine.interpreter.compile import (
     compile_expression,
     compile_first_holding,
     constant_value,
+    UNROLLED_PILES,
     expression_code,
     field_tables,
+    pile_codes,
     names_read,
 )
 from cardgen.engine.interpreter.offers import OfferFunction, StepOffer, step_offer, step_offer_functions
@@ -236,6 +238,8 @@ class DataGame(Game):
                 if option.pile is not None or (choice is not None and choice.from_ in t.rows):  # a choice over a row of piles
                     row_choice = pile_option(self, option) if option.pile is not None else row_card_option(self, option)
                     compiled_option = replace(compiled_option, chooses_card=False, where=None, where_code=None, fixed=(), all_fixed=False, mechanic=cast(Any, row_choice))
+                    if option.pile is not None and t.rows[option.pile.row][1] <= UNROLLED_PILES:
+                        compiled_option = replace(compiled_option, pile_codes=tuple(pile_codes(option.pile.where, t, option.pile.row, target=option.target is not None)))
                 compiled.append(compiled_option)
                 options.append(compiled_option)
             self.steps.append(compiled)
@@ -319,6 +323,10 @@ class DataGame(Game):
         self.chance_base = self.choice_base + len(self.variable_values)
         self.arrange_base = self.chance_base + len(self.chances)
         """The option index of an arrangement's choices (after every chance step): ``arrange_base * width + design``."""
+        self.roll_actions: list[list[int] | None] = [
+            [(self.chance_base + k) * self.width + total for total, _ in chance.totals] if chance.kind == "roll" else None for k, chance in enumerate(self.chances)
+        ]
+        """Per chance step, a roll's outcomes as actions (the same in every position); None for a steal."""
         self.first_where = compile_expression(rules.first_player.where, t) if isinstance(rules.first_player, FirstSeatWhere) else None
         self.setup_rules = rules
         self.setup_steps = [self._setup_step(step) for step in rules.setup]

@@ -118,8 +118,9 @@ def step_offer(
 ) -> StepOffer:
     """A step's listing written as one function, made when the game is made: an option with nothing to choose is
     its condition's code and its action, an own-card option not aimed at a seat its condition's code and a pass over
-    the zone's distinct designs with its card condition's code inline, each read where it stands, with no call; any
-    other option (a card of the aimed seat's zone, a trick, a mechanic's or a row's choice, an aim, several own-card
+    the zone's distinct designs with its card condition's code inline, an option choosing a pile of a row each pile's
+    condition's code, each read where it stands, with no call; any other option (a card of the aimed seat's zone, a
+    trick, a mechanic's action, a card across a row, an aim, several own-card
     options listed together) calls its function of :func:`step_offer_functions`. It lists what those functions list,
     in the same order (sorted once when they would be)."""
     names = dict(namespace)  # the tables the conditions' code reads, and the functions called
@@ -157,6 +158,14 @@ def step_offer(
                     lines.append(f"{inner}    out += [{base} + c for c in _d if _fx{option.index}[c]]")
                 else:
                     lines.append(f"{inner}    out += [{base} + c for c in _d if (_k := _fx{option.index}[c]) or (_k is None and {option.where_code})]")
+                continue
+            if option.pile_codes is not None and option.target is None:  # a pile of a row: each pile's condition inline
+                if option.when is not None:
+                    lines.append(f"{indent}if {option.when_code}:")
+                    inner += "    "
+                for pile, code in enumerate(option.pile_codes):
+                    lines.append(f"{inner}if {code}:")
+                    lines.append(f"{inner}    out.append({base + pile})")
                 continue
             names[f"_o{option.index}"] = offer_function(option, width, card_width)
             lines.append(f"{indent}out += _o{option.index}(s, S, seen)")

@@ -208,7 +208,8 @@ class DataState(State):
             return []
         g = self.g
         if self.chance >= 0:
-            return [action for action, _ in self.chance_outcomes()]
+            rolled = g.roll_actions[self.chance]
+            return rolled[:] if rolled is not None else [action for action, _ in self.chance_outcomes()]
         if self.pending >= 0:
             base = (g.choice_base + self.pending) * g.width
             return [base + k for k in range(len(g.variable_values[self.pending]))]
