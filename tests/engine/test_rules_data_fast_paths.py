@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from cardgen.engine.core import CHANCE
-from cardgen.engine.interpreter import DataGame, DataState, effects
+from cardgen.engine.interpreter import DataGame, DataState, effects, rows
 from cardgen.engine.interpreter.compile import _Emitter, compile_expression
 from cardgen.engine.interpreter.options import BY_TARGET
 from cardgen.spec.load import load_spec
@@ -191,11 +191,14 @@ def test_compiled_shortcuts_change_no_game(games: list[tuple[str, DataGame]], tm
     """Compiled expressions compare and add numbers that always have a value without the guard for a missing value
     (``_gt``, ``_add``...), parts that read only numbers and rule options are worked out when the game is made, a
     count of piles or of a zone's cards of one value compared with 0 stops at the first, a row's piles are read one
-    by one with their places known, and a move or an add of a fixed amount for the deciding seat skips reading the
-    amount and the seats; the games compiled without any of these play the same."""
+    by one with their places known, a pile choice is worked out per design or read as one expression, every card
+    out of a row moves in one pass, a per-pile counter minus itself is emptied at once, and a move or an add of a
+    fixed amount for the deciding seat skips reading the amount and the seats; the games compiled without any of
+    these play the same."""
     fast = games
     monkeypatch.setattr(_Emitter, "has_value", lambda self, node: False)
     monkeypatch.setattr(_Emitter, "shortcuts", False)
+    monkeypatch.setattr(rows, "SHORTCUTS", False)
     monkeypatch.setattr(effects, "steady_amount", lambda source, tables: None)
     plain = list(_games(tmp_path / "plain"))
     assert [name for name, _ in fast] == [name for name, _ in plain]

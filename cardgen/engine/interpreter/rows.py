@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 
 SetupFunction = Callable[["DataState", random.Random], None]
 
+SHORTCUTS = True
+"""Whether pile choices and moves out of a row take the ways made when the game is made (a choice worked out per
+design or read as one expression, every card out of a row in one pass, a per-pile counter emptied at once); the
+plain ways (false) are kept for the test that compares the two (tests/engine/test_rules_data_fast_paths.py)."""
+
 
 def row_slots(game: "DataGame", under: str) -> int:
     """How many slots a row of piles under the deck ``under`` takes: one per card of the deck."""
@@ -82,6 +87,9 @@ def pile_picker(
     is one expression (:func:`~cardgen.engine.interpreter.compile.compile_first_pile`), else each pile's condition is read.
     ``card``: whether the choice's ``card`` is a design (the card moved), so the table may be read by it."""
     piles = t.rows[row][1]
+    if not SHORTCUTS:
+        plain_fits = compile_pile_expression(where, t, row, card=card, target=aimed) if where is not None else None
+        return lambda s, seat, c: pick_pile(s, plain_fits, piles, seat, c, base, fewest, nonempty)
     table = fixed_piles(where, t, row, designs, target=aimed) if where is not None else None
     if table is not None:
         allowed = table[0] if table else ()  # without a card the condition cannot read one: the same piles for every call
@@ -244,6 +252,8 @@ def compile_row_move(game: "DataGame", move: MoveSpec, count: ExprFunction | Non
                 i -= 1
 
     if out_of is not None:
+        if not SHORTCUTS:
+            return out_of_row
         if count is None and fits is None and not fewest and (where is None or where_known) and not (same_place and source == target):
             return all_out_of_row
         if where is None and top_blind:
@@ -264,7 +274,7 @@ def compile_pile_add(game: "DataGame", add: AddSpec, card: bool, aimed: bool) ->
     piles = t.rows[counter.per_pile][1]
     choice = add.pile
     pick = pile_picker(t, choice.where, counter.per_pile, base, game.n_designs, fewest=choice.pick == "fewest", nonempty=False, card=card, aimed=aimed) if choice is not None else None
-    emptied = _minus_itself(add)
+    emptied = SHORTCUTS and _minus_itself(add)
 
     def run(s: "DataState", seat: int, c: int) -> None:
         if pick is None:
