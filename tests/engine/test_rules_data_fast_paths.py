@@ -149,6 +149,11 @@ def test_listing_conditions_and_aims_agree_with_the_plain_way(games: list[tuple[
                         assert option.aimed_seats(state, seat) == _plain_aimed(state, option.target, seat), (name, option.key)
             if state.current_player() != CHANCE and state.pending < 0 and state.arranging < 0 and state.step >= 0:
                 assert state.legal_actions() == _plain_legal(state), (name, state.step)
+                decider = state.decider
+                for seat in range(game.num_players):  # whether a seat is offered anything, as a reaction's window asks
+                    state.decider = seat
+                    assert game.step_any[state.step](state, seat) == bool(_plain_legal(state)), (name, state.step, seat)
+                state.decider = decider
                 seat, seen = state.deciding_seat(), dict[int, list[int]]()
                 listed = sorted(a for offer in game.step_offers[state.step] + game.step_fallbacks[state.step] for a in offer(state, seat, seen))
                 assert listed == sorted(a for o in game.live_steps[state.step] for a in state._offered(o)), (name, state.step)

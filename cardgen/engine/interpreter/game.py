@@ -42,7 +42,7 @@ from cardgen.engine.interpreter.compile import (
     pile_codes,
     names_read,
 )
-from cardgen.engine.interpreter.offers import OfferFunction, StepOffer, step_offer, step_offer_functions
+from cardgen.engine.interpreter.offers import OfferFunction, StepAny, StepOffer, step_offer, step_offer_functions
 from cardgen.engine.interpreter.scoring import all_or_nothing
 from cardgen.engine.interpreter.scoring_majority import majority_bound, majority_scorer
 from cardgen.engine.interpreter.scoring_one_of_each import one_of_each_bound, one_of_each_scorer
@@ -300,6 +300,8 @@ class DataGame(Game):
         self.step_offer: list[StepOffer] = []
         """Each step's listing as one function (:func:`~cardgen.engine.interpreter.offers.step_offer`): what the
         functions of ``step_offers`` and ``step_fallbacks`` list, with the simple shapes written inline."""
+        self.step_any: list[StepAny] = []
+        """Each step's listing written to stop at the first action: whether it offers the seat anything."""
         self.step_sorted: list[bool] = []
         """Per step, whether its functions list its actions in order, so the step's list needs no sort."""
         for live in self.live_steps:
@@ -308,12 +310,12 @@ class DataGame(Game):
             self.step_offers.append(offers)
             self.step_fallbacks.append(fallbacks)
             self.step_sorted.append(offers_in_order and fallbacks_in_order)
-            self.step_offer.append(
-                step_offer(
-                    [o for o in live if not o.otherwise], [o for o in live if o.otherwise], offers_in_order and fallbacks_in_order,
-                    self.width, self.card_width, self.n_designs, t.namespace,
-                )
+            listing, anything = step_offer(
+                [o for o in live if not o.otherwise], [o for o in live if o.otherwise], offers_in_order and fallbacks_in_order,
+                self.width, self.card_width, self.n_designs, t.namespace,
             )
+            self.step_offer.append(listing)
+            self.step_any.append(anything)
         self.only_action: list[int] = [
             live[0].index * self.width if len(live) == 1 and live[0].when is None and not live[0].chooses_card and live[0].target is None and live[0].mechanic is None else -1
             for live in self.live_steps

@@ -111,75 +111,95 @@ def _zone_groups(options: list[CompiledOption]) -> dict[tuple[int, bool], list[C
 StepOffer = Callable[["DataState", int], list[int]]
 """``f(state, seat deciding)``: every action a step offers now (its ``otherwise`` options' when the others offer
 nothing), lowest first."""
+StepAny = Callable[["DataState", int], bool]
+"""``f(state, seat)``: whether the step offers the seat anything now (a reaction's window asks each seat)."""
 
 
 def step_offer(
     options: list[CompiledOption], fallbacks: list[CompiledOption], in_order: bool, width: int, card_width: int, designs: int, namespace: dict[str, Any]
-) -> StepOffer:
+) -> tuple[StepOffer, StepAny]:
     """A step's listing written as one function, made when the game is made: an option with nothing to choose is
     its condition's code and its action, an own-card option not aimed at a seat its condition's code and a pass over
-    the zone's distinct designs with its card condition's code inline, an option choosing a pile of a row each pile's
-    condition's code, each read where it stands, with no call; any other option (a card of the aimed seat's zone, a
-    trick, a mechanic's action, a card across a row, an aim, several own-card
-    options listed together) calls its function of :func:`step_offer_functions`. It lists what those functions list,
-    in the same order (sorted once when they would be)."""
+    the zone's distinct designs with its card condition's code inline (a condition known per design is a set of
+    designs met with the zone), an option choosing a pile of a row each pile's condition's code, each read where it
+    stands, with no call; any other option (a card of the aimed seat's zone, a trick, a mechanic's action, a card
+    across a row, an aim, several own-card options listed together) calls its function of
+    :func:`step_offer_functions`. It lists what those functions list, in the same order (sorted once when they would
+    be). With it, the same code written to stop at the first action: whether the step offers anything."""
     names = dict(namespace)  # the tables the conditions' code reads, and the functions called
-    lines = ["def _step_offer(s, S):", "    c = 0", "    seen = {}", "    out = []"]
 
-    def write(part: list[CompiledOption], indent: str) -> None:
+    def write(lines: list[str], part: list[CompiledOption], indent: str, listing: bool) -> None:
+        """The code of ``part``'s options: adding their actions to ``out`` (``listing``), or returning True at the first."""
         groups = _zone_groups(part)
+
+        def offer(inner: str, actions: str, many: bool = True) -> None:
+            if listing:
+                lines.append(f"{inner}out += {actions}" if many else f"{inner}out.append({actions})")
+            elif many:
+                lines.append(f"{inner}if {actions}:")
+                lines.append(f"{inner}    return True")
+            else:
+                lines.append(f"{inner}return True")
+
         for option in part:
             group = groups.get((option.card_from, option.card_from_seat), [])
             base = option.index * width
             if option in group and len(group) > 1:
                 if option is group[0]:
                     names[f"_o{option.index}"] = _zone_offer(group, width, card_width, designs)
-                    lines.append(f"{indent}out += _o{option.index}(s, S, seen)")
+                    offer(indent, f"_o{option.index}(s, S, seen)")
                 continue
             inner = indent
+            if option.when is not None and (
+                (option.mechanic is None and not option.chooses_card and option.target is None)
+                or (_own_card_shape(option) and option.aimed_seats is None and (option.where is None or option.where_code is not None))
+                or (option.pile_codes is not None and option.target is None)
+            ):
+                lines.append(f"{indent}if {option.when_code}:")
+                inner += "    "
             if option.mechanic is None and not option.chooses_card and option.target is None:  # nothing to choose
-                if option.when is not None:
-                    lines.append(f"{indent}if {option.when_code}:")
-                    inner += "    "
-                lines.append(f"{inner}out.append({base})")
+                offer(inner, str(base), many=False)
                 continue
             if _own_card_shape(option) and option.aimed_seats is None and (option.where is None or option.where_code is not None):
-                if option.when is not None:
-                    lines.append(f"{indent}if {option.when_code}:")
-                    inner += "    "
                 slot = f"{option.card_from} + S" if option.card_from_seat else str(option.card_from)
                 lines.append(f"{inner}_z = s.z[{slot}]")
                 lines.append(f"{inner}if _z:")
-                lines.append(f"{inner}    _d = seen.get({slot}) or seen.setdefault({slot}, sorted(set(_z)))")
                 names[f"_fx{option.index}"] = option.fixed
-                if option.where is None:
-                    lines.append(f"{inner}    out += [{base} + c for c in _d]")
+                names[f"_fs{option.index}"] = frozenset(d for d, known in enumerate(option.fixed) if known)
+                mixed = f"(_k := _fx{option.index}[c]) or (_k is None and {option.where_code})"
+                if not listing:
+                    offer(f"{inner}    ", "True" if option.where is None else f"not _fs{option.index}.isdisjoint(_z)" if option.all_fixed else f"any({mixed} for c in _z)")
+                elif option.where is None:
+                    lines.append(f"{inner}    out += [{base} + c for c in (seen.get({slot}) or seen.setdefault({slot}, sorted(set(_z))))]")
                 elif option.all_fixed:
-                    lines.append(f"{inner}    out += [{base} + c for c in _d if _fx{option.index}[c]]")
+                    lines.append(f"{inner}    out += [{base} + c for c in sorted(_fs{option.index}.intersection(_z))]")
                 else:
-                    lines.append(f"{inner}    out += [{base} + c for c in _d if (_k := _fx{option.index}[c]) or (_k is None and {option.where_code})]")
+                    lines.append(f"{inner}    out += [{base} + c for c in (seen.get({slot}) or seen.setdefault({slot}, sorted(set(_z)))) if {mixed}]")
                 continue
             if option.pile_codes is not None and option.target is None:  # a pile of a row: each pile's condition inline
-                if option.when is not None:
-                    lines.append(f"{indent}if {option.when_code}:")
-                    inner += "    "
                 for pile, code in enumerate(option.pile_codes):
                     lines.append(f"{inner}if {code}:")
-                    lines.append(f"{inner}    out.append({base + pile})")
+                    offer(f"{inner}    ", str(base + pile), many=False)
                 continue
             names[f"_o{option.index}"] = offer_function(option, width, card_width)
-            lines.append(f"{indent}out += _o{option.index}(s, S, seen)")
+            offer(indent, f"_o{option.index}(s, S, seen)")
 
-    write(options, "    ")
+    listing = ["def _step_offer(s, S):", "    c = 0", "    seen = {}", "    out = []"]
+    write(listing, options, "    ", True)
     if fallbacks:
-        lines.append("    if not out:")
-        write(fallbacks, "        ")
+        listing.append("    if not out:")
+        write(listing, fallbacks, "        ", True)
     if not in_order:
-        lines.append("    out.sort()")
-    lines.append("    return out")
-    exec(compile("\n".join(lines), "<rules data>", "exec"), names)  # noqa: S102 - written from checked trees and the game's own tables
+        listing.append("    out.sort()")
+    listing.append("    return out")
+    offered = ["def _step_any(s, S):", "    c = 0", "    seen = {}"]
+    write(offered, options, "    ", False)
+    write(offered, fallbacks, "    ", False)
+    offered.append("    return False")
+    exec(compile("\n".join(listing + offered), "<rules data>", "exec"), names)  # noqa: S102 - written from checked trees and the game's own tables
     function: StepOffer = names["_step_offer"]
-    return function
+    anything: StepAny = names["_step_any"]
+    return function, anything
 
 
 def _zone_offer(options: list[CompiledOption], width: int, card_width: int, designs: int) -> OfferFunction:

@@ -382,9 +382,10 @@ class DataState(State):
         turn's own seat comes round again, the window closes and the turn goes to the step's ``after``."""
         g = self.g
         seat = (after + self.direction) % g.num_players
+        anything = g.step_any[self.step]
         while seat != self.seat:
             self.decider = seat
-            if self.legal_actions():
+            if anything(self, seat) if self.over is None and self.chance < 0 and self.pending < 0 and self.arranging < 0 else self.legal_actions():
                 return
             seat = (seat + self.direction) % g.num_players
         self.decider = -1
