@@ -554,10 +554,15 @@ class _Emitter:
         assert isinstance(field_node, ast.Name)
         table = self.field_table(field_node.id)
         if node.func.id == "distinct":
+            if field_node.id == "id" and self.shortcuts:  # one id per design: the zone's distinct designs
+                return f"len(set({zone}))"
             return f"_distinct({table}, {zone})"
         if node.func.id == "has":
             return f"_has({table}, {zone}, {self.emit(node.args[2])})"
         if node.func.id == "matching":
+            designs = self.designs_of(node) if self.shortcuts else None
+            if designs is not None:  # a value known now: the zone's cards in the set of designs having it, counted in one pass
+                return f"sum(map({designs}.__contains__, {zone}))"
             return f"_matching({table}, {zone}, {self.emit(node.args[2])})"
         if node.func.id == "sets":
             wanted = node.args[2]
@@ -591,6 +596,22 @@ def expression_code(source: int | str, tables: Tables, *, card: bool = False, ta
     step's legal actions) without a call per expression."""
     tree, _ = parse_expression(source, tables.names, card=card, target=target)
     return _Emitter(tables).emit(tree)
+
+
+def condition_terms(source: int | str, tables: Tables) -> list[str]:
+    """The code of a condition read only for its truth, as its terms joined by ``and`` (each read in turn, as the
+    whole would be): terms known to be true are left out, and one known to be false is the only term (``False``)."""
+    tree, _ = parse_expression(source, tables.names)
+    emitter = _Emitter(tables)
+    nodes = list(tree.values) if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
+    terms: list[str] = []
+    for node in nodes:
+        known, value = emitter.known(node) if emitter.shortcuts else (False, None)
+        if known and not value:
+            return ["False"]
+        if not known:
+            terms.append(emitter.emit(node))
+    return terms or ["True"]
 
 
 def compile_pile_expression(source: int | str, tables: Tables, row: str, *, card: bool = False, target: bool = False) -> Callable[[Any, int, int, int], Any]:

@@ -141,48 +141,74 @@ def step_offer(
             else:
                 lines.append(f"{inner}return True")
 
-        for option in part:
+        def inline(option: CompiledOption) -> bool:
+            """Whether the option's actions are written inline (else its function is called, which reads its ``when``)."""
             group = groups.get((option.card_from, option.card_from_seat), [])
-            base = option.index * width
             if option in group and len(group) > 1:
-                if option is group[0]:
-                    names[f"_o{option.index}"] = _zone_offer(group, width, card_width, designs)
-                    offer(indent, f"_o{option.index}(s, S, seen)")
-                continue
-            inner = indent
-            if option.when is not None and (
+                return False
+            return (
                 (option.mechanic is None and not option.chooses_card and option.target is None)
                 or (_own_card_shape(option) and option.aimed_seats is None and (option.where is None or option.where_code is not None))
                 or (option.pile_codes is not None and option.target is None)
-            ):
-                lines.append(f"{indent}if {option.when_code}:")
-                inner += "    "
-            if option.mechanic is None and not option.chooses_card and option.target is None:  # nothing to choose
-                offer(inner, str(base), many=False)
-                continue
-            if _own_card_shape(option) and option.aimed_seats is None and (option.where is None or option.where_code is not None):
-                slot = f"{option.card_from} + S" if option.card_from_seat else str(option.card_from)
-                lines.append(f"{inner}_z = s.z[{slot}]")
-                lines.append(f"{inner}if _z:")
-                names[f"_fx{option.index}"] = option.fixed
-                names[f"_fs{option.index}"] = frozenset(d for d, known in enumerate(option.fixed) if known)
-                mixed = f"(_k := _fx{option.index}[c]) or (_k is None and {option.where_code})"
-                if not listing:
-                    offer(f"{inner}    ", "True" if option.where is None else f"not _fs{option.index}.isdisjoint(_z)" if option.all_fixed else f"any({mixed} for c in _z)")
-                elif option.where is None:
-                    lines.append(f"{inner}    out += [{base} + c for c in (seen.get({slot}) or seen.setdefault({slot}, sorted(set(_z))))]")
-                elif option.all_fixed:
-                    lines.append(f"{inner}    out += [{base} + c for c in sorted(_fs{option.index}.intersection(_z))]")
-                else:
-                    lines.append(f"{inner}    out += [{base} + c for c in (seen.get({slot}) or seen.setdefault({slot}, sorted(set(_z)))) if {mixed}]")
-                continue
-            if option.pile_codes is not None and option.target is None:  # a pile of a row: each pile's condition inline
-                for pile, code in enumerate(option.pile_codes):
-                    lines.append(f"{inner}if {code}:")
-                    offer(f"{inner}    ", str(base + pile), many=False)
-                continue
-            names[f"_o{option.index}"] = offer_function(option, width, card_width)
-            offer(indent, f"_o{option.index}(s, S, seen)")
+            )
+
+        blocks: list[tuple[str | None, list[tuple[CompiledOption, list[str]]]]] = []
+        """Runs of options whose conditions begin with the same term (read once), each option with the rest of its terms."""
+        for option in part:
+            terms = list(option.when_terms) if option.when is not None and inline(option) else []
+            if terms and blocks and blocks[-1][0] == terms[0]:
+                blocks[-1][1].append((option, terms[1:]))
+            else:
+                blocks.append((terms[0] if terms else None, [(option, terms[1:])]))
+        for first, run in blocks:
+            outer = indent
+            if first is not None:
+                lines.append(f"{indent}if {first}:")
+                outer += "    "
+            for option, rest in run:
+                inner = outer
+                if rest:
+                    lines.append(f"{outer}if {' and '.join(rest)}:")
+                    inner += "    "
+                write_option(lines, option, inner, listing, offer, groups)
+
+    def write_option(
+        lines: list[str], option: CompiledOption, inner: str, listing: bool, offer: Callable[..., None], groups: dict[tuple[int, bool], list[CompiledOption]]
+    ) -> None:
+        """The code of one option's actions, its condition already read (when written inline)."""
+        group = groups.get((option.card_from, option.card_from_seat), [])
+        base = option.index * width
+        if option in group and len(group) > 1:
+            if option is group[0]:
+                names[f"_o{option.index}"] = _zone_offer(group, width, card_width, designs)
+                offer(inner, f"_o{option.index}(s, S, seen)")
+            return
+        if option.mechanic is None and not option.chooses_card and option.target is None:  # nothing to choose
+            offer(inner, str(base), many=False)
+            return
+        if _own_card_shape(option) and option.aimed_seats is None and (option.where is None or option.where_code is not None):
+            slot = f"{option.card_from} + S" if option.card_from_seat else str(option.card_from)
+            lines.append(f"{inner}_z = s.z[{slot}]")
+            lines.append(f"{inner}if _z:")
+            names[f"_fx{option.index}"] = option.fixed
+            names[f"_fs{option.index}"] = frozenset(d for d, known in enumerate(option.fixed) if known)
+            mixed = f"(_k := _fx{option.index}[c]) or (_k is None and {option.where_code})"
+            if not listing:
+                offer(f"{inner}    ", "True" if option.where is None else f"not _fs{option.index}.isdisjoint(_z)" if option.all_fixed else f"any({mixed} for c in _z)")
+            elif option.where is None:
+                lines.append(f"{inner}    out += [{base} + c for c in (seen.get({slot}) or seen.setdefault({slot}, sorted(set(_z))))]")
+            elif option.all_fixed:
+                lines.append(f"{inner}    out += [{base} + c for c in sorted(_fs{option.index}.intersection(_z))]")
+            else:
+                lines.append(f"{inner}    out += [{base} + c for c in (seen.get({slot}) or seen.setdefault({slot}, sorted(set(_z)))) if {mixed}]")
+            return
+        if option.pile_codes is not None and option.target is None:  # a pile of a row: each pile's condition inline
+            for pile, code in enumerate(option.pile_codes):
+                lines.append(f"{inner}if {code}:")
+                offer(f"{inner}    ", str(base + pile), many=False)
+            return
+        names[f"_o{option.index}"] = offer_function(option, width, card_width)
+        offer(inner, f"_o{option.index}(s, S, seen)")
 
     listing = ["def _step_offer(s, S):", "    c = 0", "    seen = {}", "    out = []"]
     write(listing, options, "    ", True)

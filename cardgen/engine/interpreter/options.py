@@ -58,8 +58,9 @@ class CompiledOption:
     """Whether the card condition is known for every design before play (``fixed`` holds no None)."""
     aimed_seats: Callable[[Any, int], list[int]] | None = None
     """An option aimed at a seat: ``target``'s condition tried for every seat in one call, the seats it holds for."""
-    when_code: str | None = None
-    """The code of ``when`` (over ``s``, ``S``, ``c``), for a step's listing written as one function."""
+    when_terms: tuple[str, ...] = ()
+    """The code of ``when`` (over ``s``, ``S``, ``c``) read for its truth, as terms joined by ``and``, for a step's
+    listing written as one function (options in a row whose conditions begin alike read that term once)."""
     where_code: str | None = None
     """The code of the card condition (over ``s``, ``S``, ``c``, ``target`` bound), likewise."""
     pile_codes: tuple[str, ...] | None = None
