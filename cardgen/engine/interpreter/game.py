@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Any, Callable, Sequence, cast
 
 from cardgen.engine.core import Game, GameInfo
+from cardgen.engine.interpreter.acts import ActOption, option_act
 from cardgen.engine.interpreter.chance import ChanceStep
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
 from cardgen.engine.interpreter.compile import (
@@ -322,6 +323,8 @@ class DataGame(Game):
             for live in self.live_steps
         ]
         """Per step, its one action when it has a single option with no condition, card, seat or mechanic's action to choose (else -1)."""
+        self.acts: list[ActOption] = [option_act(self, option) for option in options]
+        """Per option, the function carrying it out (:mod:`~cardgen.engine.interpreter.acts`)."""
         self.choice_base = len(options)
         self.chance_base = self.choice_base + len(self.variable_values)
         self.arrange_base = self.chance_base + len(self.chances)

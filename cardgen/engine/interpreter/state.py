@@ -263,35 +263,8 @@ class DataState(State):
                 self.pending = -1
                 self._then(self.pending_then)
             return
-        seat = self.seat if self.decider < 0 else self.decider
+        g.acts[index](self, self.seat if self.decider < 0 else self.decider, parameter)  # what the option does (acts.py)
         option = g.options[index]
-        self.option_uses[index] += 1
-        card = parameter
-        if option.target is not None:
-            self.tg, card = divmod(parameter, g.card_width)
-        passes = option.passes
-        if passes is not None and passes is not True and passes is not False:  # an expression, read as the option is taken
-            passes = bool(passes(self, seat, card))
-        if option.mechanic is not None:
-            option.mechanic[3](self, seat, parameter)
-        if option.chooses_card:
-            owner = self.tg if option.from_target else seat
-            source = self.z[option.card_from + (owner if option.card_from_seat else 0)]
-            source.remove(card)
-            self.z[option.card_to + ((self.tg if option.to_target else seat) if option.card_to_seat else 0)].append(card)
-        for effect in option.do:
-            effect(self, seat, card)
-        if option.chooses_card and option.card_effects:
-            effects = g.design_effect[card]
-            if effects is not None:
-                self.effect_uses[g.design_effect_index[card]] += 1
-                for effect in effects:
-                    effect(self, seat, card)
-        if option.trick:
-            assert g.trick_rules is not None
-            g.trick_rules.played(self, seat)
-        if passes is not None:
-            self.passes = self.passes + 1 if passes else 0
         if self.pending >= 0 or self.chance >= 0 or self.arranging >= 0:
             self.pending_then = option.then
             if g.end_after_action:
