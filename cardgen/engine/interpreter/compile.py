@@ -137,12 +137,13 @@ class Tables:
     """Row of piles -> (the design under its leftmost pile, how many piles): pile ``P`` lies under design ``first + P``."""
     design_sets: dict[frozenset[int], str] = field(default_factory=dict)
     """Each set of designs compiled expressions test a zone against (the cards of a field's value), by its name in ``namespace``."""
-    names_made: int = 0
+    lookup_names: dict[str, str] = field(default_factory=dict)
+    """The code looking up the one pile a value names -> the name the pile is kept under in emitted code (one name
+    per lookup, so conditions reading the same pile read alike and a step's code reads the shared part once)."""
 
-    def fresh(self) -> int:
-        """A number not given before, for a name in emitted code."""
-        self.names_made += 1
-        return self.names_made
+    def lookup_name(self, lookup: str) -> str:
+        """The name the pile ``lookup`` finds is kept under in emitted code."""
+        return self.lookup_names.setdefault(lookup, f"_P{len(self.lookup_names)}")
 
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
@@ -295,17 +296,11 @@ class _Emitter:
     def existence(self, node: ast.Compare) -> str | None:
         """A count of piles or of a zone's cards of a known value compared with 0 (``> 0``, ``>= 1``, ``!= 0``,
         ``== 0``, ``< 1``, ``<= 0``, either way round) as whether there is one, stopping at the first; else None."""
-        if len(node.ops) != 1:
+        parts = _counted_against_zero(node)
+        if parts is None:
             return None
-        op, left, right = node.ops[0], node.left, node.comparators[0]
-        flipped = {ast.Gt: ast.Lt, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.LtE: ast.GtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
-        if isinstance(left, ast.Constant) and type(op) in flipped:
-            op, left, right = flipped[type(op)](), right, left
-        if not (isinstance(right, ast.Constant) and type(right.value) is int and isinstance(left, ast.Call) and isinstance(left.func, ast.Name)):
-            return None
-        some = {(ast.Gt, 0): True, (ast.GtE, 1): True, (ast.NotEq, 0): True, (ast.Eq, 0): False, (ast.Lt, 1): False, (ast.LtE, 0): False}.get((type(op), right.value))
-        if some is None:
-            return None
+        left, some = parts
+        assert isinstance(left.func, ast.Name)
         if left.func.id == "piles":
             row = left.args[0]
             assert isinstance(row, ast.Name)
@@ -317,6 +312,24 @@ class _Emitter:
             zone = self.zone(left.args[0], self.seat_of(left, 3))
             return f"(not {designs}.isdisjoint({zone}))" if some else f"{designs}.isdisjoint({zone})"
         return None
+
+    def existence_terms(self, node: ast.expr) -> list[str] | None:
+        """For ``piles(ROW, CONDITION) > 0`` (or the like) whose pile is looked up, read for its truth only: its
+        terms (the lookup, then each term of the condition), to be joined by ``and``; else None."""
+        parts = _counted_against_zero(node) if self.shortcuts and isinstance(node, ast.Compare) else None
+        if parts is None or not parts[1] or not isinstance(parts[0].func, ast.Name) or parts[0].func.id != "piles":
+            return None
+        left = parts[0]
+        assert isinstance(left.args[0], ast.Name)
+        lookup, _, terms = self.pile_scan(left.args[0].id, left.args[1])
+        if lookup is None:
+            return None
+        self.pile = left.args[0].id
+        self.pile_var = name = self.t.lookup_name(lookup)
+        try:
+            return [f"({name} := {lookup}) >= 0", *(self.emit(term) for term in terms)]
+        finally:
+            self.pile, self.pile_var = None, "P"
 
     def designs_of(self, node: ast.Call) -> str | None:
         """For ``matching(ZONE, FIELD, VALUE)`` with a value known now: the name of the set of designs having it."""
@@ -480,7 +493,7 @@ class _Emitter:
         self.pile = row
         try:
             if lookup is not None:  # one pile at most: looked up, then its conditions read
-                self.pile_var = name = f"_P{self.t.fresh()}"
+                self.pile_var = name = self.t.lookup_name(lookup)
                 kept = " and ".join([f"({name} := {lookup}) >= 0", *(self.emit(term) for term in terms)])
                 return f"(True if {kept} else False)" if some else f"(False if {kept} else True)" if some is not None else f"(1 if {kept} else 0)"
             if self.shortcuts and piles.startswith("range(") and size <= UNROLLED_PILES:
@@ -512,7 +525,7 @@ class _Emitter:
         self.pile = row
         try:
             if lookup is not None:
-                self.pile_var = name = f"_P{self.t.fresh()}"
+                self.pile_var = name = self.t.lookup_name(lookup)
                 kept = [f"({name} := {lookup}) >= 0", *([f"s.z[{base} + {name}]"] if nonempty else []), *(self.emit(term) for term in terms)]
                 return f"({name} if {' and '.join(kept)} else -1)"
             if piles.startswith("range(") and size <= UNROLLED_PILES:
@@ -573,6 +586,21 @@ class _Emitter:
         return f"sum(({table}[d] or 0) for d in {zone})"
 
 
+def _counted_against_zero(node: ast.Compare) -> tuple[ast.Call, bool] | None:
+    """For a count (a function call) compared with 0 as ``> 0``, ``>= 1``, ``!= 0`` (whether there is one: True) or
+    ``== 0``, ``< 1``, ``<= 0`` (whether there is none: False), either way round: the call and which; else None."""
+    if len(node.ops) != 1:
+        return None
+    op, left, right = node.ops[0], node.left, node.comparators[0]
+    flipped = {ast.Gt: ast.Lt, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.LtE: ast.GtE, ast.Eq: ast.Eq, ast.NotEq: ast.NotEq}
+    if isinstance(left, ast.Constant) and type(op) in flipped:
+        op, left, right = flipped[type(op)](), right, left
+    if not (isinstance(right, ast.Constant) and type(right.value) is int and isinstance(left, ast.Call) and isinstance(left.func, ast.Name)):
+        return None
+    some = {(ast.Gt, 0): True, (ast.GtE, 1): True, (ast.NotEq, 0): True, (ast.Eq, 0): False, (ast.Lt, 1): False, (ast.LtE, 0): False}.get((type(op), right.value))
+    return None if some is None else (left, some)
+
+
 def _reads_pile(node: ast.expr, tables: Tables) -> bool:
     """Whether ``node`` reads the pile in question (``pile``, a row of piles, a counter kept per pile)."""
     for sub in ast.walk(node):
@@ -603,14 +631,16 @@ def condition_terms(source: int | str, tables: Tables) -> list[str]:
     whole would be): terms known to be true are left out, and one known to be false is the only term (``False``)."""
     tree, _ = parse_expression(source, tables.names)
     emitter = _Emitter(tables)
-    nodes = list(tree.values) if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) else [tree]
+    nodes = [tree]
+    while any(isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) for node in nodes):  # a and (b and c): a, b, c
+        nodes = [part for node in nodes for part in (node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node])]
     terms: list[str] = []
     for node in nodes:
         known, value = emitter.known(node) if emitter.shortcuts else (False, None)
         if known and not value:
             return ["False"]
         if not known:
-            terms.append(emitter.emit(node))
+            terms.extend(emitter.existence_terms(node) or [emitter.emit(node)])
     return terms or ["True"]
 
 

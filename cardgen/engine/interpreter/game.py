@@ -298,23 +298,18 @@ class DataGame(Game):
         self.step_offers: list[list[OfferFunction]] = []
         self.step_fallbacks: list[list[OfferFunction]] = []
         """Each step's live options as the functions listing their actions (:mod:`~cardgen.engine.interpreter.offers`),
-        split once: those offered first, and the ``otherwise`` ones offered only when the first offer nothing."""
+        split once: those offered first, and the ``otherwise`` ones offered only when the first offer nothing (what
+        ``step_offer`` calls for the shapes it does not write inline; the tests compare them with the plain way)."""
         self.step_offer: list[StepOffer] = []
         """Each step's listing as one function (:func:`~cardgen.engine.interpreter.offers.step_offer`): what the
         functions of ``step_offers`` and ``step_fallbacks`` list, with the simple shapes written inline."""
         self.step_any: list[StepAny] = []
         """Each step's listing written to stop at the first action: whether it offers the seat anything."""
-        self.step_sorted: list[bool] = []
-        """Per step, whether its functions list its actions in order, so the step's list needs no sort."""
         for live in self.live_steps:
-            offers, offers_in_order = step_offer_functions([o for o in live if not o.otherwise], self.width, self.card_width, self.n_designs)
-            fallbacks, fallbacks_in_order = step_offer_functions([o for o in live if o.otherwise], self.width, self.card_width, self.n_designs)
-            self.step_offers.append(offers)
-            self.step_fallbacks.append(fallbacks)
-            self.step_sorted.append(offers_in_order and fallbacks_in_order)
+            self.step_offers.append(step_offer_functions([o for o in live if not o.otherwise], self.width, self.card_width, self.n_designs)[0])
+            self.step_fallbacks.append(step_offer_functions([o for o in live if o.otherwise], self.width, self.card_width, self.n_designs)[0])
             listing, anything = step_offer(
-                [o for o in live if not o.otherwise], [o for o in live if o.otherwise], offers_in_order and fallbacks_in_order,
-                self.width, self.card_width, self.n_designs, t.namespace,
+                [o for o in live if not o.otherwise], [o for o in live if o.otherwise], self.width, self.card_width, self.n_designs, t.namespace,
             )
             self.step_offer.append(listing)
             self.step_any.append(anything)

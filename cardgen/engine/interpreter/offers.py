@@ -116,7 +116,7 @@ StepAny = Callable[["DataState", int], bool]
 
 
 def step_offer(
-    options: list[CompiledOption], fallbacks: list[CompiledOption], in_order: bool, width: int, card_width: int, designs: int, namespace: dict[str, Any]
+    options: list[CompiledOption], fallbacks: list[CompiledOption], width: int, card_width: int, designs: int, namespace: dict[str, Any]
 ) -> tuple[StepOffer, StepAny]:
     """A step's listing written as one function, made when the game is made: an option with nothing to choose is
     its condition's code and its action, an own-card option not aimed at a seat its condition's code and a pass over
@@ -124,9 +124,12 @@ def step_offer(
     designs met with the zone), an option choosing a pile of a row each pile's condition's code, each read where it
     stands, with no call; any other option (a card of the aimed seat's zone, a trick, a mechanic's action, a card
     across a row, an aim, several own-card options listed together) calls its function of
-    :func:`step_offer_functions`. It lists what those functions list, in the same order (sorted once when they would
-    be). With it, the same code written to stop at the first action: whether the step offers anything."""
+    :func:`step_offer_functions`. It lists what those functions list, lowest first (sorted once where a called
+    function may list out of order). Options in a row whose conditions begin with the same terms read them once.
+    With it, the same code written to stop at the first action: whether the step offers anything."""
     names = dict(namespace)  # the tables the conditions' code reads, and the functions called
+    in_order = True
+    """Whether the listing comes out in order: inline options list in order of option, then of card or pile."""
 
     def write(lines: list[str], part: list[CompiledOption], indent: str, listing: bool) -> None:
         """The code of ``part``'s options: adding their actions to ``out`` (``listing``), or returning True at the first."""
@@ -152,36 +155,37 @@ def step_offer(
                 or (option.pile_codes is not None and option.target is None)
             )
 
-        blocks: list[tuple[str | None, list[tuple[CompiledOption, list[str]]]]] = []
-        """Runs of options whose conditions begin with the same term (read once), each option with the rest of its terms."""
-        for option in part:
-            terms = list(option.when_terms) if option.when is not None and inline(option) else []
-            if terms and blocks and blocks[-1][0] == terms[0]:
-                blocks[-1][1].append((option, terms[1:]))
-            else:
-                blocks.append((terms[0] if terms else None, [(option, terms[1:])]))
-        for first, run in blocks:
-            outer = indent
-            if first is not None:
-                lines.append(f"{indent}if {first}:")
-                outer += "    "
-            for option, rest in run:
-                inner = outer
-                if rest:
-                    lines.append(f"{outer}if {' and '.join(rest)}:")
-                    inner += "    "
-                write_option(lines, option, inner, listing, offer, groups)
+        def nest(run: list[tuple[CompiledOption, list[str]]], at: str) -> None:
+            """Options in a row with the terms of their conditions still to read: those that begin with the same term
+            read it once and go on inside it, as the hand-written engines test a shared part once."""
+            k = 0
+            while k < len(run):
+                option, terms = run[k]
+                if not terms:
+                    write_option(lines, option, at, listing, offer, groups)
+                    k += 1
+                    continue
+                end = k + 1
+                while end < len(run) and run[end][1][:1] == terms[:1]:
+                    end += 1
+                lines.append(f"{at}if {terms[0]}:")
+                nest([(o, rest[1:]) for o, rest in run[k:end]], at + "    ")
+                k = end
+
+        nest([(option, list(option.when_terms) if option.when is not None and inline(option) else []) for option in part], indent)
 
     def write_option(
         lines: list[str], option: CompiledOption, inner: str, listing: bool, offer: Callable[..., None], groups: dict[tuple[int, bool], list[CompiledOption]]
     ) -> None:
         """The code of one option's actions, its condition already read (when written inline)."""
+        nonlocal in_order
         group = groups.get((option.card_from, option.card_from_seat), [])
         base = option.index * width
         if option in group and len(group) > 1:
             if option is group[0]:
                 names[f"_o{option.index}"] = _zone_offer(group, width, card_width, designs)
                 offer(inner, f"_o{option.index}(s, S, seen)")
+                in_order = False  # design by design, not option by option
             return
         if option.mechanic is None and not option.chooses_card and option.target is None:  # nothing to choose
             offer(inner, str(base), many=False)
@@ -209,6 +213,8 @@ def step_offer(
             return
         names[f"_o{option.index}"] = offer_function(option, width, card_width)
         offer(inner, f"_o{option.index}(s, S, seen)")
+        if option.mechanic is not None or option.trick:
+            in_order = False
 
     listing = ["def _step_offer(s, S):", "    c = 0", "    seen = {}", "    out = []"]
     write(listing, options, "    ", True)
