@@ -357,11 +357,14 @@ def row_card_option(game: "DataGame", option: Option) -> tuple[RowChoice, str, C
     target, target_seat = t.zone_index[choice.to], game.zone_per_seat[choice.to]
     where = compile_expression(choice.where, t, card=True, target=option.target is not None) if choice.where is not None else None
     with_effects = choice.effects
+    known = fixed_per_design(choice.where, t, game.n_designs) if choice.where is not None and SHORTCUTS else None
+    allowed = frozenset(d for d, holds in enumerate(known) if holds) if known is not None and None not in known else None
+    """The designs the card condition allows, when it is known per design before play."""
 
     def offered(s: "DataState", seat: int) -> list[int]:
-        present: set[int] = set()
-        for pile in range(piles):
-            present.update(s.z[base + pile])
+        present = set().union(*s.z[base : base + piles])
+        if allowed is not None:
+            return sorted(allowed.intersection(present))
         return sorted(d for d in present if where is None or where(s, seat, d))
 
     def act(s: "DataState", seat: int, design: int) -> None:
