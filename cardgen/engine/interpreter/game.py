@@ -26,6 +26,7 @@ from typing import Any, Callable, Sequence, cast
 
 from cardgen.engine.core import Game, GameInfo
 from cardgen.engine.interpreter.acts import ActOption, option_act
+from cardgen.engine.interpreter.compile_piles import UNROLLED_PILES
 from cardgen.engine.interpreter.chance import ChanceStep
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
 from cardgen.engine.interpreter.compile import (
@@ -37,7 +38,6 @@ from cardgen.engine.interpreter.compile import (
     compile_expression,
     compile_first_holding,
     constant_value,
-    UNROLLED_PILES,
     condition_terms,
     expression_code,
     field_tables,
