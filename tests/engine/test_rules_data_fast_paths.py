@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from cardgen.engine.core import CHANCE
-from cardgen.engine.interpreter import DataGame, DataState, effects
+from cardgen.engine.interpreter import DataGame, DataState, effects, rows
 from cardgen.engine.interpreter.compile import _Emitter, compile_expression
 from cardgen.engine.interpreter.options import BY_TARGET
 from cardgen.spec.load import load_spec
@@ -149,6 +149,11 @@ def test_listing_conditions_and_aims_agree_with_the_plain_way(games: list[tuple[
                         assert option.aimed_seats(state, seat) == _plain_aimed(state, option.target, seat), (name, option.key)
             if state.current_player() != CHANCE and state.pending < 0 and state.arranging < 0 and state.step >= 0:
                 assert state.legal_actions() == _plain_legal(state), (name, state.step)
+                decider = state.decider
+                for seat in range(game.num_players):  # whether a seat is offered anything, as a reaction's window asks
+                    state.decider = seat
+                    assert game.step_any[state.step](state, seat) == bool(_plain_legal(state)), (name, state.step, seat)
+                state.decider = decider
                 seat, seen = state.deciding_seat(), dict[int, list[int]]()
                 listed = sorted(a for offer in game.step_offers[state.step] + game.step_fallbacks[state.step] for a in offer(state, seat, seen))
                 assert listed == sorted(a for o in game.live_steps[state.step] for a in state._offered(o)), (name, state.step)
@@ -189,10 +194,16 @@ def test_looking_at_the_end_only_where_it_may_have_changed_changes_no_game(games
 
 def test_compiled_shortcuts_change_no_game(games: list[tuple[str, DataGame]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Compiled expressions compare and add numbers that always have a value without the guard for a missing value
-    (``_gt``, ``_add``...), and a move or an add of a fixed amount for the deciding seat skips reading the amount
-    and the seats; the games compiled without either play the same."""
+    (``_gt``, ``_add``...), parts that read only numbers and rule options are worked out when the game is made, a
+    count of piles or of a zone's cards of one value compared with 0 stops at the first, a row's piles are read one
+    by one with their places known, a pile choice is worked out per design or read as one expression, every card
+    out of a row moves in one pass, a per-pile counter minus itself is emptied at once, and a move or an add of a
+    fixed amount for the deciding seat skips reading the amount and the seats; the games compiled without any of
+    these play the same."""
     fast = games
     monkeypatch.setattr(_Emitter, "has_value", lambda self, node: False)
+    monkeypatch.setattr(_Emitter, "shortcuts", False)
+    monkeypatch.setattr(rows, "SHORTCUTS", False)
     monkeypatch.setattr(effects, "steady_amount", lambda source, tables: None)
     plain = list(_games(tmp_path / "plain"))
     assert [name for name, _ in fast] == [name for name, _ in plain]

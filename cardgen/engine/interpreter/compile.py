@@ -16,6 +16,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from cardgen.engine.interpreter.compile_piles import PileCode, counted_against_zero, reads_pile
 from cardgen.spec.rules_expr import CARD_ATTRIBUTES, FUNCTIONS, Names, parse_expression
 
 ExprFunction = Callable[[Any, int, int], Any]
@@ -135,6 +136,15 @@ class Tables:
     """Rule option -> the choice the spec makes (or the default), for ``options.NAME``."""
     rows: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     """Row of piles -> (the design under its leftmost pile, how many piles): pile ``P`` lies under design ``first + P``."""
+    design_sets: dict[frozenset[int], str] = field(default_factory=dict)
+    """Each set of designs compiled expressions test a zone against (the cards of a field's value), by its name in ``namespace``."""
+    lookup_names: dict[str, str] = field(default_factory=dict)
+    """The code looking up the one pile a value names -> the name the pile is kept under in emitted code (one name
+    per lookup, so conditions reading the same pile read alike and a step's code reads the shared part once)."""
+
+    def lookup_name(self, lookup: str) -> str:
+        """The name the pile ``lookup`` finds is kept under in emitted code."""
+        return self.lookup_names.setdefault(lookup, f"_P{len(self.lookup_names)}")
 
     def __post_init__(self) -> None:
         self.namespace.update({"_lt": _lt, "_le": _le, "_gt": _gt, "_ge": _ge, "_none": len(next(iter(self.field_values.values()), [None])) - 1})
@@ -145,7 +155,15 @@ class Tables:
             self.namespace[f"F_{name}"] = values
 
 
-class _Emitter:
+_CONSTANT_NAMES = frozenset({"numbers", "setup", "options", "component", "players", "min", "max", "true", "false", "True", "False"})
+"""The names an expression may read and still have one value for the whole game (with the rule options chosen)."""
+class _Emitter(PileCode):
+    shortcuts = True
+    """Whether parts known when the game is made are worked out then (a condition reading only numbers and rule
+    options, a field of a pile named by its place) and counts compared with 0 are read as "is there one" (any
+    pile, a zone holding a card of a value), stopping at the first; the plain way (false) is kept for the test
+    that compares the two (tests/engine/test_rules_data_fast_paths.py)."""
+
     def __init__(self, tables: Tables, seat: int | str | None = None, target: str = "s.tg") -> None:
         self.t = tables
         self.seat = "S" if seat is None else str(seat)
@@ -154,14 +172,22 @@ class _Emitter:
         self.target = target
         """The code reading ``target``: the state's aim, or a loop's seat when every seat is tried in one function."""
         self.pile: str | None = None
-        """The row of piles whose pile in question (the name ``P`` in the emitted code) ``pile`` names, else None."""
+        """The row of piles whose pile in question ``pile`` names, else None."""
+        self.pile_var: str | int = "P"
+        """The pile in question in the emitted code: a name (``P``, a loop's or a lookup's) or, for a row unrolled pile by pile, its place."""
+        self.folding = False
+        """Whether the node being emitted is being worked out now (so it is not folded again)."""
+
+    def at(self, base: int) -> str:
+        """The index ``base`` plus the pile in question (folded when the pile is a known place)."""
+        return str(base + self.pile_var) if isinstance(self.pile_var, int) else f"{base} + {self.pile_var}"
 
     def zone(self, node: ast.expr, seat: ast.expr | None = None) -> str:
         """The zone ``node`` names: the seat in question's, or ``seat``'s (a seat argument) for a per-seat zone."""
         assert isinstance(node, ast.Name)
         index = self.t.zone_index[node.id]
         if node.id in self.t.rows:  # the checker let a row be read only as the pile in question's
-            return f"s.z[{index} + P]"
+            return f"s.z[{self.at(index)}]"
         whose = self.seat if seat is None else self.emit(seat)
         return f"s.z[{index} + {whose}]" if self.t.names.zones[node.id] else f"s.z[{index}]"
 
@@ -173,8 +199,15 @@ class _Emitter:
         return f"F_{name}"
 
     def emit(self, node: ast.expr) -> str:
+        if self.shortcuts and not self.folding and isinstance(node, (ast.BoolOp, ast.UnaryOp, ast.BinOp, ast.Compare, ast.IfExp, ast.Call)):
+            known, value = self.known(node)
+            if known:
+                return repr(value)
         if isinstance(node, ast.BoolOp):
-            return "(" + f" {_OPS[type(node.op)]} ".join(self.emit(v) for v in node.values) + ")"
+            operands = self.kept_operands(node) if self.shortcuts else node.values
+            if len(operands) == 1:
+                return self.emit(operands[0])
+            return "(" + f" {_OPS[type(node.op)]} ".join(self.emit(v) for v in operands) + ")"
         if isinstance(node, ast.UnaryOp):
             if isinstance(node.op, ast.USub):
                 if self.has_value(node.operand):
@@ -186,6 +219,10 @@ class _Emitter:
                 return f"({self.emit(node.left)} {_OPS[type(node.op)]} {self.emit(node.right)})"
             return f"{_ARITHMETIC[type(node.op)]}({self.emit(node.left)}, {self.emit(node.right)})"
         if isinstance(node, ast.Compare):
+            if self.shortcuts:
+                existence = self.existence(node)
+                if existence is not None:
+                    return existence
             parts = []
             left = node.left
             for op, right in zip(node.ops, node.comparators):
@@ -205,6 +242,10 @@ class _Emitter:
                 left = right
             return "(" + " and ".join(parts) + ")"
         if isinstance(node, ast.IfExp):
+            if self.shortcuts:
+                known, value = self.known(node.test)
+                if known:  # the test reads only numbers and rule options: the branch taken is known now
+                    return self.emit(node.body if value else node.orelse)
             return f"({self.emit(node.body)} if {self.emit(node.test)} else {self.emit(node.orelse)})"
         if isinstance(node, ast.Constant):
             return repr(node.value)
@@ -215,6 +256,74 @@ class _Emitter:
         if isinstance(node, ast.Call):
             return self.call(node)
         raise AssertionError(f"unchecked node {ast.dump(node)}")
+
+    def known(self, node: ast.expr) -> tuple[bool, Any]:
+        """Whether ``node`` has one value for the whole game (it reads only numbers, setup entries, components, the
+        player count and rule options), and that value (a number, a text, a truth value or no value)."""
+        if isinstance(node, ast.Constant):
+            return True, node.value
+        if not all(sub.id in _CONSTANT_NAMES for sub in ast.walk(node) if isinstance(sub, ast.Name)):
+            return False, None
+        self.folding = True
+        try:
+            code = self.emit(node)
+        finally:
+            self.folding = False
+        try:
+            value = eval(compile(code, "<rules data>", "eval"), self.t.namespace)  # noqa: S307 - emitted from a checked tree
+        except Exception:  # left to play, which reads it as it always has
+            return False, None
+        return (True, value) if value is None or isinstance(value, (bool, int, str)) else (False, None)
+
+    def kept_operands(self, node: ast.BoolOp) -> list[ast.expr]:
+        """The operands of ``and``/``or`` that may decide its value: one known to be true (``and``) or false (``or``)
+        before the last is passed over, and the operands after one known to decide it are never read."""
+        deciding = isinstance(node.op, ast.Or)  # the truth an operand has to decide the whole
+        kept: list[ast.expr] = []
+        for k, operand in enumerate(node.values):
+            known, value = self.known(operand)
+            if known and bool(value) is deciding:
+                kept.append(operand)
+                break
+            if known and k < len(node.values) - 1:
+                continue
+            kept.append(operand)
+        return kept
+
+    def existence(self, node: ast.Compare) -> str | None:
+        """A count of piles or of a zone's cards of a known value compared with 0 (``> 0``, ``>= 1``, ``!= 0``,
+        ``== 0``, ``< 1``, ``<= 0``, either way round) as whether there is one, stopping at the first; else None."""
+        parts = counted_against_zero(node)
+        if parts is None:
+            return None
+        left, some = parts
+        assert isinstance(left.func, ast.Name)
+        if left.func.id == "piles":
+            row = left.args[0]
+            assert isinstance(row, ast.Name)
+            return self.piles(row.id, left.args[1], some)
+        if left.func.id == "matching":
+            designs = self.designs_of(left)
+            if designs is None:
+                return None
+            zone = self.zone(left.args[0], self.seat_of(left, 3))
+            return f"(not {designs}.isdisjoint({zone}))" if some else f"{designs}.isdisjoint({zone})"
+        return None
+
+    def designs_of(self, node: ast.Call) -> str | None:
+        """For ``matching(ZONE, FIELD, VALUE)`` with a value known now: the name of the set of designs having it."""
+        field_node = node.args[1]
+        assert isinstance(field_node, ast.Name)
+        known, value = self.known(node.args[2])
+        if not known:
+            return None
+        values = self.t.field_values[field_node.id][:-1]
+        designs = frozenset(d for d, v in enumerate(values) if value is not None and v == value)
+        name = self.t.design_sets.get(designs)
+        if name is None:
+            name = self.t.design_sets[designs] = f"_DS{len(self.t.design_sets)}"
+            self.t.namespace[name] = designs
+        return name
 
     def has_value(self, node: ast.expr) -> bool:
         """Whether ``node`` always has a value (never ``None``), so an order or a sum, product or difference over it
@@ -227,12 +336,12 @@ class _Emitter:
             return node.id in ("players", "seat", "turn", "target", "active") or node.id in self.t.counter_index
         if isinstance(node, ast.Attribute):
             return isinstance(node.value, ast.Name) and node.value.id == "numbers" or (
-                isinstance(node.value, ast.Attribute) and isinstance(node.value.value, ast.Name) and node.value.value.id == "setup"
+                isinstance(node.value, ast.Attribute) and isinstance(node.value.value, ast.Name) and node.value.value.id in ("setup", "component")
             )
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             if node.func.id in ("min", "max"):
                 return all(self.has_value(argument) for argument in node.args)
-            return node.func.id in ("count", "counter", "total", "distinct", "matching", "sets", "holds")
+            return node.func.id in ("count", "counter", "total", "distinct", "matching", "sets", "holds", "piles")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return self.has_value(node.operand)
         if isinstance(node, ast.BinOp) and isinstance(node.op, _PLAIN_ARITHMETIC):
@@ -261,7 +370,7 @@ class _Emitter:
         if name in self.t.counter_index:
             index = self.t.counter_index[name]
             if name in self.t.names.pile_counters:  # the checker let it be read only as the pile in question's
-                return f"s.c[{index} + P]"
+                return f"s.c[{self.at(index)}]"
             return f"s.c[{index} + {self.seat}]" if self.t.names.counters[name] else f"s.c[{index}]"
         return f"s.v[{self.t.variable_index[name]}]"
 
@@ -279,37 +388,14 @@ class _Emitter:
             return f"{self.field_table(node.attr)}[c]"
         if isinstance(base, ast.Name) and base.id == "pile":
             assert self.pile is not None
-            return f"{self.field_table(node.attr)}[{self.t.rows[self.pile][0]} + P]"
+            first = self.t.rows[self.pile][0]
+            if isinstance(self.pile_var, int):  # a pile named by its place: its card's field is known now
+                value = self.t.field_values[node.attr][first + self.pile_var]
+                return repr(tuple(value) if isinstance(value, list) else value)
+            return f"{self.field_table(node.attr)}[{self.at(first)}]"
         assert isinstance(base, ast.Call)
         zone = self.zone(base.args[0], self.seat_of(base, 1))
         return f"{self.field_table(node.attr)}[({zone}[-1] if {zone} else _none)]"
-
-    def piles(self, row: str, condition: ast.expr) -> str:
-        """``piles(ROW, CONDITION)``: a count over the row's piles. When the condition starts with ``VALUE in pile.FIELD`` (the site
-        whose totals hold the roll) and VALUE does not read the pile, only the piles whose list holds the value are looked at,
-        through a table made now (value -> piles)."""
-        first, size = self.t.rows[row]
-        terms = list(condition.values) if isinstance(condition, ast.BoolOp) and isinstance(condition.op, ast.And) else [condition]
-        head = terms[0]
-        piles = f"range({size})"
-        if (
-            isinstance(head, ast.Compare) and len(head.ops) == 1 and isinstance(head.ops[0], ast.In)
-            and isinstance(head.comparators[0], ast.Attribute) and isinstance(head.comparators[0].value, ast.Name)
-            and head.comparators[0].value.id == "pile" and not _reads_pile(head.left, self.t)
-        ):
-            field_name = head.comparators[0].attr
-            index: dict[Any, tuple[int, ...]] = {}
-            for pile in range(size):
-                for value in self.t.field_values[field_name][first + pile] or ():
-                    index[value] = index.get(value, ()) + (pile,)
-            key = f"_PI_{row}_{field_name}"
-            self.t.namespace[key] = index
-            piles = f"{key}.get({self.emit(head.left)}, ())"
-            terms = terms[1:]
-        self.pile = row
-        kept = " and ".join(self.emit(term) for term in terms) or "True"
-        self.pile = None
-        return f"sum(1 for P in {piles} if {kept})"
 
     def call(self, node: ast.Call) -> str:
         assert isinstance(node.func, ast.Name)
@@ -337,10 +423,15 @@ class _Emitter:
         assert isinstance(field_node, ast.Name)
         table = self.field_table(field_node.id)
         if node.func.id == "distinct":
+            if field_node.id == "id" and self.shortcuts:  # one id per design: the zone's distinct designs
+                return f"len(set({zone}))"
             return f"_distinct({table}, {zone})"
         if node.func.id == "has":
             return f"_has({table}, {zone}, {self.emit(node.args[2])})"
         if node.func.id == "matching":
+            designs = self.designs_of(node) if self.shortcuts else None
+            if designs is not None:  # a value known now: the zone's cards in the set of designs having it, counted in one pass
+                return f"sum(map({designs}.__contains__, {zone}))"
             return f"_matching({table}, {zone}, {self.emit(node.args[2])})"
         if node.func.id == "sets":
             wanted = node.args[2]
@@ -349,14 +440,6 @@ class _Emitter:
                 return f"_sets_of({zone}, {tuple(d for d, v in enumerate(values) if v == wanted.value)!r})"
             return f"_sets({table}, {zone}, {self.emit(wanted)})"
         return f"sum(({table}[d] or 0) for d in {zone})"
-
-
-def _reads_pile(node: ast.expr, tables: Tables) -> bool:
-    """Whether ``node`` reads the pile in question (``pile``, a row of piles, a counter kept per pile)."""
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Name) and (sub.id == "pile" or sub.id in tables.rows or sub.id in tables.names.pile_counters):
-            return True
-    return False
 
 
 def compile_expression(source: int | str, tables: Tables, *, card: bool = False, target: bool = False) -> ExprFunction:
@@ -368,12 +451,75 @@ def compile_expression(source: int | str, tables: Tables, *, card: bool = False,
     return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
+def expression_code(source: int | str, tables: Tables, *, card: bool = False, target: bool = False) -> str:
+    """The Python code :func:`compile_expression` makes a function of: it reads the state ``s``, the seat ``S`` and
+    the card design ``c``, and the names of ``tables.namespace``; for code that lists or reads several at once (a
+    step's legal actions) without a call per expression."""
+    tree, _ = parse_expression(source, tables.names, card=card, target=target)
+    return _Emitter(tables).emit(tree)
+
+
+def condition_terms(source: int | str, tables: Tables) -> list[str]:
+    """The code of a condition read only for its truth, as its terms joined by ``and`` (each read in turn, as the
+    whole would be): terms known to be true are left out, and one known to be false is the only term (``False``)."""
+    tree, _ = parse_expression(source, tables.names)
+    emitter = _Emitter(tables)
+    nodes = [tree]
+    while any(isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) for node in nodes):  # a and (b and c): a, b, c
+        nodes = [part for node in nodes for part in (node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node])]
+    terms: list[str] = []
+    for node in nodes:
+        known, value = emitter.known(node) if emitter.shortcuts else (False, None)
+        if known and not value:
+            return ["False"]
+        if not known:
+            terms.extend(emitter.existence_terms(node) or [emitter.emit(node)])
+    return terms or ["True"]
+
+
 def compile_pile_expression(source: int | str, tables: Tables, row: str, *, card: bool = False, target: bool = False) -> Callable[[Any, int, int, int], Any]:
     """The function ``f(state, seat, card_design, pile)`` computing ``source`` with ``pile`` bound to pile ``pile`` of ``row``."""
     tree, _ = parse_expression(source, tables.names, card=card, target=target, pile=row)
     emitter = _Emitter(tables)
     emitter.pile = row
     return eval(compile(f"lambda s, S, c, P: {emitter.emit(tree)}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+
+
+def compile_first_pile(
+    source: int | str | None, tables: Tables, row: str, base: int, *, nonempty: bool, card: bool = False, target: bool = False
+) -> Callable[[Any, int, int], int]:
+    """A function ``f(state, seat, card_design)`` giving the leftmost pile of ``row`` for which ``source`` holds (None:
+    any pile) and, when ``nonempty``, whose zone slot from ``base`` holds a card; -1 when none does. One expression:
+    the pile a value names looked up, or a short row's piles read one by one with their places known."""
+    emitter = _Emitter(tables)
+    tree = parse_expression(source, tables.names, card=card, target=target, pile=row)[0] if source is not None else None
+    code = emitter.first_pile(row, tree, base, nonempty)
+    return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+
+
+def pile_codes(source: int | str | None, tables: Tables, row: str, *, target: bool = False) -> list[str]:
+    """Per pile of ``row``, in order, the code of ``source`` with ``pile`` bound to it, its place known (``True`` for none)."""
+    tree = parse_expression(source, tables.names, target=target, pile=row)[0] if source is not None else None
+    emitter = _Emitter(tables)
+    emitter.pile = row
+    codes = []
+    for pile in range(tables.rows[row][1]):
+        emitter.pile_var = pile
+        codes.append(emitter.emit(tree) if tree is not None else "True")
+    return codes
+
+
+def fixed_piles(source: int | str, tables: Tables, row: str, designs: int, *, target: bool = False) -> list[tuple[int, ...]] | None:
+    """Per card design, the piles of ``row`` (in order) for which a pile condition holds, when it reads nothing but
+    the card, the pile and what is fixed for the game (``card.type == 'special' or pile.level == card.level``);
+    None when it reads the position or a seat."""
+    if not names_read(source, tables, row) <= _CONSTANT_NAMES | {"card", "pile"}:
+        return None
+    condition = compile_pile_expression(source, tables, row, card=True, target=target)
+    try:
+        return [tuple(pile for pile in range(tables.rows[row][1]) if condition(None, 0, design, pile)) for design in range(designs)]
+    except (AttributeError, TypeError):  # it reads the position after all
+        return None
 
 
 def compile_any_seat(source: int | str, tables: Tables) -> ExprFunction:
@@ -414,11 +560,11 @@ def compile_aimed_seats(source: int | str, tables: Tables) -> Callable[[Any, int
     return eval(compile(f"lambda s, S, c=0: [T for T in range({tables.players}) if {code}]", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
-def names_read(source: int | str, tables: Tables) -> frozenset[str]:
+def names_read(source: int | str, tables: Tables, pile: str | None = None) -> frozenset[str]:
     """Every name an expression reads (zones, counters, variables, ``seat``, ``turn``...; also the names of
     functions, fields and ``numbers``/``options``, which never change in play), for working out before play when
-    a condition can change."""
-    tree, _ = parse_expression(source, tables.names, card=True, target=True)
+    a condition can change (``pile``: the row whose pile in question ``pile`` names, for a pile condition)."""
+    tree, _ = parse_expression(source, tables.names, card=True, target=True, pile=pile)
     return frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
 
 
@@ -436,3 +582,22 @@ def field_tables(designs: Sequence[Mapping[str, Any]], fields: frozenset[str]) -
     for name in fields | CARD_ATTRIBUTES:
         tables[name] = [design.get(name) for design in designs] + [None]
     return tables
+
+
+def fixed_per_design(where: str, tables: Tables, designs: int) -> tuple[bool | None, ...]:
+    """Per design, whether a card condition holds, when it can be told from the card alone (it reads nothing of the
+    position for that card: ``card.type == 'construction'``); None where it must be read in play. A condition
+    naming a seat is always read in play."""
+    tree, _ = parse_expression(where, tables.names, card=True, target=True)
+    if any(isinstance(node, ast.Name) and node.id in ("seat", "target", "active", "turn") for node in ast.walk(tree)):
+        return (None,) * designs
+    condition = compile_expression(where, tables, card=True, target=True)
+    fixed: list[bool | None] = []
+    for design in range(designs):
+        try:
+            fixed.append(bool(condition(None, 0, design)))
+        except (AttributeError, TypeError):  # it reads the position for this card
+            fixed.append(None)
+    return tuple(fixed)
+
+

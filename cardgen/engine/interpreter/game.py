@@ -25,6 +25,8 @@ from dataclasses import replace
 from typing import Any, Callable, Sequence, cast
 
 from cardgen.engine.core import Game, GameInfo
+from cardgen.engine.interpreter.acts import ActOption, option_act
+from cardgen.engine.interpreter.compile_piles import UNROLLED_PILES
 from cardgen.engine.interpreter.chance import ChanceStep
 from cardgen.engine.interpreter.effects import EffectFunction, compile_effect, compile_move, who_seats
 from cardgen.engine.interpreter.compile import (
@@ -36,10 +38,13 @@ from cardgen.engine.interpreter.compile import (
     compile_expression,
     compile_first_holding,
     constant_value,
+    condition_terms,
+    expression_code,
     field_tables,
+    pile_codes,
     names_read,
 )
-from cardgen.engine.interpreter.offers import OfferFunction, step_offer_functions
+from cardgen.engine.interpreter.offers import OfferFunction, StepAny, StepOffer, step_offer, step_offer_functions
 from cardgen.engine.interpreter.scoring import all_or_nothing
 from cardgen.engine.interpreter.scoring_majority import majority_bound, majority_scorer
 from cardgen.engine.interpreter.scoring_one_of_each import one_of_each_bound, one_of_each_scorer
@@ -211,6 +216,8 @@ class DataGame(Game):
                     where=compile_expression(choice.where, t, card=True, target=True) if choice and choice.where else None,
                     card_effects=bool(choice and choice.effects),
                     when=compile_expression(option.when, t) if option.when else None,
+                    when_terms=tuple(condition_terms(option.when, t)) if option.when else (),
+                    where_code=expression_code(choice.where, t, card=True, target=True) if choice and choice.where else None,
                     otherwise=option.otherwise,
                     do=tuple(self._effect(e, card=choice is not None, target=option.target is not None) for e in option.do),
                     then=then,
@@ -232,7 +239,9 @@ class DataGame(Game):
                     compiled_option = replace(compiled_option, all_fixed=True)
                 if option.pile is not None or (choice is not None and choice.from_ in t.rows):  # a choice over a row of piles
                     row_choice = pile_option(self, option) if option.pile is not None else row_card_option(self, option)
-                    compiled_option = replace(compiled_option, chooses_card=False, where=None, fixed=(), all_fixed=False, mechanic=cast(Any, row_choice))
+                    compiled_option = replace(compiled_option, chooses_card=False, where=None, where_code=None, fixed=(), all_fixed=False, mechanic=cast(Any, row_choice))
+                    if option.pile is not None and t.rows[option.pile.row][1] <= UNROLLED_PILES:
+                        compiled_option = replace(compiled_option, pile_codes=tuple(pile_codes(option.pile.where, t, option.pile.row, target=option.target is not None)))
                 compiled.append(compiled_option)
                 options.append(compiled_option)
             self.steps.append(compiled)
@@ -289,24 +298,36 @@ class DataGame(Game):
         self.step_offers: list[list[OfferFunction]] = []
         self.step_fallbacks: list[list[OfferFunction]] = []
         """Each step's live options as the functions listing their actions (:mod:`~cardgen.engine.interpreter.offers`),
-        split once: those offered first, and the ``otherwise`` ones offered only when the first offer nothing."""
-        self.step_sorted: list[bool] = []
-        """Per step, whether its functions list its actions in order, so the step's list needs no sort."""
+        split once: those offered first, and the ``otherwise`` ones offered only when the first offer nothing (what
+        ``step_offer`` calls for the shapes it does not write inline; the tests compare them with the plain way)."""
+        self.step_offer: list[StepOffer] = []
+        """Each step's listing as one function (:func:`~cardgen.engine.interpreter.offers.step_offer`): what the
+        functions of ``step_offers`` and ``step_fallbacks`` list, with the simple shapes written inline."""
+        self.step_any: list[StepAny] = []
+        """Each step's listing written to stop at the first action: whether it offers the seat anything."""
         for live in self.live_steps:
-            offers, offers_in_order = step_offer_functions([o for o in live if not o.otherwise], self.width, self.card_width, self.n_designs)
-            fallbacks, fallbacks_in_order = step_offer_functions([o for o in live if o.otherwise], self.width, self.card_width, self.n_designs)
-            self.step_offers.append(offers)
-            self.step_fallbacks.append(fallbacks)
-            self.step_sorted.append(offers_in_order and fallbacks_in_order)
+            self.step_offers.append(step_offer_functions([o for o in live if not o.otherwise], self.width, self.card_width, self.n_designs)[0])
+            self.step_fallbacks.append(step_offer_functions([o for o in live if o.otherwise], self.width, self.card_width, self.n_designs)[0])
+            listing, anything = step_offer(
+                [o for o in live if not o.otherwise], [o for o in live if o.otherwise], self.width, self.card_width, self.n_designs, t.namespace,
+            )
+            self.step_offer.append(listing)
+            self.step_any.append(anything)
         self.only_action: list[int] = [
             live[0].index * self.width if len(live) == 1 and live[0].when is None and not live[0].chooses_card and live[0].target is None and live[0].mechanic is None else -1
             for live in self.live_steps
         ]
         """Per step, its one action when it has a single option with no condition, card, seat or mechanic's action to choose (else -1)."""
+        self.acts: list[ActOption] = [option_act(self, option) for option in options]
+        """Per option, the function carrying it out (:mod:`~cardgen.engine.interpreter.acts`)."""
         self.choice_base = len(options)
         self.chance_base = self.choice_base + len(self.variable_values)
         self.arrange_base = self.chance_base + len(self.chances)
         """The option index of an arrangement's choices (after every chance step): ``arrange_base * width + design``."""
+        self.roll_actions: list[list[int] | None] = [
+            [(self.chance_base + k) * self.width + total for total, _ in chance.totals] if chance.kind == "roll" else None for k, chance in enumerate(self.chances)
+        ]
+        """Per chance step, a roll's outcomes as actions (the same in every position); None for a steal."""
         self.first_where = compile_expression(rules.first_player.where, t) if isinstance(rules.first_player, FirstSeatWhere) else None
         self.setup_rules = rules
         self.setup_steps = [self._setup_step(step) for step in rules.setup]

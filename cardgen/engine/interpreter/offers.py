@@ -14,7 +14,7 @@ A new way of choosing added to :class:`~cardgen.engine.interpreter.options.Compi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from cardgen.engine.interpreter.options import CompiledOption
 
@@ -85,10 +85,7 @@ def step_offer_functions(options: list[CompiledOption], width: int, card_width: 
     construction, call a character, attack with an event: all from the hand) are listed together by
     :func:`_zone_offer`, in one pass over the zone's designs, as the hand-written engines keep one class per kind
     of card; each other option by its own function."""
-    groups: dict[tuple[int, bool], list[CompiledOption]] = {}
-    for option in options:
-        if _own_card_shape(option) and option.when is None:
-            groups.setdefault((option.card_from, option.card_from_seat), []).append(option)
+    groups = _zone_groups(options)
     functions: list[OfferFunction] = []
     in_order = not any(option.mechanic is not None or option.trick for option in options)
     for option in options:
@@ -99,6 +96,142 @@ def step_offer_functions(options: list[CompiledOption], width: int, card_width: 
             functions.append(_zone_offer(group, width, card_width, designs))
             in_order = False  # the group lists design by design, not option by option
     return functions, in_order
+
+
+def _zone_groups(options: list[CompiledOption]) -> dict[tuple[int, bool], list[CompiledOption]]:
+    """The own-card options without a condition of their own, by the zone they choose from (listed together when
+    several choose from one zone)."""
+    groups: dict[tuple[int, bool], list[CompiledOption]] = {}
+    for option in options:
+        if _own_card_shape(option) and option.when is None:
+            groups.setdefault((option.card_from, option.card_from_seat), []).append(option)
+    return groups
+
+
+StepOffer = Callable[["DataState", int], list[int]]
+"""``f(state, seat deciding)``: every action a step offers now (its ``otherwise`` options' when the others offer
+nothing), lowest first."""
+StepAny = Callable[["DataState", int], bool]
+"""``f(state, seat)``: whether the step offers the seat anything now (a reaction's window asks each seat)."""
+
+
+def step_offer(
+    options: list[CompiledOption], fallbacks: list[CompiledOption], width: int, card_width: int, designs: int, namespace: dict[str, Any]
+) -> tuple[StepOffer, StepAny]:
+    """A step's listing written as one function, made when the game is made: an option with nothing to choose is
+    its condition's code and its action, an own-card option not aimed at a seat its condition's code and a pass over
+    the zone's distinct designs with its card condition's code inline (a condition known per design is a set of
+    designs met with the zone), an option choosing a pile of a row each pile's condition's code, each read where it
+    stands, with no call; any other option (a card of the aimed seat's zone, a trick, a mechanic's action, a card
+    across a row, an aim, several own-card options listed together) calls its function of
+    :func:`step_offer_functions`. It lists what those functions list, lowest first (sorted once where a called
+    function may list out of order). Options in a row whose conditions begin with the same terms read them once.
+    With it, the same code written to stop at the first action: whether the step offers anything."""
+    names = dict(namespace)  # the tables the conditions' code reads, and the functions called
+    in_order = True
+    """Whether the listing comes out in order: inline options list in order of option, then of card or pile."""
+
+    def write(lines: list[str], part: list[CompiledOption], indent: str, listing: bool) -> None:
+        """The code of ``part``'s options: adding their actions to ``out`` (``listing``), or returning True at the first."""
+        groups = _zone_groups(part)
+
+        def offer(inner: str, actions: str, many: bool = True) -> None:
+            if listing:
+                lines.append(f"{inner}out += {actions}" if many else f"{inner}out.append({actions})")
+            elif many:
+                lines.append(f"{inner}if {actions}:")
+                lines.append(f"{inner}    return True")
+            else:
+                lines.append(f"{inner}return True")
+
+        def inline(option: CompiledOption) -> bool:
+            """Whether the option's actions are written inline (else its function is called, which reads its ``when``)."""
+            group = groups.get((option.card_from, option.card_from_seat), [])
+            if option in group and len(group) > 1:
+                return False
+            return (
+                (option.mechanic is None and not option.chooses_card and option.target is None)
+                or (_own_card_shape(option) and option.aimed_seats is None and (option.where is None or option.where_code is not None))
+                or (option.pile_codes is not None and option.target is None)
+            )
+
+        def nest(run: list[tuple[CompiledOption, list[str]]], at: str) -> None:
+            """Options in a row with the terms of their conditions still to read: those that begin with the same term
+            read it once and go on inside it, as the hand-written engines test a shared part once."""
+            k = 0
+            while k < len(run):
+                option, terms = run[k]
+                if not terms:
+                    write_option(lines, option, at, listing, offer, groups)
+                    k += 1
+                    continue
+                end = k + 1
+                while end < len(run) and run[end][1][:1] == terms[:1]:
+                    end += 1
+                lines.append(f"{at}if {terms[0]}:")
+                nest([(o, rest[1:]) for o, rest in run[k:end]], at + "    ")
+                k = end
+
+        nest([(option, list(option.when_terms) if option.when is not None and inline(option) else []) for option in part], indent)
+
+    def write_option(
+        lines: list[str], option: CompiledOption, inner: str, listing: bool, offer: Callable[..., None], groups: dict[tuple[int, bool], list[CompiledOption]]
+    ) -> None:
+        """The code of one option's actions, its condition already read (when written inline)."""
+        nonlocal in_order
+        group = groups.get((option.card_from, option.card_from_seat), [])
+        base = option.index * width
+        if option in group and len(group) > 1:
+            if option is group[0]:
+                names[f"_o{option.index}"] = _zone_offer(group, width, card_width, designs)
+                offer(inner, f"_o{option.index}(s, S, seen)")
+                in_order = False  # design by design, not option by option
+            return
+        if option.mechanic is None and not option.chooses_card and option.target is None:  # nothing to choose
+            offer(inner, str(base), many=False)
+            return
+        if _own_card_shape(option) and option.aimed_seats is None and (option.where is None or option.where_code is not None):
+            slot = f"{option.card_from} + S" if option.card_from_seat else str(option.card_from)
+            lines.append(f"{inner}_z = s.z[{slot}]")
+            lines.append(f"{inner}if _z:")
+            names[f"_fx{option.index}"] = option.fixed
+            names[f"_fs{option.index}"] = frozenset(d for d, known in enumerate(option.fixed) if known)
+            mixed = f"(_k := _fx{option.index}[c]) or (_k is None and {option.where_code})"
+            if not listing:
+                offer(f"{inner}    ", "True" if option.where is None else f"not _fs{option.index}.isdisjoint(_z)" if option.all_fixed else f"any({mixed} for c in _z)")
+            elif option.where is None:
+                lines.append(f"{inner}    out += [{base} + c for c in (seen.get({slot}) or seen.setdefault({slot}, sorted(set(_z))))]")
+            elif option.all_fixed:
+                lines.append(f"{inner}    out += [{base} + c for c in sorted(_fs{option.index}.intersection(_z))]")
+            else:
+                lines.append(f"{inner}    out += [{base} + c for c in (seen.get({slot}) or seen.setdefault({slot}, sorted(set(_z)))) if {mixed}]")
+            return
+        if option.pile_codes is not None and option.target is None:  # a pile of a row: each pile's condition inline
+            for pile, code in enumerate(option.pile_codes):
+                lines.append(f"{inner}if {code}:")
+                offer(f"{inner}    ", str(base + pile), many=False)
+            return
+        names[f"_o{option.index}"] = offer_function(option, width, card_width)
+        offer(inner, f"_o{option.index}(s, S, seen)")
+        if option.mechanic is not None or option.trick:
+            in_order = False
+
+    listing = ["def _step_offer(s, S):", "    c = 0", "    seen = {}", "    out = []"]
+    write(listing, options, "    ", True)
+    if fallbacks:
+        listing.append("    if not out:")
+        write(listing, fallbacks, "        ", True)
+    if not in_order:
+        listing.append("    out.sort()")
+    listing.append("    return out")
+    offered = ["def _step_any(s, S):", "    c = 0", "    seen = {}"]
+    write(offered, options, "    ", False)
+    write(offered, fallbacks, "    ", False)
+    offered.append("    return False")
+    exec(compile("\n".join(listing + offered), "<rules data>", "exec"), names)  # noqa: S102 - written from checked trees and the game's own tables
+    function: StepOffer = names["_step_offer"]
+    anything: StepAny = names["_step_any"]
+    return function, anything
 
 
 def _zone_offer(options: list[CompiledOption], width: int, card_width: int, designs: int) -> OfferFunction:

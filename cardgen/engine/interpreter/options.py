@@ -7,14 +7,12 @@ a step (:data:`BY_TURN`, :data:`BY_TARGET`, :data:`BY_OTHERS`), and the option's
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from cardgen.engine.interpreter.compile import ExprFunction, Tables, compile_expression
+from cardgen.engine.interpreter.compile import ExprFunction, fixed_per_design
 from cardgen.engine.interpreter.effects import EffectFunction
 from cardgen.engine.mechanics import ActFunction, ActionsFunction, Mechanic
-from cardgen.spec.rules_expr import parse_expression
 
 END, AGAIN, NEXT = -1, -2, -3
 BY_TURN, BY_TARGET, BY_OTHERS = 0, 1, 2
@@ -60,6 +58,14 @@ class CompiledOption:
     """Whether the card condition is known for every design before play (``fixed`` holds no None)."""
     aimed_seats: Callable[[Any, int], list[int]] | None = None
     """An option aimed at a seat: ``target``'s condition tried for every seat in one call, the seats it holds for."""
+    when_terms: tuple[str, ...] = ()
+    """The code of ``when`` (over ``s``, ``S``, ``c``) read for its truth, as terms joined by ``and``, for a step's
+    listing written as one function (options in a row whose conditions begin alike read that term once)."""
+    where_code: str | None = None
+    """The code of the card condition (over ``s``, ``S``, ``c``, ``target`` bound), likewise."""
+    pile_codes: tuple[str, ...] | None = None
+    """An option choosing a pile of a row (its choices carried as a mechanic's are): per pile, the code of its
+    condition with the pile's place known, likewise."""
 
 
 def _never(when: ExprFunction | None) -> bool:
@@ -73,20 +79,5 @@ def _never(when: ExprFunction | None) -> bool:
         return False
 
 
-def _fixed_per_design(where: str, tables: Tables, designs: int) -> tuple[bool | None, ...]:
-    """Per design, whether a card condition holds, when it can be told from the card alone (it reads nothing of the
-    position for that card: ``card.type == 'construction'``); None where it must be read in play. A condition
-    naming a seat is always read in play."""
-    tree, _ = parse_expression(where, tables.names, card=True, target=True)
-    if any(isinstance(node, ast.Name) and node.id in ("seat", "target", "active", "turn") for node in ast.walk(tree)):
-        return (None,) * designs
-    condition = compile_expression(where, tables, card=True, target=True)
-    fixed: list[bool | None] = []
-    for design in range(designs):
-        try:
-            fixed.append(bool(condition(None, 0, design)))
-        except (AttributeError, TypeError):  # it reads the position for this card
-            fixed.append(None)
-    return tuple(fixed)
-
-
+_fixed_per_design = fixed_per_design
+"""Per design, a card condition worked out before play where it reads nothing of the position (kept here under its old name)."""

@@ -11,8 +11,17 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from cardgen.engine.interpreter.compile import ExprFunction, compile_expression, compile_pile_expression
-from cardgen.spec.rules_data import AddSpec, ArrangeSpec, Counter, MoveSpec, Option
+from cardgen.engine.interpreter.compile import (
+    ExprFunction,
+    Tables,
+    compile_expression,
+    compile_first_pile,
+    compile_pile_expression,
+    fixed_per_design,
+    fixed_piles,
+    names_read,
+)
+from cardgen.spec.rules_data import AddSpec, ArrangeSpec, Counter, MoveSpec, Option, PileChoice
 from cardgen.spec.rules_data import RepeatStep
 from cardgen.spec.rules_rows import ShuffleBackStep
 
@@ -21,6 +30,11 @@ if TYPE_CHECKING:
     from cardgen.engine.interpreter.game import DataGame, DataState
 
 SetupFunction = Callable[["DataState", random.Random], None]
+
+SHORTCUTS = True
+"""Whether pile choices and moves out of a row take the ways made when the game is made (a choice worked out per
+design or read as one expression, every card out of a row in one pass, a per-pile counter emptied at once); the
+plain ways (false) are kept for the test that compares the two (tests/engine/test_rules_data_fast_paths.py)."""
 
 
 def row_slots(game: "DataGame", under: str) -> int:
@@ -60,6 +74,51 @@ def pick_pile(s: "DataState", fits: PileFit | None, piles: int, seat: int, card:
     return best
 
 
+Picker = Callable[["DataState", int, int], int]
+"""``f(state, seat, card)``: the pile a pile choice picks (-1: none fits)."""
+
+
+def pile_picker(
+    t: Tables, where: int | str | None, row: str, base: int, designs: int, *, fewest: bool, nonempty: bool, card: bool, aimed: bool
+) -> Picker:
+    """The pile a choice over ``row`` picks, as :func:`pick_pile` does (the fewest cards in the zone slots from ``base``, the
+    leftmost on a tie, or the leftmost; holding a card when ``nonempty``), made when the game is made: a condition that
+    reads only the card and the pile is worked out per design (the piles it allows, looked at alone), a leftmost pick
+    is one expression (:func:`~cardgen.engine.interpreter.compile.compile_first_pile`), else each pile's condition is read.
+    ``card``: whether the choice's ``card`` is a design (the card moved), so the table may be read by it."""
+    piles = t.rows[row][1]
+    if not SHORTCUTS:
+        plain_fits = compile_pile_expression(where, t, row, card=card, target=aimed) if where is not None else None
+        return lambda s, seat, c: pick_pile(s, plain_fits, piles, seat, c, base, fewest, nonempty)
+    table = fixed_piles(where, t, row, designs, target=aimed) if where is not None else None
+    if table is not None:
+        allowed = table[0] if table else ()  # without a card the condition cannot read one: the same piles for every call
+
+        def among(c: int) -> tuple[int, ...]:
+            return table[c] if card else allowed
+        if fewest:
+
+            def fewest_allowed(s: "DataState", seat: int, c: int) -> int:
+                best, best_size = -1, 0
+                for pile in among(c):
+                    size = len(s.z[base + pile])
+                    if (size or not nonempty) and (best < 0 or size < best_size):
+                        best, best_size = pile, size
+                return best
+            return fewest_allowed
+
+        def first_allowed(s: "DataState", seat: int, c: int) -> int:
+            for pile in among(c):
+                if not nonempty or s.z[base + pile]:
+                    return pile
+            return -1
+        return first_allowed
+    if not fewest:
+        return compile_first_pile(where, t, row, base, nonempty=nonempty, card=card, target=aimed)
+    fits = compile_pile_expression(where, t, row, card=card, target=aimed) if where is not None else None
+    return lambda s, seat, c: pick_pile(s, fits, piles, seat, c, base, True, nonempty)
+
+
 def compile_row_move(game: "DataGame", move: MoveSpec, count: ExprFunction | None, who: Callable[["DataState", int], Sequence[int]], aimed: bool) -> "EffectFunction":
     """A move from or into a row of piles, or beneath a zone's cards (``place: bottom``).
 
@@ -80,6 +139,18 @@ def compile_row_move(game: "DataGame", move: MoveSpec, count: ExprFunction | Non
     fits = compile_pile_expression(choice.where, t, pile_row, card=True, target=aimed) if choice is not None and choice.where is not None and row else None
     fewest = (choice.pick == "fewest") if choice is not None else out_of is None
     same_place = out_of is not None and into is not None
+    fit_where = choice.where if choice is not None and row else None
+    designs = game.n_designs
+    known = fixed_per_design(move.where, t, designs) if move.where is not None else None
+    where_known = known is not None and None not in known
+    """Whether the card condition is known per design before play (so it cannot change as cards move)."""
+    top_blind = fit_where is None or "card" not in names_read(fit_where, t, pile_row)
+    """Whether the pile choice out of a row ignores the card on top of each pile (so a picker may choose the pile)."""
+    picker: Picker | None = None
+    if into is not None and out_of is None:  # each card moved is the choice's card
+        picker = pile_picker(t, fit_where, pile_row, target, designs, fewest=fewest, nonempty=False, card=True, aimed=aimed)
+    elif out_of is not None and top_blind:
+        picker = pile_picker(t, fit_where, pile_row, source, designs, fewest=fewest, nonempty=True, card=False, aimed=aimed)
 
     def put(dst: list[int], design: int) -> None:
         if bottom:
@@ -87,7 +158,10 @@ def compile_row_move(game: "DataGame", move: MoveSpec, count: ExprFunction | Non
         else:
             dst.append(design)
 
+    pick = picker
+
     def into_row(s: "DataState", seat: int, c: int) -> None:
+        assert pick is not None
         for whose in who(s, seat):
             src = s.z[source + (whose if source_seat else 0)]
             n = len(src) if count is None else count(s, seat, c) or 0
@@ -95,13 +169,48 @@ def compile_row_move(game: "DataGame", move: MoveSpec, count: ExprFunction | Non
             while i >= 0 and n > 0:
                 design = src[i]
                 if where is None or where(s, seat, design):
-                    pile = pick_pile(s, fits, piles, seat, design, target, fewest, False)
+                    pile = pick(s, seat, design)
                     if pile < 0:
                         return
                     del src[i]
                     put(s.z[target + pile], design)
                     n -= 1
                 i -= 1
+
+    def all_out_of_row(s: "DataState", seat: int, c: int) -> None:
+        """Every card (satisfying a card condition known per design) out of every pile, the leftmost pile first, each
+        from the top down: what taking them one by one from the leftmost pile holding one does when nothing else
+        is chosen."""
+        for pile in range(piles):
+            src = s.z[source + pile]
+            if not src:
+                continue
+            dst = s.z[target + pile] if same_place else s.z[target + (who(s, seat)[0] if target_seat else 0)]
+            if known is None:
+                if bottom:  # each card beneath the one before: the pile's order kept
+                    dst[:0] = src
+                else:
+                    dst.extend(reversed(src))
+                src.clear()
+                continue
+            for i in range(len(src) - 1, -1, -1):
+                design = src[i]
+                if known[design]:
+                    del src[i]
+                    put(dst, design)
+
+    def picked_out_of_row(s: "DataState", seat: int, c: int) -> None:
+        """The top card of the pile the choice picks, one at a time (no card condition)."""
+        assert pick is not None
+        n = -1 if count is None else count(s, seat, c) or 0
+        moved = 0
+        while n < 0 or moved < n:
+            pile = pick(s, seat, c)
+            if pile < 0:
+                return
+            design = s.z[source + pile].pop()
+            put(s.z[target + pile] if same_place else s.z[target + (who(s, seat)[0] if target_seat else 0)], design)
+            moved += 1
 
     def out_of_row(s: "DataState", seat: int, c: int) -> None:
         n = -1 if count is None else count(s, seat, c) or 0
@@ -142,7 +251,15 @@ def compile_row_move(game: "DataGame", move: MoveSpec, count: ExprFunction | Non
                     n -= 1
                 i -= 1
 
-    return out_of_row if out_of is not None else into_row if into is not None else plain
+    if out_of is not None:
+        if not SHORTCUTS:
+            return out_of_row
+        if count is None and fits is None and not fewest and (where is None or where_known) and not (same_place and source == target):
+            return all_out_of_row
+        if where is None and top_blind:
+            return picked_out_of_row
+        return out_of_row
+    return into_row if into is not None else plain
 
 
 def compile_pile_add(game: "DataGame", add: AddSpec, card: bool, aimed: bool) -> "EffectFunction":
@@ -156,18 +273,27 @@ def compile_pile_add(game: "DataGame", add: AddSpec, card: bool, aimed: bool) ->
     index, base = t.counter_index[add.counter], t.zone_index[counter.per_pile]
     piles = t.rows[counter.per_pile][1]
     choice = add.pile
-    fits = compile_pile_expression(choice.where, t, counter.per_pile, card=card, target=aimed) if choice is not None and choice.where is not None else None
-    fewest = choice is not None and choice.pick == "fewest"
+    pick = pile_picker(t, choice.where, counter.per_pile, base, game.n_designs, fewest=choice.pick == "fewest", nonempty=False, card=card, aimed=aimed) if choice is not None else None
+    emptied = SHORTCUTS and _minus_itself(add)
 
     def run(s: "DataState", seat: int, c: int) -> None:
-        if choice is None:
+        if pick is None:
+            if emptied:  # minus the counter itself: every pile's back to 0
+                s.c[index : index + piles] = [0] * piles
+                return
             for pile in range(piles):
                 s.c[index + pile] += amount(s, seat, c, pile) or 0
             return
-        pile = pick_pile(s, fits, piles, seat, c, base, fewest, False)
+        pile = pick(s, seat, c)
         if pile >= 0:
             s.c[index + pile] += amount(s, seat, c, pile) or 0
     return run
+
+
+def _minus_itself(add: AddSpec) -> bool:
+    """Whether an add's amount is minus the counter it changes (``amount: -site_mark``), which empties it."""
+    amount = add.amount
+    return isinstance(amount, str) and amount.replace(" ", "") == f"-{add.counter}"
 
 
 def arranged_pile(game: "DataGame", arrange: ArrangeSpec) -> Callable[["DataState", int, int], int] | None:
@@ -177,12 +303,11 @@ def arranged_pile(game: "DataGame", arrange: ArrangeSpec) -> Callable[["DataStat
     if row is None:
         return None
     base, piles = t.zone_index[arrange.zone], row[1]
-    choice = arrange.pile
-    fits = compile_pile_expression(choice.where, t, arrange.zone, card=False, target=True) if choice is not None and choice.where is not None else None
-    fewest = choice is not None and choice.pick == "fewest"
+    choice: PileChoice | None = arrange.pile
+    pick = pile_picker(t, choice.where if choice else None, arrange.zone, base, game.n_designs, fewest=choice is not None and choice.pick == "fewest", nonempty=False, card=False, aimed=True)
 
     def slot(s: "DataState", seat: int, c: int) -> int:
-        pile = pick_pile(s, fits, piles, seat, c, base, fewest, False)
+        pile = pick(s, seat, c)
         return base + pile if pile >= 0 else -1
     return slot
 
@@ -232,11 +357,14 @@ def row_card_option(game: "DataGame", option: Option) -> tuple[RowChoice, str, C
     target, target_seat = t.zone_index[choice.to], game.zone_per_seat[choice.to]
     where = compile_expression(choice.where, t, card=True, target=option.target is not None) if choice.where is not None else None
     with_effects = choice.effects
+    known = fixed_per_design(choice.where, t, game.n_designs) if choice.where is not None and SHORTCUTS else None
+    allowed = frozenset(d for d, holds in enumerate(known) if holds) if known is not None and None not in known else None
+    """The designs the card condition allows, when it is known per design before play."""
 
     def offered(s: "DataState", seat: int) -> list[int]:
-        present: set[int] = set()
-        for pile in range(piles):
-            present.update(s.z[base + pile])
+        present = set().union(*s.z[base : base + piles])
+        if allowed is not None:
+            return sorted(allowed.intersection(present))
         return sorted(d for d in present if where is None or where(s, seat, d))
 
     def act(s: "DataState", seat: int, design: int) -> None:

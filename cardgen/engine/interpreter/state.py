@@ -209,7 +209,8 @@ class DataState(State):
             return []
         g = self.g
         if self.chance >= 0:
-            return [action for action, _ in self.chance_outcomes()]
+            rolled = g.roll_actions[self.chance]
+            return rolled[:] if rolled is not None else [action for action, _ in self.chance_outcomes()]
         if self.pending >= 0:
             base = (g.choice_base + self.pending) * g.width
             return [base + k for k in range(len(g.variable_values[self.pending]))]
@@ -218,18 +219,7 @@ class DataState(State):
             return [base + d for d in sorted(set(self.z[self.arranging][self.arrange_low : self.arrange_next + 1]))]
         if self.step < 0:
             return []
-        step = self.step
-        seat = self.seat if self.decider < 0 else self.decider
-        actions: list[Action] = []
-        seen: dict[int, list[int]] = {}
-        for offer in g.step_offers[step]:
-            actions += offer(self, seat, seen)
-        if not actions:
-            for offer in g.step_fallbacks[step]:
-                actions += offer(self, seat, seen)
-        if not g.step_sorted[step]:
-            actions.sort()
-        return actions
+        return g.step_offer[self.step](self, self.seat if self.decider < 0 else self.decider)
 
     def apply_action(self, action: Action) -> None:
         self._apply(action)
@@ -274,35 +264,8 @@ class DataState(State):
                 self.pending = -1
                 self._then(self.pending_then)
             return
-        seat = self.seat if self.decider < 0 else self.decider
+        g.acts[index](self, self.seat if self.decider < 0 else self.decider, parameter)  # what the option does (acts.py)
         option = g.options[index]
-        self.option_uses[index] += 1
-        card = parameter
-        if option.target is not None:
-            self.tg, card = divmod(parameter, g.card_width)
-        passes = option.passes
-        if passes is not None and passes is not True and passes is not False:  # an expression, read as the option is taken
-            passes = bool(passes(self, seat, card))
-        if option.mechanic is not None:
-            option.mechanic[3](self, seat, parameter)
-        if option.chooses_card:
-            owner = self.tg if option.from_target else seat
-            source = self.z[option.card_from + (owner if option.card_from_seat else 0)]
-            source.remove(card)
-            self.z[option.card_to + ((self.tg if option.to_target else seat) if option.card_to_seat else 0)].append(card)
-        for effect in option.do:
-            effect(self, seat, card)
-        if option.chooses_card and option.card_effects:
-            effects = g.design_effect[card]
-            if effects is not None:
-                self.effect_uses[g.design_effect_index[card]] += 1
-                for effect in effects:
-                    effect(self, seat, card)
-        if option.trick:
-            assert g.trick_rules is not None
-            g.trick_rules.played(self, seat)
-        if passes is not None:
-            self.passes = self.passes + 1 if passes else 0
         if self.pending >= 0 or self.chance >= 0 or self.arranging >= 0:
             self.pending_then = option.then
             if g.end_after_action:
@@ -393,9 +356,10 @@ class DataState(State):
         turn's own seat comes round again, the window closes and the turn goes to the step's ``after``."""
         g = self.g
         seat = (after + self.direction) % g.num_players
+        anything = g.step_any[self.step]
         while seat != self.seat:
             self.decider = seat
-            if self.legal_actions():
+            if anything(self, seat) if self.over is None and self.chance < 0 and self.pending < 0 and self.arranging < 0 else self.legal_actions():
                 return
             seat = (seat + self.direction) % g.num_players
         self.decider = -1
