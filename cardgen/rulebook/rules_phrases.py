@@ -241,6 +241,8 @@ SET = N_("%(variable)s becomes %(value)s.")
 CHOOSE = N_("Choose %(variable)s: %(values)s.")
 CHOOSE_ANY = N_("Choose %(variable)s.")
 RAISE = N_("Raise %(counter)s by %(amount)s.")
+IF_THEN = N_("If %(condition)s: %(then)s")
+"""A rule carried out only when a condition holds (a count or an amount that is nothing otherwise)."""
 RAISE_UP_TO = N_("Raise %(counter)s by %(amount)s, to at most %(cap)s.")
 LOWER = N_("Lower %(counter)s by %(amount)s.")
 RAISE_BY_AMOUNT = NC_("amount", "Raise %(counter)s by %(amount)s.")

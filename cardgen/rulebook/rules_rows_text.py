@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Callable
 from cardgen.rulebook.i18n import NC_, N_
 from cardgen.rulebook.rules_phrases import _gendered
 from cardgen.spec.rules_data import AddSpec, ArrangeSpec, MoveSpec, Option, RepeatStep
-from cardgen.spec.rules_expr import ExpressionError, parse_expression
 from cardgen.spec.rules_rows import ShuffleBackStep
 
 if TYPE_CHECKING:
@@ -82,9 +81,8 @@ def _pile_condition(summary: "RulesSummary", source: str, row: str, *, card: boo
     from cardgen.rulebook.rules_words import ExpressionText
 
     b = summary.book
-    try:
-        tree = parse_expression(source, b.names, card=card, target=True, pile=row)[0]
-    except ExpressionError:
+    tree = ExpressionText(b).tree(source, card, pile=row)  # the chosen rule options folded in, as everywhere
+    if tree is None:
         return source
     return _with_pile(b, lambda: ExpressionText(b).clause(tree))
 
@@ -226,11 +224,7 @@ def pile_add(summary: "RulesSummary", add: AddSpec, card: bool) -> str | None:
         return None
     row = counter.per_pile
     named = b.owned(b.counter(add.counter), "table")
-    tree = None
-    try:
-        tree = parse_expression(add.amount, b.names, card=card, target=True, pile=row)[0]
-    except ExpressionError:
-        pass
+    tree = ExpressionText(b).tree(add.amount, card, pile=row)
     if isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.USub) and isinstance(tree.operand, ast.Name) and tree.operand.id == add.counter and add.pile is None:
         return sentence(str(b.say(PILE_COUNTER_CLEAR, counter=named, row=row_name(b, row))))
     pile = _chosen_pile(summary, row, add.pile, card=card) if add.pile is not None else b.say(PILES_EVERY, row=row_name(b, row))

@@ -93,6 +93,7 @@ from cardgen.rulebook.rules_phrases import (
     RAISE,
     RAISE_BY_AMOUNT,
     RAISE_UP_TO,
+    IF_THEN,
     RANDOM_PLAYER,
     ROUNDS_NEXT,
     ROUNDS_SAME,
@@ -174,6 +175,17 @@ from cardgen.spec.mechanic_declaration import CountedPhrase
 from cardgen.spec.rules_mechanics import MechanicEffect, MechanicScore, MechanicStep, UseKind
 from cardgen.spec.rules_tricks import card_condition_before_play
 from cardgen.rulebook.rules_rows_text import arranged_pile, pile_add, pile_move, pile_option, row_card_note, setup_repeat, setup_shuffle_back
+
+
+def guarded_count(node: ast.expr | None) -> tuple[ast.expr, int | str] | None:
+    """``N if C else 0`` (or ``0 if C else N``, as ``not C``) as (C, N): a count that is N when C holds, else nothing."""
+    if not isinstance(node, ast.IfExp):
+        return None
+    for count, nothing, condition in ((node.body, node.orelse, node.test), (node.orelse, node.body, ast.UnaryOp(op=ast.Not(), operand=node.test))):
+        if isinstance(nothing, ast.Constant) and nothing.value == 0 and not (isinstance(count, ast.Constant) and count.value == 0):
+            value = count.value if isinstance(count, ast.Constant) and isinstance(count.value, int) else ast.unparse(count)
+            return condition, value
+    return None
 
 
 def capped_raise(node: ast.expr, counter: str) -> tuple[ast.expr, ast.expr] | None:
@@ -347,6 +359,11 @@ class RulesSummary:
 
     def move_sentence(self, move: MoveSpec, *, card: bool) -> str:
         b = self.book
+        guarded = guarded_count(ExpressionText(b).tree(move.count, card)) if isinstance(move.count, str) and move.count != "all" else None
+        if guarded is not None:  # `N if C else 0`: "If C: move N cards ..."
+            condition, count = guarded
+            then = self.move_sentence(move.model_copy(update={"count": count}), card=card)
+            return b.say(IF_THEN, condition=ExpressionText(b).clause(condition), then=then)
         source = b.rules.zones.get(move.from_)
         ordered = source.ordered if source is not None else True
         cards, where_from, where_to = self.cards_moved(move, ordered, card), b.zone_phrase(move.from_, move.who), b.zone_phrase(move.to, move.to_who or move.who)

@@ -356,10 +356,13 @@ class ExpressionText:
     def __init__(self, book: Phrasebook, owner: str = "me") -> None:
         self.book, self.owner = book, owner
 
-    def tree(self, source: int | str, card: bool) -> ast.expr | None:
-        """The checked expression with the spec's rule options folded in (:mod:`cardgen.rulebook.rule_options`)."""
+    def tree(self, source: int | str, card: bool, pile: str | None = None) -> ast.expr | None:
+        """The checked expression with the spec's rule options folded in (:mod:`cardgen.rulebook.rule_options`).
+
+        ``pile``: the row whose pile is in question (``pile.FIELD`` and the row's counters read that pile).
+        """
         try:
-            tree = parse_expression(source, self.book.names, card=card, target=True)[0]
+            tree = parse_expression(source, self.book.names, card=card, target=True, pile=pile)[0]
         except ExpressionError:
             return None
         return fold_options(tree, self.book.chosen_options)

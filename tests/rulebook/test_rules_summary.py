@@ -578,3 +578,41 @@ def test_a_raise_up_to_a_cap_reads_as_one(tmp_path: Path) -> None:
         texts = [e["text"] for e in summary_of(spec, locale)["card_effects"]]
         assert any(t.endswith(said) for t in texts), texts
         assert not any("smaller" in t or "menor" in t for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [
+        ("1 if top(deck).type == 'pottery' else 0", ("top(deck).type == 'pottery'", 1)),
+        ("0 if full == 1 else 2", ("not full == 1", 2)),
+        ("numbers.n if full == 1 else 0", ("full == 1", "numbers.n")),
+        ("1 if full == 1 else 2", None),  # two counts, neither nothing: said as it is
+        ("count(hand)", None),
+    ],
+)
+def test_a_count_that_is_nothing_unless_a_condition_holds(count: str, expected: tuple[str, int | str] | None) -> None:
+    import ast
+
+    from cardgen.rulebook.rules_summary import guarded_count
+
+    found = guarded_count(ast.parse(count, mode="eval").body)
+    assert (None if found is None else (ast.unparse(found[0]), found[1])) == expected
+
+
+def test_generated_rules_read_as_the_chosen_options_play_and_say_guarded_counts_as_conditions() -> None:
+    """No shipped game's generated rules name a rule option (each is folded to the spec's choice, in pile conditions
+    too) or say a count as "a number of cards equal to 1 if ... else 0" (it reads "If ...: move the top card")."""
+    import json
+
+    for folder in sorted((ROOT / "specs").iterdir()):
+        spec = load_clean(folder)
+        if spec is None or spec.rules_data is None:
+            continue
+        for locale in LOCALES:
+            text = json.dumps(summary_of(spec, locale), ensure_ascii=False)
+            for said in ("rule option", "opção de regra", "equal to 1 if", "igual a 1 se"):
+                assert said not in text, (folder.name, locale, said)
+    keramikos = load_clean(ROOT / "specs" / "keramikos")
+    assert keramikos is not None
+    setup = " ".join(summary_of(keramikos, "en")["setup"])
+    assert "If the card type of the top card of the deck is Pottery: Move the top card of the deck" in setup
