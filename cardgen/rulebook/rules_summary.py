@@ -361,9 +361,9 @@ class RulesSummary:
         b = self.book
         guarded = guarded_count(ExpressionText(b).tree(move.count, card)) if isinstance(move.count, str) and move.count != "all" else None
         if guarded is not None:  # `N if C else 0`: "If C: move N cards ..."
-            condition, count = guarded
+            test, count = guarded
             then = self.move_sentence(move.model_copy(update={"count": count}), card=card)
-            return b.say(IF_THEN, condition=ExpressionText(b).clause(condition), then=then)
+            return b.say(IF_THEN, condition=ExpressionText(b).clause(test), then=then)
         source = b.rules.zones.get(move.from_)
         ordered = source.ordered if source is not None else True
         cards, where_from, where_to = self.cards_moved(move, ordered, card), b.zone_phrase(move.from_, move.who), b.zone_phrase(move.to, move.to_who or move.who)
