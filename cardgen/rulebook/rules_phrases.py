@@ -267,7 +267,9 @@ ARRANGE_FORMULA = N_(
 START_EACH = N_("Each player starts with %(amount)s %(counter)s.")
 START_EACH_COUNTED = N_("Each player starts with %(amount)s.")
 START_SHARED = N_("%(counter)s starts at %(amount)s.")
-FIRST_PLAYER = N_("The players agree on who starts; play then goes around the table in turn.")
+FIRST_PLAYER = N_("A first player is chosen, as the setup says or as the players agree; play then goes around the table in turn.")
+"""`first_player: first`: the engine numbers the seats from whoever starts, so how that player is chosen (a roll,
+at random, the youngest) is the prose's to say, and this sentence never contradicts it."""
 FIRST_WHERE = N_(
     "The first player, in seat order, for whom %(condition)s starts (the first player when there is none); "
     "play then goes around the table in turn."
