@@ -35,6 +35,9 @@ REPEAT = N_("Repeat until %(condition)s: %(effects)s")
 SHUFFLE_BACK = N_("Put the cards of %(source)s onto %(target)s and shuffle %(target)s.")
 MOVE_BENEATH_PILE = N_("Move %(cards)s of %(source)s, one at a time, beneath %(pile)s; a card no pile takes stays where it is, and the move stops.")
 MOVE_ONTO_PILE = N_("Move %(cards)s of %(source)s, one at a time, onto %(pile)s; a card no pile takes stays where it is, and the move stops.")
+MOVE_ONE_BENEATH_PILE = N_("Move %(cards)s of %(source)s beneath %(pile)s; if no pile takes it, it stays where it is.")
+MOVE_ONE_ONTO_PILE = N_("Move %(cards)s of %(source)s onto %(pile)s; if no pile takes it, it stays where it is.")
+"""A move of one card into a row: nothing to say about an order or a move that stops."""
 MOVE_BENEATH = N_("Move %(cards)s of %(source)s beneath the cards of %(target)s.")
 PILE_FEWEST = N_("the pile of %(row)s holding the fewest cards (the leftmost on a tie)")
 PILE_FEWEST_WHERE = N_("the pile of %(row)s holding the fewest cards (the leftmost on a tie) among those for which %(condition)s")
@@ -162,7 +165,10 @@ def pile_move(summary: "RulesSummary", move: MoveSpec, cards: str) -> str | None
             pile = b.say(PILE_FIRST if first else PILE_FEWEST, row=row)
         else:
             pile = b.say(PILE_FIRST_WHERE if first else PILE_FEWEST_WHERE, row=row, condition=condition)
-        message = MOVE_BENEATH_PILE if move.place == "bottom" else MOVE_ONTO_PILE
+        if move.count in (1, "1"):
+            message = MOVE_ONE_BENEATH_PILE if move.place == "bottom" else MOVE_ONE_ONTO_PILE
+        else:
+            message = MOVE_BENEATH_PILE if move.place == "bottom" else MOVE_ONTO_PILE
         return b.say(message, cards=cards, source=b.zone_phrase(move.from_, move.who), pile=pile)
     if move.place == "bottom":
         return b.say(MOVE_BENEATH, cards=cards, source=b.zone_phrase(move.from_, move.who), target=b.zone_phrase(move.to, move.who))

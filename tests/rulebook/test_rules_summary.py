@@ -615,4 +615,5 @@ def test_generated_rules_read_as_the_chosen_options_play_and_say_guarded_counts_
     keramikos = load_clean(ROOT / "specs" / "keramikos")
     assert keramikos is not None
     setup = " ".join(summary_of(keramikos, "en")["setup"])
-    assert "If the card type of the top card of the deck is Pottery: Move the top card of the deck" in setup
+    assert "If the card type of the top card of the deck is Pottery: Move the top card of the deck beneath" in setup
+    assert "one at a time" not in setup  # one card moves: no order to say, and no move that stops
