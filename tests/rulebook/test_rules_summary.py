@@ -617,3 +617,14 @@ def test_generated_rules_read_as_the_chosen_options_play_and_say_guarded_counts_
     setup = " ".join(summary_of(keramikos, "en")["setup"])
     assert "If the card type of the top card of the deck is Pottery: Move the top card of the deck beneath" in setup
     assert "one at a time" not in setup  # one card moves: no order to say, and no move that stops
+
+
+def test_the_first_player_sentence_leaves_the_choice_to_the_setup() -> None:
+    """`first_player: first` numbers the seats from whoever starts; the generated sentence must not say how that
+    player is chosen, or it contradicts a setup that says "roll" (Keramikos) or "at random" (Ceratopsians)."""
+    for name in ("keramikos", "ceratopsians"):
+        spec = load_clean(ROOT / "specs" / name)
+        assert spec is not None and spec.rules_data is not None and spec.rules_data.first_player == "first"
+        for locale, said, never in (("en", "as the setup says", "agree on who starts"), ("pt_BR", "como a preparação diz", "combinam quem começa")):
+            setup = " ".join(summary_of(spec, locale)["setup"])
+            assert said in setup and never not in setup, (name, locale, setup)
