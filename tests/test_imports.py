@@ -21,27 +21,11 @@ import pytest
 
 from cardgen import progress as progress_module
 from cardgen.progress import TerminalProgress
+from cli_modules import fresh_env, run_cli_modules
 
 ROOT = Path(__file__).resolve().parents[1]
 MINIMAL = ROOT / "tests" / "fixtures" / "valid" / "minimal"
 
-# Run `cardgen <argv...>` through the console entry point, then write the names
-# of every loaded module as JSON to the file named by the first argument.
-RUNNER = textwrap.dedent(
-    """
-    import json, sys
-    modules_file, *args = sys.argv[1:]
-    sys.argv = ["cardgen", *args]
-    from cardgen.cli.app import main
-    code = 0
-    try:
-        main()
-    except SystemExit as stop:
-        code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
-    with open(modules_file, "w", encoding="utf-8") as handle:
-        json.dump({"code": code, "modules": sorted(sys.modules)}, handle)
-    """
-)
 
 # Import the given modules only (no command runs), then print the loaded modules as JSON.
 IMPORTER = textwrap.dedent(
@@ -73,35 +57,16 @@ NEVER_IN_A_QUIET_BUILD = (
 )
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    for name in ("FORCE_COLOR", "TTY_COMPATIBLE"):  # would make rich (rightly) set up a bar
-        env.pop(name, None)
-    return env
-
-
 def _loaded_by(module: str, modules: list[str]) -> list[str]:
     """``module`` and its submodules among ``modules``."""
     return [name for name in modules if name == module or name.startswith(module + ".")]
-
-
-def _run_cli(tmp_path: Path, *args: str) -> tuple[int, list[str]]:
-    """Run ``cardgen args`` in a fresh interpreter: (exit code, every module it loaded)."""
-    record = tmp_path / "modules.json"
-    done = subprocess.run(
-        [sys.executable, "-c", RUNNER, str(record), *args],
-        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300,
-    )
-    assert record.is_file(), done.stderr
-    data = json.loads(record.read_text(encoding="utf-8"))
-    return data["code"], data["modules"]
 
 
 def _import_only(*modules: str) -> list[str]:
     """Every module loaded by a fresh interpreter that imports ``modules``."""
     done = subprocess.run(
         [sys.executable, "-c", IMPORTER, *modules],
-        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120,
+        cwd=ROOT, env=fresh_env(), capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr
     loaded: list[str] = json.loads(done.stdout)
@@ -110,7 +75,7 @@ def _import_only(*modules: str) -> list[str]:
 
 def test_a_quiet_build_loads_no_progress_bar_engine_or_exporter(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    code, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
+    code, modules = run_cli_modules(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
     assert code == 0
     # It really built: the producers ran and wrote the game's files.
     assert {"cardgen.build", "cardgen.render.produce", "cardgen.rulebook.produce"} <= set(modules)
@@ -122,7 +87,7 @@ def test_a_quiet_build_loads_no_progress_bar_engine_or_exporter(tmp_path: Path) 
 def test_building_a_spec_without_rules_loads_no_engine_or_figures(tmp_path: Path) -> None:
     """A rulebook without rules has no figures drawn from the engine: neither the engine nor the figure machinery is loaded."""
     out = tmp_path / "out"
-    code, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
+    code, modules = run_cli_modules(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
     assert code == 0 and any(p.suffix == ".pdf" and "-rules-" in p.name for p in (out / "minimal").iterdir())  # rulebooks were typeset
     unused = ("cardgen.engine", "cardgen.games", "cardgen.rulebook.figures", "cardgen.render.figures", "cardgen.render.table_figure")
     assert {name: _loaded_by(name, modules) for name in unused if _loaded_by(name, modules)} == {}
@@ -131,8 +96,8 @@ def test_building_a_spec_without_rules_loads_no_engine_or_figures(tmp_path: Path
 def test_a_rebuild_from_the_cache_loads_no_catalog_machinery(tmp_path: Path) -> None:
     """The second build of an unchanged spec takes the compiled catalogs and the catalog check's findings from its cache."""
     out = tmp_path / "out"
-    first, _ = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
-    code, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
+    first, _ = run_cli_modules(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
+    code, modules = run_cli_modules(tmp_path, "build", str(MINIMAL), "--out", str(out), "--quiet")
     assert first == 0 and code == 0
     assert "cardgen.rulebook.checks" in modules  # the catalog check still ran, from the cache
     assert _loaded_by("babel.messages", modules) == []
@@ -166,7 +131,7 @@ def test_registering_the_quick_simulation_loads_no_engine() -> None:
 
 
 def test_help_loads_none_of_the_commands_machinery(tmp_path: Path) -> None:
-    code, modules = _run_cli(tmp_path, "--help")
+    code, modules = run_cli_modules(tmp_path, "--help")
     assert code == 0
     heavy = ("pydantic", "yaml", "reportlab", "svgwrite", "jinja2", "babel", "cardgen.spec", "cardgen.render", "cardgen.rulebook", "cardgen.engine")
     assert {name: _loaded_by(name, modules) for name in heavy if _loaded_by(name, modules)} == {}
@@ -174,7 +139,7 @@ def test_help_loads_none_of_the_commands_machinery(tmp_path: Path) -> None:
 
 def test_validating_a_small_spec_loads_no_page_layout_svg_writer_engine_or_game(tmp_path: Path) -> None:
     """`cardgen validate` renders the rulebook's text (a check) but typesets no page, writes no SVG, and simulates a spec without rules not at all."""
-    code, modules = _run_cli(tmp_path, "validate", str(MINIMAL))
+    code, modules = run_cli_modules(tmp_path, "validate", str(MINIMAL))
     assert code in (0, 1)
     assert "cardgen.rulebook.build" in modules and "cardgen.render.faces" in modules  # it did render text and faces
     unused = ("reportlab.platypus", "svgwrite", "cardgen.rulebook.pdf", "cardgen.render.svg_backend", "cardgen.render.sheets", "cardgen.engine.checks", "cardgen.games", "multiprocessing")
@@ -183,7 +148,7 @@ def test_validating_a_small_spec_loads_no_page_layout_svg_writer_engine_or_game(
 
 def test_a_print_only_build_loads_no_rulebook_or_svg_machinery(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    code, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(out), "--only", "print", "--quiet")
+    code, modules = run_cli_modules(tmp_path, "build", str(MINIMAL), "--out", str(out), "--only", "print", "--quiet")
     assert code == 0
     assert sorted(p.name for p in (out / "minimal").iterdir()) == sorted(
         f"minimal-{kind}-{paper}{suffix}" for paper in ("a4", "letter") for kind, suffix in (("print", ".pdf"), ("print", ".layout.json"), ("duplex-test", ".pdf"))
@@ -203,20 +168,20 @@ def test_a_spec_without_rules_data_loads_no_rules_data_models(tmp_path: Path) ->
         ("build", str(MINIMAL), "--out", str(tmp_path / "out"), "--quiet"),
         ("validate", str(MINIMAL)),
     ):
-        code, modules = _run_cli(tmp_path, *args)
+        code, modules = run_cli_modules(tmp_path, *args)
         assert code in (0, 1), args
         assert "cardgen.spec.models" in modules and "cardgen.validate.rules_data" in modules  # the spec was read and its checks ran
         assert {name for name in rules_data if name in modules} == set(), args
-    code, modules = _run_cli(tmp_path, "validate", str(ROOT / "specs" / "no-thanks"), "--no-sim")
+    code, modules = run_cli_modules(tmp_path, "validate", str(ROOT / "specs" / "no-thanks"), "--no-sim")
     assert code in (0, 1) and set(rules_data) <= set(modules)  # a spec holding rules data does load them
 
 
 def test_a_cold_build_after_a_first_one_takes_number_words_from_the_user_store(tmp_path: Path) -> None:
     """Spelled-out numbers (num2words) are kept in this user's store: a build into a new output folder imports no num2words;
     ``--no-cache`` takes nothing from the store and makes them afresh."""
-    first, before = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "one"), "--quiet")
-    cold, modules = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "two"), "--quiet")
-    plain, afresh = _run_cli(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "three"), "--quiet", "--no-cache")
+    first, before = run_cli_modules(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "one"), "--quiet")
+    cold, modules = run_cli_modules(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "two"), "--quiet")
+    plain, afresh = run_cli_modules(tmp_path, "build", str(MINIMAL), "--out", str(tmp_path / "three"), "--quiet", "--no-cache")
     assert first == cold == plain == 0
     assert "cardgen.validate.prose" in modules and _loaded_by("num2words", modules) == []  # the check ran, from the store
     assert "num2words" in before and "num2words" in afresh
@@ -239,7 +204,7 @@ def test_importing_the_render_models_builds_no_validation_schema() -> None:
         print(json.dumps(models))
         """
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=fresh_env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     models: dict[str, bool] = json.loads(done.stdout)
     assert any(name.startswith("cardgen.render.standard_widgets.") for name in models)  # the widgets' models were seen
@@ -306,6 +271,6 @@ def test_the_command_line_collects_garbage_in_big_batches() -> None:
         print(gc.get_threshold() == GC_THRESHOLDS, GC_THRESHOLDS[0] > 700, gc.get_freeze_count() > 0)
         """
     )
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=fresh_env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[-3:] == ["True", "True", "True"]  # and the heap is frozen for the exit

@@ -15,6 +15,9 @@ from cardgen.games import import_game_parts, load_game_packages
 from cardgen.render import figures, layouts
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))  # tests/games is no package: the shared helpers are found from tests/
+
+from cli_modules import run_cli_modules  # noqa: E402
 GAMES = ROOT / "cardgen" / "games"
 IN_TREE = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").is_file())
 
@@ -37,7 +40,9 @@ def test_every_in_tree_package_registers_only_under_its_own_id() -> None:
     for key, folder in layouts._BUNDLED.items():
         inside = folder.resolve().relative_to(GAMES.resolve()).parts[0] if folder.resolve().is_relative_to(GAMES.resolve()) else None
         registered.append(("layouts", key, inside))
-    assert {kind for kind, _, _ in registered} == {"rules", "solver", "mechanic", "figures", "layouts"}
+    # Every in-tree game is rules data now: its packages register solvers, mechanics, figures and layouts, no rules
+    # module (the tests' toy registers one from outside cardgen.games, when its tests have run).
+    assert {kind for kind, _, package in registered if package is not None} == {"solver", "mechanic", "figures", "layouts"}
     wrong = [
         (kind, key, package) for kind, key, package in registered
         if package is not None and key.replace("-", "_") != package and not key.replace("-", "_").startswith(f"{package}_")
@@ -48,35 +53,14 @@ def test_every_in_tree_package_registers_only_under_its_own_id() -> None:
     assert "keramikos-expectimax" in agents._AGENTS  # agents are listed by name, so every package is loaded for them
 
 
-RUNNER = textwrap.dedent(
-    """
-    import json, sys
-    modules_file, *args = sys.argv[1:]
-    sys.argv = ["cardgen", *args]
-    from cardgen.cli.app import main
-    code = 0
-    try:
-        main()
-    except SystemExit as stop:
-        code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
-    with open(modules_file, "w", encoding="utf-8") as handle:
-        json.dump({"code": code, "modules": sorted(sys.modules)}, handle)
-    """
-)
-
-
 def _run(tmp_path: Path, *args: str) -> tuple[int, set[str]]:
-    record = tmp_path / "modules.json"
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    done = subprocess.run([sys.executable, "-c", RUNNER, str(record), *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
-    assert record.is_file(), done.stderr
-    data = json.loads(record.read_text(encoding="utf-8"))
-    return data["code"], set(data["modules"])
+    code, modules = run_cli_modules(tmp_path, *args)
+    return code, set(modules)
 
 
 def test_a_game_s_build_imports_no_other_game(tmp_path: Path) -> None:
-    """Keramikos (a rules module with its own widgets, layouts and figures) and Ceratopsians (rules data naming a
-    mechanic) are built with their rulebook figures, importing no other game package."""
+    """Keramikos (rules data with its own widgets, layouts, figures and planner) and Ceratopsians (rules data naming
+    a mechanic) are built with their rulebook figures, importing no other game package."""
     for game in ("keramikos", "ceratopsians"):
         out = tmp_path / game
         code, modules = _run(tmp_path, "build", str(ROOT / "specs" / game), "--out", str(out), "--quiet", "--paper", "a4", "--lang", "en")
