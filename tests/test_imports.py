@@ -54,6 +54,8 @@ NEVER_IN_A_QUIET_BUILD = (
     "cardgen.scaffold",
     "pypdfium2",
     "svgwrite",  # the face SVGs are written with the standard library's ElementTree
+    "urllib.request",  # (xml.sax.saxutils brings it, with http.client and ssl: the rulebook escapes with html.escape)
+    "ssl",
 )
 
 
@@ -155,7 +157,8 @@ def test_a_print_only_build_loads_no_rulebook_or_svg_machinery(tmp_path: Path) -
     )
     # The how-to-print page writes lengths as the card language does (0,5 mm in Portuguese) with Babel's number
     # formats; Babel's catalog machinery (messages, support) belongs to the rulebook and stays unloaded.
-    unused = ("reportlab.platypus", "jinja2", "babel.messages", "babel.support", "svgwrite", "cardgen.rulebook.build", "cardgen.rulebook.pdf", "cardgen.render.svg_backend", "cardgen.games")
+    # Nor does the cache's fingerprint read library versions with importlib.metadata's e-mail parser (folder names tell them).
+    unused = ("reportlab.platypus", "jinja2", "babel.messages", "babel.support", "svgwrite", "cardgen.rulebook.build", "cardgen.rulebook.pdf", "cardgen.render.svg_backend", "cardgen.games", "email.parser")
     assert {name: _loaded_by(name, modules) for name in unused if _loaded_by(name, modules)} == {}
 
 
@@ -255,6 +258,19 @@ def test_a_terminal_still_gets_the_bar(plain_env: pytest.MonkeyPatch) -> None:
         assert not progress_module.stderr_surely_not_a_terminal()
         assert TerminalProgress("x").shown  # rich decides, as before
         plain_env.delenv(name)
+
+
+def test_the_command_line_leaves_pydantic_plugins_out_unless_the_user_asks(tmp_path: Path) -> None:
+    """The command line sets PYDANTIC_DISABLE_PLUGINS for its process (so pydantic reads no distribution's entry points),
+    but a value the user set, even empty, stands."""
+    probe = "import os, sys; from cardgen.cli.app import main; sys.argv = ['cardgen', '--help']\ntry:\n    main()\nexcept SystemExit:\n    pass\nprint(repr(os.environ.get('PYDANTIC_DISABLE_PLUGINS')))"
+    for given, expected in ((None, "'__all__'"), ("", "''"), ("logfire", "'logfire'")):
+        env = fresh_env()
+        env.pop("PYDANTIC_DISABLE_PLUGINS", None)
+        if given is not None:
+            env["PYDANTIC_DISABLE_PLUGINS"] = given
+        done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        assert done.stdout.strip().splitlines()[-1] == expected, done.stderr
 
 
 def test_the_command_line_collects_garbage_in_big_batches() -> None:

@@ -6,8 +6,8 @@ Used by :mod:`cardgen.rulebook.pdf`, which lays the book out.
 
 from __future__ import annotations
 
+from html import escape as html_escape
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph
@@ -18,6 +18,16 @@ from cardgen.links import safe_link
 from cardgen.rulebook.document import Inline, entry_parts
 
 
+def escape(text: str) -> str:
+    """``text`` with ``&``, ``<`` and ``>`` escaped for reportlab's paragraph markup (quotes left as they are).
+
+    The standard library's ``html.escape`` rather than ``xml.sax.saxutils.escape`` (the same three
+    replacements): the latter imports ``urllib.request``, and with it ``http.client`` and ``ssl``,
+    about a tenth of the rulebook's start-up.
+    """
+    return html_escape(text, quote=False)
+
+
 def markup(runs: Inline) -> str:
     """Inline runs as reportlab paragraph markup (text escaped)."""
     out = []
@@ -25,7 +35,7 @@ def markup(runs: Inline) -> str:
         text = escape(run.text)
         href = safe_link(run.href)
         if href:
-            text = f"<a href={quoteattr(href)} color=\"#7a3b12\">{text}</a>"
+            text = f"<a href=\"{html_escape(href)}\" color=\"#7a3b12\">{text}</a>"
         if run.italic:
             text = f"<i>{text}</i>"
         if run.bold:

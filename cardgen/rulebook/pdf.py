@@ -46,7 +46,6 @@ import io
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
@@ -74,7 +73,7 @@ from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, 
 from cardgen.rulebook.hyphenate import hyphen_pairs
 from cardgen.rulebook.page_estimate import estimated_pages
 from cardgen.rulebook.paragraphs import FittingParagraph as FittingParagraph
-from cardgen.rulebook.paragraphs import Paragraphs, entry_flowables, markup
+from cardgen.rulebook.paragraphs import Paragraphs, entry_flowables, escape, markup
 from cardgen.rulebook.pictures import SceneFlowable
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}

@@ -243,6 +243,25 @@ def test_the_code_fingerprint_covers_every_file_but_compiled_bytecode(tmp_path: 
     assert _fingerprint_files(package) == expected
 
 
+def test_the_library_versions_read_from_folder_names_are_importlib_metadata_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fingerprint's library versions (read from the metadata folders' names) agree with importlib.metadata's, for every
+    distribution installed, and for both kinds of metadata folder and a name spelled another way."""
+    import importlib.metadata as metadata
+    import sys
+
+    from cardgen.cache import _distribution_key, installed_versions
+
+    found = installed_versions()
+    for distribution in metadata.distributions():
+        assert found[_distribution_key(distribution.metadata["Name"])] == distribution.version, distribution.metadata["Name"]
+    for folder in ("Some.Lib-1.2.3.dist-info", "old_lib-0.4-py3.11.egg-info", "later-9.dist-info", "not_metadata-1.0.data"):
+        (tmp_path / folder).mkdir()
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "missing"), str(tmp_path), str(tmp_path / "later")])
+    (tmp_path / "later").mkdir()
+    (tmp_path / "later" / "some_lib-7.0.dist-info").mkdir()
+    assert installed_versions() == {"some_lib": "1.2.3", "old_lib": "0.4", "later": "9"}
+
+
 def test_a_cache_opened_before_the_game_is_known(tmp_path: Path) -> None:
     """Before bind(), lookups search every game's folder and entries wait; bind() writes them into the game's folder."""
     from cardgen.cache import ArtefactCache
