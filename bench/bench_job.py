@@ -55,7 +55,20 @@ def measure_job(settings: Settings, figures: list[Figure]) -> None:
             shutil.rmtree(out, ignore_errors=True)  # cold: no build cache
             return _check(run_cardgen(["build", str(JOB), "--out", str(out), "--paper", "a4", "--quiet", *extra]), "cardgen build")
 
-        kept = interleaved(settings, {"floor": floor, "all": build, "print": lambda: build("--only", "print")})
+        def stack_floor(stack: str) -> ProcessRun:
+            command = [sys.executable, str(FLOOR), str(JOB), str(work / f"floor-{stack}.pdf"), "--import-stack", stack]
+            return _check(run_process(command), f"the floor importing the {stack} stack")
+
+        kept = interleaved(
+            settings,
+            {
+                "floor": floor,
+                "all": build,
+                "print": lambda: build("--only", "print"),
+                "stack-print": lambda: stack_floor("print"),
+                "stack-all": lambda: stack_floor("all"),
+            },
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     floors: list[tuple[ProcessRun, Load]] = kept["floor"]
@@ -73,6 +86,28 @@ def measure_job(settings: Settings, figures: list[Figure]) -> None:
             f"cardgen wall median {statistics.median(r.wall for r, _ in runs):.3f} s, floor {statistics.median(b.wall for b, _ in floors):.3f} s;"
             f" CPU ratio {cpu_ratio:.2f}x; peak memory {statistics.median(r.max_rss_mb for r, _ in runs):.0f} MB"
             f" (floor {statistics.median(b.max_rss_mb for b, _ in floors):.0f} MB); {figure.load_note()}"
+        )
+        figures.append(figure)
+    # The same job with the libraries cardgen loads imported first: what any program on cardgen's stack pays at least.
+    # Against the bare floor it tells how much of each target the imports alone take; cardgen against it, what
+    # cardgen's own code (its modules, validation, layout, the other artefacts) adds.
+    for key, build_key, stack_name, target in (
+        ("stack-print", "print", "typer, pydantic, Babel's numbers", PRINT_ONLY_TARGET),
+        ("stack-all", "all", "typer, pydantic, Babel, Jinja2, reportlab's page layout", WHOLE_JOB_TARGET),
+    ):
+        stacks = kept[key]
+        figure = Figure(
+            f"whole job, 54 cards: bare floor that first imports the libraries `cardgen build{' --only print' if build_key == 'print' else ''}` loads ({stack_name}), vs bare floor (wall ratio)",
+            "x", None, "lower",
+        )
+        figure.samples = [run.wall / base.wall for (run, _), (base, _) in zip(stacks, floors)]
+        figure.cpu = [run.cpu for run, _ in stacks]
+        figure.loads = [load for _, load in stacks] + [load for _, load in floors]
+        own = [run.wall / stack.wall for (run, _), (stack, _) in zip(kept[build_key], stacks)]
+        figure.note = (
+            f"stack floor wall median {statistics.median(r.wall for r, _ in stacks):.3f} s; the imports alone take"
+            f" {statistics.median(figure.samples) - 1:.2f}x of the {target - 1:.2f}x the target allows above the bare floor;"
+            f" cardgen {'--only print' if build_key == 'print' else 'every artefact'} is {statistics.median(own):.2f}x this stack floor; {figure.load_note()}"
         )
         figures.append(figure)
     floor_figure = Figure("whole job, 54 cards: bare reportlab floor, whole process (wall)", "s", None, "lower")

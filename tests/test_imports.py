@@ -10,6 +10,7 @@ unloaded. They assert what is loaded, never how long anything takes.
 from __future__ import annotations
 
 import io
+import importlib.util
 import json
 import os
 import subprocess
@@ -160,6 +161,20 @@ def test_a_print_only_build_loads_no_rulebook_or_svg_machinery(tmp_path: Path) -
     # Nor does the cache's fingerprint read library versions with importlib.metadata's e-mail parser (folder names tell them).
     unused = ("reportlab.platypus", "jinja2", "babel.messages", "babel.support", "svgwrite", "cardgen.rulebook.build", "cardgen.rulebook.pdf", "cardgen.render.svg_backend", "cardgen.games", "email.parser")
     assert {name: _loaded_by(name, modules) for name in unused if _loaded_by(name, modules)} == {}
+
+
+def test_the_bench_s_stack_floors_import_only_what_a_build_of_the_bench_job_loads(tmp_path: Path) -> None:
+    """bench/job_floor.py --import-stack imports, before doing the floor's job, the libraries cardgen loads for that build:
+    never one cardgen does not load (the stack floor would overstate what the stack costs)."""
+    spec = importlib.util.spec_from_file_location("job_floor", ROOT / "bench" / "job_floor.py")
+    assert spec and spec.loader
+    floor = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(floor)
+    for stack, extra in (("print", ("--only", "print")), ("all", ())):
+        out = tmp_path / stack
+        code, modules = run_cli_modules(tmp_path, "build", str(ROOT / "bench" / "job"), "--out", str(out), "--paper", "a4", "--quiet", *extra)
+        assert code == 0
+        assert [name for name in floor.STACKS[stack] if name not in modules] == [], stack
 
 
 def test_a_spec_without_rules_data_loads_no_rules_data_models(tmp_path: Path) -> None:

@@ -199,6 +199,7 @@ def test_bench_quick_runs_and_writes_json(tmp_path: Path) -> None:
     assert any(n.startswith("last step only: SVG writing") for n in names) and any(n.startswith("last step only: PDF writing") for n in names)
     assert any("`cardgen build --only print --paper a4` vs bare reportlab floor" in n for n in names)
     assert any("every artefact, vs bare reportlab floor printing the sheets only" in n for n in names)
+    assert sum("bare floor that first imports the libraries" in n for n in names) == 2
     for figure in record["figures"]:
         assert not figure["error"], figure
         assert figure["median"] is not None and figure["median"] > 0
