@@ -99,7 +99,10 @@ from cardgen.rulebook.rules_phrases import (
     ROUNDS_SAME,
     REVERSE,
     ROLL,
+    FLAG_IF,
+    FLAG_NOW,
     ROLL_DOUBLES,
+    ROLL_DOUBLES_FLAG,
     RUNS_LOWEST,
     SCORE_COUNTER,
     SCORE_SUM,
@@ -314,6 +317,9 @@ class RulesSummary:
 
     def _setup_set(self, step: SetStep) -> str:
         b = self.book
+        flagged = self.flag_set(step.set.var, step.set.value, card=False)
+        if flagged is not None:
+            return flagged
         variable = b.owned(b.variable(step.set.var), "table")
         field = b.rules.variables[step.set.var].values if step.set.var in b.rules.variables else None
         return sentence(b.say(SET_AT_SETUP, variable=variable, value=self.value(step.set.value, field, card=False)))
@@ -400,8 +406,28 @@ class RulesSummary:
         who = effect.transfer.who
         return b.say(TRANSFER, source=b.owned(b.counter(effect.transfer.from_), who), target=b.owned(b.counter(effect.transfer.to), who))
 
+    def flag_set(self, var: str, source: int | str, *, card: bool) -> str | None:
+        """Setting a yes-or-no variable in its own clauses ("From now on, the setup is over.", "The roll is a double if ...;
+        if not, ..."), None for a variable without them or a value said otherwise."""
+        b = self.book
+        if b.flag(var, True) is None:
+            return None
+        text = ExpressionText(b)
+        node = text.tree(source, card)
+        if isinstance(node, ast.Constant) and node.value in (0, 1):
+            return sentence(b.say(FLAG_NOW, state=b.flag(var, node.value == 1)))
+        if isinstance(node, ast.IfExp) and all(isinstance(n, ast.Constant) and n.value in (0, 1) for n in (node.body, node.orelse)):
+            assert isinstance(node.body, ast.Constant) and isinstance(node.orelse, ast.Constant)
+            if node.body.value != node.orelse.value:
+                state, otherwise = b.flag(var, node.body.value == 1), b.flag(var, node.orelse.value == 1)
+                return sentence(b.say(FLAG_IF, state=state, condition=text.clause(node.test), otherwise=otherwise))
+        return None
+
     def _set(self, effect: SetEffect, card: bool) -> str:
         b = self.book
+        flagged = self.flag_set(effect.set.var, effect.set.value, card=card)
+        if flagged is not None:
+            return flagged
         field = b.rules.variables[effect.set.var].values if effect.set.var in b.rules.variables else None
         return sentence(b.say(SET, variable=b.owned(b.variable(effect.set.var), "table"), value=self.value(effect.set.value, field, card=card)))
 
@@ -436,6 +462,9 @@ class RulesSummary:
         b = self.book
         die = next((d for d in b.spec.dice if d.id == effect.roll.dice), None)
         dice = b.local(die.name, die.id) if die is not None else effect.roll.dice
+        if effect.roll.doubles is not None and b.flag(effect.roll.doubles, True) is not None:
+            raised, lowered = b.flag(effect.roll.doubles, True), b.flag(effect.roll.doubles, False)
+            return b.say(ROLL_DOUBLES_FLAG, dice=dice, variable=b.owned(b.variable(effect.roll.var), "table"), raised=raised, lowered=lowered)
         if effect.roll.doubles is not None:
             return b.say(ROLL_DOUBLES, dice=dice, variable=b.owned(b.variable(effect.roll.var), "table"), doubles=b.owned(b.variable(effect.roll.doubles), "table"))
         return b.say(ROLL, dice=dice, variable=b.owned(b.variable(effect.roll.var), "table"))

@@ -202,6 +202,13 @@ class Phrasebook:
             return Named(self._readable(variable_id), None)
         return Named(self.local(variable.name, self._readable(variable_id)), variable.gender.get(self.locale))
 
+    def flag(self, variable_id: str, raised: bool) -> str | None:
+        """The clause a yes-or-no variable's declaration gives for its value 1 (``raised``) or 0, None when it declares none."""
+        variable = self.rules.variables.get(variable_id)
+        if variable is None or variable.flag is None:
+            return None
+        return self.local(variable.flag.raised if raised else variable.flag.lowered, variable_id)
+
     def field(self, field_id: str) -> Named:
         definition = self.fields.get(field_id)
         if definition is None:
@@ -397,6 +404,10 @@ class ExpressionText:
             return b.listing(parts, "standard" if isinstance(node.op, ast.And) != negated else "or")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             return self.clause(node.operand, not negated)
+        if isinstance(node, ast.Name):  # a yes-or-no variable read as a condition: true when it is 1
+            said = b.flag(node.id, not negated)
+            if said is not None:
+                return said
         if isinstance(node, ast.IfExp):
             text = b.say(EITHER, then=self.clause(node.body), condition=self.clause(node.test), otherwise=self.clause(node.orelse))
             return b.say(NOT_SO, condition=text) if negated else text
@@ -469,6 +480,12 @@ class ExpressionText:
         special = self.special(left, kind, right, negated)
         if special is not None:
             return special
+        if kind in (ast.Eq, ast.NotEq) and isinstance(left, ast.Name) and isinstance(right, ast.Constant) and right.value in (0, 1):
+            is_one = (right.value == 1) == (kind is ast.Eq)  # `full == 1`, `full != 0`: the variable is 1
+            raised = is_one != negated
+            said = b.flag(left.id, raised)
+            if said is not None:
+                return said
         field = self.field_of(left) or self.field_of(right)
         phrases = COMPARISONS[kind]
         return b.say(phrases[1] if negated else phrases[0], left=self.term(left, field), right=self.term(right, field))

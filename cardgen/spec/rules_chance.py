@@ -149,6 +149,8 @@ def chance_problems(spec: Spec, rules: RulesData, effects: Sequence[tuple[PathKe
                     yield path + ("roll", key), f"no variable {name!r}", CODE
                 elif variable.values is not None:
                     yield path + ("roll", key), f"variable {name!r} takes the values of card field {variable.values!r}; a roll's {key} variable holds {held} (declare it without `values`)", CODE
+                elif key == "var" and variable.flag is not None:
+                    yield path + ("roll", key), f"variable {name!r} is a `flag` (1 or 0); a roll's var holds the total rolled", CODE
             if roll.doubles is not None and roll.doubles == roll.var:
                 yield path + ("roll", "doubles"), f"variable {roll.var!r} cannot hold both the total and whether the dice show the same face", CODE
         if isinstance(effect, StealEffect):

@@ -45,7 +45,7 @@ from cardgen.spec.rules_data import (
     TransferEffect,
 )
 from cardgen.spec.rules_chance import aimed_steps, binds_target, chance_problems, chosen_from_target, dice_rolled, passed_over_to, steal_zone_uses, target_expressions
-from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ROUND_NAMES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression
+from cardgen.spec.rules_expr import BUILTIN_NAMES, CARD_ATTRIBUTES, ROUND_NAMES, ANY, MIXED, NUMBER, TEXT, ExpressionError, Names, Reads, check_expression, field_kind, parse_expression, read_tree
 from cardgen.spec.rules_majority import majority_fields, majority_problems
 from cardgen.spec.rules_rows_check import row_filled, row_problems, row_reads
 from cardgen.spec.rules_sets import FILL_WORDS, fill_words, sets_fields, sets_problems
@@ -340,6 +340,8 @@ def rules_problems(spec: Spec, rules: RulesData, mechanic_fills: frozenset[str] 
     for name, variable in rules.variables.items():
         if variable.values is not None and variable.values not in names.fields and variable.values not in CARD_ATTRIBUTES:
             yield ("rules", "variables", name, "values"), f"no card field {variable.values!r} in the decks in play", "CG175"
+        if variable.flag is not None and variable.values is not None:
+            yield ("rules", "variables", name, "flag"), f"variable {name!r} holds the values of card field {variable.values!r}; a `flag` holds only 1 or 0", "CG175"
     for k, score in enumerate(rules.scoring):
         if isinstance(score, SumScore) and score.sum.field not in names.fields:
             yield ("rules", "scoring", k, "sum", "field"), f"no card field {score.sum.field!r} in the decks in play", "CG175"
@@ -470,10 +472,29 @@ def _kind_problem(rules: RulesData, names: Names, path: PathKey, source: int | s
         return f"{source!r} gives neither a whole number nor one of {', '.join(FILL_WORDS)} (a text that is an option whose choices are those words)"
     if path[-2:] == ("set", "value"):
         var = _set_variable(rules, path)
+        if var in rules.variables and rules.variables[var].flag is not None and not flag_value(source):
+            return f"{source!r} may give a value other than 1 or 0, and variable {var!r} is a `flag` (give 1, 0 or `1 if CONDITION else 0`)"
         wanted = names.variable_kinds.get(var, ANY) if var is not None else ANY
         if ANY not in (wanted, kind) and kind != wanted:
             return f"{source!r} gives {kind} values, and variable {var!r} takes {wanted} values (those of its field)"
     return None
+
+
+def flag_value(source: int | str) -> bool:
+    """Whether ``source`` can only give 1 or 0: one of them, or ``A if CONDITION else B`` with such an A and B."""
+    if isinstance(source, int):
+        return source in (0, 1) and not isinstance(source, bool)
+    try:
+        tree = read_tree(source)
+    except ExpressionError:
+        return True  # (a text the checker refuses is reported there)
+
+    def only_0_or_1(node: ast.expr) -> bool:
+        if isinstance(node, ast.IfExp):
+            return only_0_or_1(node.body) and only_0_or_1(node.orelse)
+        return isinstance(node, ast.Constant) and type(node.value) is int and node.value in (0, 1)
+
+    return only_0_or_1(tree)
 
 
 def _set_variable(rules: RulesData, path: PathKey) -> str | None:

@@ -83,6 +83,19 @@ class Variable(RulesModel):
         default=None, description="The variable's name in every locale ('suit to follow'), for the generated rulebook text (defaults to the id)."
     )
     gender: dict[str, Gender] = Field(default_factory=dict, description=GENDER_DESCRIPTION)
+    flag: "FlagPhrases | None" = Field(
+        default=None,
+        description="For a variable that only ever holds 1 or 0 (a roll's `doubles`, a signal a setup loop stops on): what each "
+        "value means, as a clause in every locale. The generated rulebook says these clauses where it would say 'is 1' or 'is 0' "
+        "(`full == 1` reads 'the setup is over'), and the validator refuses any value but 1 and 0 for it (CG175).",
+    )
+
+
+class FlagPhrases(RulesModel):
+    """What a yes-or-no variable's two values mean, each as a clause that reads as a whole sentence."""
+
+    raised: LocalText = Field(description="The clause true when the variable is 1 ('the roll is a double').")
+    lowered: LocalText = Field(description="The clause true when it is 0 ('the roll is not a double').")
 
 
 # --- effects ----------------------------------------------------------------------------------------

@@ -13,11 +13,13 @@ effect never runs there (:func:`cardgen.spec.rules_fold.never_holds`).
 
 from __future__ import annotations
 
+import ast
 from typing import Any, Callable, Iterator
 
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import all_effects
-from cardgen.spec.rules_data import AddEffect, ArrangeEffect, MajorityScore, MoveEffect, OneOfEachScore, RulesData, SwapEffect
+from cardgen.spec.rules_data import AddEffect, ArrangeEffect, MajorityScore, MoveEffect, OneOfEachScore, RulesData, SetStep, SwapEffect
+from cardgen.spec.rules_expr import ExpressionError, read_tree
 from cardgen.spec.rules_fold import Constants, constants_at, fold, never_holds
 from cardgen.spec.source import PathKey
 
@@ -46,6 +48,7 @@ def inert_problems(spec: Spec, rules: RulesData) -> Iterator[Inert]:
         elif isinstance(effect, ArrangeEffect) and effect.arrange.count != "all":
             yield from _when(at_counts, path + ("arrange", "count"), effect.arrange.count, lambda v: v <= 1,
                              f"arranges at most one card of {effect.arrange.zone!r}, so no order can change", len(every_count))
+    yield from _unread_setup_sets(rules)
     at_counts = every_count
     for k, item in enumerate(rules.scoring):
         if isinstance(item, MajorityScore):
@@ -60,6 +63,48 @@ def inert_problems(spec: Spec, rules: RulesData) -> Iterator[Inert]:
                              "multiplies sets by 1, so a multiplied set scores what it scored")
         if "bonus" in written:
             yield from _when(at_counts, here + ("bonus",), sets.bonus, lambda v: v == 0, "gives a bonus of 0 points")
+
+
+def _unread_setup_sets(rules: RulesData) -> Iterator[Inert]:
+    """A setup step setting a variable that nothing after it reads (no later setup step, nothing of play): it does nothing.
+
+    Every text of the rules data after the step that parses as an expression counts as reading the names in it, so the
+    check errs towards silence (a later ``set`` of the same variable counts too). Rules with named mechanics are left
+    alone: a mechanic's Python may read any variable.
+    """
+    if rules.mechanics:
+        return
+    later_texts: list[str] = []
+    data = rules.model_dump(by_alias=True)
+    for key, value in data.items():
+        if key != "setup":
+            later_texts.extend(_texts(value))
+    for i in range(len(rules.setup) - 1, -1, -1):
+        step = rules.setup[i]
+        if isinstance(step, SetStep) and not any(step.set.var in _names_in(text) for text in later_texts):
+            yield ("rules", "setup", i, "set", "var"), f"sets variable {step.set.var!r}, which nothing after this step reads: the rule does nothing", False
+        later_texts.extend(_texts(data["setup"][i]))
+
+
+def _texts(value: Any) -> Iterator[str]:
+    """Every string inside a dumped model (keys left out)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _texts(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _texts(item)
+
+
+def _names_in(text: str) -> set[str]:
+    """The bare names a text reads when it parses as an expression (nothing when it does not)."""
+    try:
+        tree = read_tree(text)
+    except (ExpressionError, ValueError):
+        return set()
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
 
 
 def _moves_in_place(effect: MoveEffect) -> bool:

@@ -118,3 +118,76 @@ def test_each_misuse_is_refused_at_its_place(tmp_path: Path, name: str, change: 
     result = validate_folder(_copy(tmp_path, change), kinds=("static",))
     found = [(f.code, f.path) for f in result.findings if f.severity is Severity.ERROR]
     assert ("CG175", "rules.turn[0].options[0].do[0].roll.doubles") in found, found
+
+
+FLAG = {"raised": {"en": "the roll is a double", "pt_BR": "a rolagem é de dados iguais"},
+        "lowered": {"en": "the roll is not a double", "pt_BR": "a rolagem não é de dados iguais"}}
+
+
+def _flagged(data: dict[str, Any]) -> None:
+    data["rules"]["variables"]["double"]["flag"] = FLAG
+
+
+@pytest.mark.parametrize("condition", ["double == 1", "double != 0", "double", "1 == double", "not double == 0"])
+def test_a_flag_is_said_in_its_own_words(tmp_path: Path, condition: str) -> None:
+    """Every way of asking whether the flag is 1 reads as its raised clause; the roll says both clauses; no "is 1" is left."""
+    from cardgen.rulebook.i18n import translations
+
+    def ask(data: dict[str, Any]) -> None:
+        _flagged(data)
+        dig = next(o for o in data["rules"]["turn"][1]["options"] if o["id"] == "dig")
+        dig["when"] = f"(rolled >= numbers.dig_at or {condition}) and count(bag) > 0"
+
+    folder = _copy(tmp_path, ask)
+    assert [f.render() for f in validate_folder(folder, kinds=("static",)).findings if f.severity is Severity.ERROR] == []
+    loaded = load_spec(folder)
+    assert loaded.spec is not None
+    for locale, raised, rolled in (
+        ("en", "or the roll is a double", "If every die shows the same face, the roll is a double; if not, the roll is not a double."),
+        ("pt_BR", "ou a rolagem é de dados iguais", "Se todos os dados mostram a mesma face, a rolagem é de dados iguais; se não, a rolagem não é de dados iguais."),
+    ):
+        summary = rules_summary(loaded.spec, locale, translations(locale))
+        assert summary is not None
+        text = str(summary["turn"])
+        assert raised in text and rolled in text, text
+        assert " is 1" not in text and " é 1" not in text
+
+
+@pytest.mark.parametrize(("source", "words"), [
+    (1, "From now on, the roll is a double."),
+    (0, "From now on, the roll is not a double."),
+    ("1 if count(bag) > 2 else 0", "The roll is a double if the number of cards in"),
+    ("0 if count(bag) > 2 else 1", "The roll is not a double if the number of cards in"),
+])
+def test_setting_a_flag_is_said_in_its_own_words(tmp_path: Path, source: int | str, words: str) -> None:
+    from cardgen.rulebook.i18n import translations
+
+    def set_it(data: dict[str, Any]) -> None:
+        _flagged(data)
+        data["rules"]["turn"][0]["options"][0]["do"].insert(0, {"set": {"var": "double", "value": source}})
+
+    loaded = load_spec(_copy(tmp_path, set_it))
+    assert loaded.spec is not None
+    summary = rules_summary(loaded.spec, "en", translations("en"))
+    assert summary is not None
+    assert words in str(summary["turn"]), summary["turn"]
+
+
+FLAG_MUTANTS: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
+    ("a flag with values", lambda d: d["rules"]["variables"]["double"].__setitem__("values", "value"), "rules.variables.double.flag"),
+    ("a flag holding the total", lambda d: d["rules"]["variables"]["rolled"].__setitem__("flag", FLAG), "rules.turn[0].options[0].do[0].roll.var"),
+    ("a flag set to 2", lambda d: d["rules"]["turn"][0]["options"][0]["do"].insert(0, {"set": {"var": "double", "value": 2}}), "rules.turn[0].options[0].do[0].set.value"),
+    ("a flag set to a count", lambda d: d["rules"]["turn"][0]["options"][0]["do"].insert(0, {"set": {"var": "double", "value": "count(bag)"}}), "rules.turn[0].options[0].do[0].set.value"),
+    ("a flag set to 1 or 2", lambda d: d["rules"]["turn"][0]["options"][0]["do"].insert(0, {"set": {"var": "double", "value": "1 if count(bag) > 2 else 2"}}), "rules.turn[0].options[0].do[0].set.value"),
+]
+
+
+@pytest.mark.parametrize(("name", "change", "path"), FLAG_MUTANTS, ids=[m[0] for m in FLAG_MUTANTS])
+def test_each_misuse_of_a_flag_is_refused_at_its_place(tmp_path: Path, name: str, change: Callable[[dict[str, Any]], object], path: str) -> None:
+    def both(data: dict[str, Any]) -> None:
+        _flagged(data)
+        change(data)
+
+    result = validate_folder(_copy(tmp_path, both), kinds=("static",))
+    found = [(f.code, f.path) for f in result.findings if f.severity is Severity.ERROR]
+    assert ("CG175", path) in found, found

@@ -196,7 +196,7 @@ def test_the_rulebook_says_the_rows_the_loop_and_the_shuffle_back(tmp_path: Path
             "Put the cards of the cards set aside onto the deck and shuffle the deck.",
         ),
         "pt_BR": (
-            "Repita até que o baralho está vazio",
+            "Repita, parando quando o baralho está vazio",
             "não há pilha das pilhas para a qual o nível da carta da pilha é o nível da carta do topo do baralho e a pilha está vazia",
             "para baixo da pilha das pilhas com menos cartas (a mais à esquerda no empate) entre aquelas para as quais",
             "Ponha as cartas das cartas deixadas de lado sobre o baralho e embaralhe o baralho.",

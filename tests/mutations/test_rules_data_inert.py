@@ -205,3 +205,21 @@ def test_a_value_the_rules_set_a_variable_to_is_not_reported(tmp_path: Path) -> 
         "where", "suit == 'nothing' or card.suit == suit"))
     found = _literal(folder)
     assert len(found) == 1 and "suit 'nothing'" in found[0].message, rendered(found)
+
+
+def test_a_setup_set_nothing_after_it_reads_is_refused(tmp_path: Path) -> None:
+    """Keramikos' setup loop stops on variable ``full``; setting it again once the loop is done changes nothing: refused at
+    that step. Read later (a turn's condition), the same step is kept."""
+    folder = copy_spec("keramikos", tmp_path)
+    edit_yaml(folder, lambda d: d["rules"]["setup"].append({"set": {"var": "full", "value": 0}}))
+    found = errors(_inert(folder), "CG182")
+    assert found and "var: full" in line_of(found[0]) and "nothing after this step reads" in found[0].message
+
+    def read_in_play(data: Any) -> None:
+        data["rules"]["setup"].append({"set": {"var": "full", "value": 0}})
+        option = data["rules"]["turn"][0]["options"][0]
+        option["when"] = f"({option['when']}) and full == 0"
+
+    folder = copy_spec("keramikos", tmp_path / "read")
+    edit_yaml(folder, read_in_play)
+    assert [f for f in _inert(folder) if "nothing after this step reads" in f.message] == []
