@@ -213,7 +213,9 @@ CARDS = NP_("%(num)s card", "%(num)s cards")
 TOP_CARDS = NP_("the top card", "the top %(num)s cards")
 SOME_CARDS = NP_("a card", "%(num)s cards")
 EVERY_CARD = N_("every card")
-CARDS_BY = N_("a number of cards equal to %(amount)s")
+CARDS_BY = N_("a number of cards (%(amount)s)")
+"""A count worked out in play, closed by its brackets: the phrases put 'of the deck' after it, which would otherwise
+read as the end of the count ('... minus the markers left of the deck')."""
 WITH_PLAYERS = NP_("%(what)s with %(num)s player", "%(what)s with %(num)s players")
 WITH_PLAYER_RANGE = N_("%(what)s with %(low)s to %(high)s players")
 NO_CARD = N_("no card")

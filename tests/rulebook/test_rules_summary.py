@@ -601,7 +601,7 @@ def test_a_count_that_is_nothing_unless_a_condition_holds(count: str, expected: 
 
 def test_generated_rules_read_as_the_chosen_options_play_and_say_guarded_counts_as_conditions() -> None:
     """No shipped game's generated rules name a rule option (each is folded to the spec's choice, in pile conditions
-    too) or say a count as "a number of cards equal to 1 if ... else 0" (it reads "If ...: move the top card")."""
+    too) or say a count as "a number of cards (1 if ... else 0)" (it reads "If ...: move the top card")."""
     import json
 
     for folder in sorted((ROOT / "specs").iterdir()):
@@ -610,13 +610,26 @@ def test_generated_rules_read_as_the_chosen_options_play_and_say_guarded_counts_
             continue
         for locale in LOCALES:
             text = json.dumps(summary_of(spec, locale), ensure_ascii=False)
-            for said in ("rule option", "opção de regra", "equal to 1 if", "igual a 1 se"):
+            for said in ("rule option", "opção de regra", "cards (1 if", "cartas (1 se"):
                 assert said not in text, (folder.name, locale, said)
     keramikos = load_clean(ROOT / "specs" / "keramikos")
     assert keramikos is not None
     setup = " ".join(summary_of(keramikos, "en")["setup"])
     assert "If the card type of the top card of the deck is Pottery: Move the top card of the deck beneath" in setup
     assert "one at a time" not in setup  # one card moves: no order to say, and no move that stops
+
+
+def test_a_count_worked_out_in_play_is_closed_before_the_zone_it_comes_from() -> None:
+    """A move's count that is a formula stands in brackets, so "of the deck" after it names where the cards come from,
+    never the end of the formula ("... minus the markers left this turn of the deck")."""
+    keramikos = load_clean(ROOT / "specs" / "keramikos")
+    assert keramikos is not None
+    for locale, said in (
+        ("en", "a number of cards (the number of Marker pieces each player owns minus the number of markers left this turn) of the deck, one at a time"),
+        ("pt_BR", "um número de cartas (o número de peças de Marcador de cada jogador menos o número de marcadores que restam neste turno) do baralho, uma de cada vez"),
+    ):
+        text = all_text(summary_of(keramikos, locale))
+        assert said in text, text
 
 
 def test_the_first_player_sentence_leaves_the_choice_to_the_setup() -> None:
