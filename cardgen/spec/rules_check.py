@@ -700,7 +700,10 @@ def derived_contract(spec: Spec, rules: RulesData) -> RulesContract:
         }
         art = frozenset(name for name in deck.fields if name not in reads.fields)
         types = frozenset(t.id for t in deck.card_types) if deck.card_types else None
-        decks[deck.id] = DeckRule(fields=fields, art_fields=art, effects=frozenset(rules.effects), card_types=types, open_types=True)
+        # A card effect the rules data does not define is refused once, as CG175 with its own hint (_effect_problems):
+        # the derived contract lists the cards' effects too, so the generic contract check does not report it again.
+        carried = frozenset(card.effect for card in deck.cards if card.effect is not None)
+        decks[deck.id] = DeckRule(fields=fields, art_fields=art, effects=frozenset(rules.effects) | carried, card_types=types, open_types=True)
     deal = {entry.split(".", 1)[1]: (0, 10_000) for entry in reads.setup if entry.startswith("deal.")}
     display = {entry.split(".", 1)[1]: (0, 10_000) for entry in reads.setup if entry.startswith("display.")}
     pieces = frozenset(entry.split(".", 1)[1] for entry in reads.setup if entry.startswith("pieces."))

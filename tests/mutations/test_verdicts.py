@@ -44,6 +44,17 @@ def test_a_number_the_rules_data_read_is_missing(tmp_path: Path) -> None:
     assert found[0].path == "rules.scoring[0].one_of_each.points" and "set_points" in found[0].message
 
 
+def test_an_effect_the_rules_data_do_not_define_is_one_finding(tmp_path: Path) -> None:
+    """A card of a data game carrying an effect its rules data lack is refused once, by the rules-data check (CG175),
+    not a second time by the contract derived from the same rules data (CG171)."""
+    from .helpers import edit_csv_row
+
+    folder = copy_spec("crazy-eights", tmp_path)
+    edit_csv_row(folder / "cards.csv", "a-spades", effect="teleport")
+    found = _only(folder, "CG175")
+    assert [(f.path, "'teleport'" in f.message) for f in found] == [("decks[0].cards[0].effect", True)]
+
+
 def test_a_second_hand_size_is_a_number_nobody_reads(tmp_path: Path) -> None:
     """Mausoleum Guardians deals the setup table's count; a hand_size number beside it is refused."""
     folder = copy_spec("mausoleum-guardians", tmp_path)
