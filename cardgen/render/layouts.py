@@ -64,6 +64,23 @@ def bundled_layouts(rules_id: str | None) -> Path | None:
     return _BUNDLED.get(rules_id)
 
 
+def package_problem(spec: Spec) -> str | None:
+    """Why the spec's ``package:`` cannot be used (beside a rules module, or no such package installed), or None."""
+    if spec.package is None:
+        return None
+    if spec.rules_module is not None:
+        return f"package {spec.package!r} is given beside rules module {spec.rules_module!r}, whose own package the spec takes"
+    if bundled_layouts(spec.package) is not None:
+        return None
+    from cardgen.games import load_game_package
+    from cardgen.render.figures import registered_figures
+
+    load_game_package(spec.package, "figures")
+    if registered_figures(spec.package) is not None:
+        return None
+    return f"no game package {spec.package!r} is installed (none registers layouts or figures under that id)"
+
+
 def is_bundled(path: Path) -> bool:
     """Whether ``path`` is one of the layouts bundled with a game package (not a spec's own file)."""
     resolved = path.resolve()

@@ -451,6 +451,12 @@ class Spec(SpecModel):
         description="How the game is played, for simulation: the id of a registered rules module (Python, for named mechanics), "
         "or the rules as data (zones, setup, turn, effects, end, scoring) played by the generic interpreter; none: no simulation.",
     )
+    package: Identifier | None = Field(
+        default=None,
+        description="The game package whose layouts, widgets and rulebook figures a spec written as rules data (or without rules) uses; "
+        "by default the one registered under the spec's own id. A variant of a shipped game, copied under a new id, names the "
+        "original's (`package: keramikos`) to keep its card faces. A spec naming a rules module takes that module's package (CG215).",
+    )
     palettes: list[Palette] = Field(default_factory=list, description="Styles, colours and seats, each told apart by colour and symbol.")
     seats: Identifier | None = Field(default=None, description="The palette whose entries mark the players' pieces, in seat order.")
     decks: list[Deck] = Field(default_factory=list, description="The card decks.")
@@ -481,9 +487,12 @@ class Spec(SpecModel):
     @property
     def package_id(self) -> str | None:
         """The id a game package registers its layouts and figures under for this spec: the rules module it names,
-        or for a game written as rules data, the spec's own id (its package keeps widgets, layouts and figures)."""
+        else the package it names (``package:``), else for a game written as rules data the spec's own id (its package
+        keeps widgets, layouts and figures)."""
         if self.rules_module is not None:
             return self.rules_module
+        if self.package is not None:
+            return self.package
         return self.id if self.rules_data is not None else None
 
     @property

@@ -86,3 +86,53 @@ def test_a_mechanic_named_after_its_package_imports_that_package_alone(tmp_path:
     report = json.loads(result.stdout)
     assert report["found"]
     assert {_package_of(name) for name in report["modules"]} == {"ceramus"}, report["modules"]
+
+
+def _renamed_copy(tmp_path: Path, spec: str, new_id: str, package: str | None) -> Path:
+    import shutil
+
+    folder = tmp_path / new_id
+    shutil.copytree(ROOT / "specs" / spec, folder)
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    assert f"\nid: {spec}\n" in text
+    text = text.replace(f"\nid: {spec}\n", f"\nid: {new_id}\n" + (f"package: {package}\n" if package else ""), 1)
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_a_renamed_copy_of_a_data_game_keeps_its_faces_by_naming_the_package(tmp_path: Path) -> None:
+    """A variant copied under a new id draws the original's card faces when it names the original's package, and the
+    generic faces when it does not (its own id has no package): `package:` is what carries the layouts over."""
+    from cardgen.catalogue import validate_folder
+    from cardgen.render.faces import face_set
+    from cardgen.render.scene import scene_digest
+    from cardgen.spec.load import load_spec
+
+    def digests(folder: Path) -> dict[str, str]:
+        loaded = load_spec(folder)
+        assert loaded.spec is not None
+        return {face.key: scene_digest(face.scene) for face in face_set(loaded, "en").faces}
+
+    original = digests(ROOT / "specs" / "mausoleum-guardians")
+    named = _renamed_copy(tmp_path, "mausoleum-guardians", "my-guardians", "mausoleum-guardians")
+    assert [f.render() for f in validate_folder(named).findings if f.code == "CG215"] == []
+    assert digests(named) == original
+    assert digests(_renamed_copy(tmp_path, "mausoleum-guardians", "other-guardians", None)) != original
+
+
+def test_a_package_that_is_not_installed_or_stands_beside_a_rules_module_is_refused(tmp_path: Path) -> None:
+    from cardgen.catalogue import validate_folder
+
+    missing = _renamed_copy(tmp_path, "keramikos", "my-keramikos", "keramikoss")
+    found = [f for f in validate_folder(missing).findings if f.code == "CG215"]
+    assert [(f.path, f.line) for f in found] == [("package", 4)] and "'keramikoss'" in found[0].message
+    import shutil
+
+    import engine.toy_rules  # noqa: F401  (registers the toy rules module, which the fixture names)
+
+    toy = tmp_path / "toy"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "toy", toy)
+    text = (toy / "game.yaml").read_text(encoding="utf-8")
+    (toy / "game.yaml").write_text(text.replace("\nrules: toy\n", "\nrules: toy\npackage: keramikos\n", 1), encoding="utf-8")
+    found = [f for f in validate_folder(toy).findings if f.code == "CG215"]
+    assert len(found) == 1 and "beside rules module 'toy'" in found[0].message
