@@ -514,6 +514,7 @@ def typeset_pdf(
     styles = make_styles(locale)
     pagesize = PAPERS[paper]
     credit_markup = escape(footer_credit)
+    page_style = ParagraphStyle("page", parent=styles.footer, alignment=2)
 
     def footer(canvas: Any, template: Any) -> None:
         canvas.saveState()
@@ -523,7 +524,7 @@ def typeset_pdf(
         canvas.setLineWidth(0.4)
         canvas.line(MARGIN, rule_y, width - MARGIN, rule_y)
         label_width = 30 * mm
-        label = KeptParagraph(escape(page_label(canvas.getPageNumber())), ParagraphStyle("page", parent=styles.footer, alignment=2))
+        label = KeptParagraph(escape(page_label(canvas.getPageNumber())), page_style)
         _, label_height = label.wrapOn(canvas, label_width, FOOTER_HEIGHT)
         label.drawOn(canvas, width - MARGIN - label_width, rule_y - 3 - label_height)
         credit = KeptParagraph(credit_markup, styles.footer)

@@ -3,7 +3,8 @@
 One process builds a game, then after each edit of one kind of input (a card's name in either language, a rule
 number, a setup entry, the prose, the title) rebuilds it into the same folder with everything a rebuild reuses:
 the artefact cache, the worked turn's moves kept under their text-free key, the rulebooks' kept line breaks,
-the interpreter's compiled code. Each rebuild's files must be byte for byte those of a build of the same edited
+the interpreter's compiled code. Beside it, a second folder is rebuilt as a new process would, its lines read
+from the build's cache only. Each rebuild's files must be byte for byte those of a build of the same edited
 spec into a new folder with no cache and no kept lines, and must differ from the files before the edit where
 the edit shows. What is checked is the files, never how long anything takes.
 """
@@ -20,7 +21,7 @@ import yaml
 
 from cardgen.artefacts import BuildOptions
 from cardgen.build import build_game, build_lock
-from cardgen.rulebook.line_breaks import keep_line_breaks, line_break_counts
+from cardgen.rulebook.line_breaks import forget_line_breaks, keep_line_breaks, line_break_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "no-thanks"
@@ -74,7 +75,8 @@ EDITS: list[tuple[str, Callable[[Path], None], tuple[str, ...]]] = [
 def test_each_rebuild_writes_what_a_cold_build_writes(tmp_path: Path) -> None:
     spec = tmp_path / "specs" / GAME
     shutil.copytree(ROOT / "specs" / GAME, spec)
-    out = tmp_path / "out"
+    out, again = tmp_path / "out", tmp_path / "again"
+    _build(spec, again, cache=True)  # (built by a one-shot build: its rebuilds read lines from the cache only)
     with keep_line_breaks():
         before = _build(spec, out, cache=True)
         for index, (what, edit, shown) in enumerate(EDITS):
@@ -83,11 +85,16 @@ def test_each_rebuild_writes_what_a_cold_build_writes(tmp_path: Path) -> None:
             with keep_line_breaks():
                 rebuilt = _build(spec, out, cache=True)
             assert line_break_counts()["hits"] > kept, f"after editing {what}, the rebuild reused kept lines"
+            forget_line_breaks()  # as a new process: the lines kept in the build's cache only
+            kept = line_break_counts()["hits"]
+            with keep_line_breaks(False):
+                anew = _build(spec, again, cache=True)
+            assert line_break_counts()["hits"] > kept, f"after editing {what}, a new process's rebuild read kept lines from the cache"
             with keep_line_breaks(False):
                 cold = _build(spec, tmp_path / f"cold{index}", cache=False)
-            assert sorted(rebuilt) == sorted(cold), what
-            different = [name for name in cold if rebuilt[name] != cold[name]]
-            assert not different, f"after editing {what}, the rebuild wrote {different} unlike a cold build"
+            assert sorted(rebuilt) == sorted(cold) == sorted(anew), what
+            different = [name for name in cold if rebuilt[name] != cold[name] or anew[name] != cold[name]]
+            assert not different, f"after editing {what}, a rebuild wrote {different} unlike a cold build"
             changed = [name for name in rebuilt if before.get(name) != rebuilt[name]]
             for part in shown:
                 assert any(part in name for name in changed), f"editing {what} changed {part!r}: {changed}"
@@ -116,6 +123,9 @@ def test_watch_builds_with_kept_lines_and_a_one_shot_build_without(tmp_path: Pat
     assert result.exit_code == 0, result.output
     assert seen == [True], "watch's builds keep their rulebooks' lines"
     assert not line_breaks._enabled[0], "and only while it runs"
-    before = line_break_counts()
+    forget_line_breaks()
     _build(spec, tmp_path / "once", cache=True)
-    assert line_break_counts() == before, "a one-shot build keeps none"
+    assert not line_breaks._memo, "a one-shot build keeps no lines in the process (only in its cache)"
+    before = line_break_counts()
+    _build(spec, tmp_path / "uncached", cache=False)
+    assert line_break_counts() == before, "and a build without a cache none at all"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import shutil
+import zlib
 from pathlib import Path
 
 import pytest
@@ -18,9 +19,9 @@ from reportlab.lib.styles import ParagraphStyle
 from cardgen.rulebook import line_breaks
 from cardgen.cache import ArtefactCache
 from cardgen.render.scene import Scene
-from cardgen.rulebook.build import Rulebook, prepare_rulebook, typeset_rulebook
+from cardgen.rulebook.build import Rulebook, _typeset_keeping_lines, prepare_rulebook, typeset_rulebook
 from cardgen.rulebook.figures import play_figures
-from cardgen.rulebook.line_breaks import KeptParagraph, keep_line_breaks, line_break_counts, style_key
+from cardgen.rulebook.line_breaks import KeptParagraph, LinePack, keep_line_breaks, line_break_counts, pack_key, style_key
 from cardgen.spec.load import load_spec
 from cardgen.spec.models import Spec
 
@@ -64,7 +65,7 @@ def test_kept_lines_typeset_the_book_a_fresh_layout_typesets(folder: Path, tmp_p
         before = line_break_counts()
         assert _typeset_all(books, papers) == fresh, "the kept lines are the lines"
         after = line_break_counts()
-    assert after["hits"] > before["hits"] and after["misses"] == before["misses"], "every paragraph met again was given its lines"
+    assert after["hits"] > before["hits"] and after["misses"] == before["misses"], "every paragraph kept was given its lines"
     # An edit of one card's name: the rebuilt books are those typeset afresh from the edited spec.
     copy = tmp_path / folder.name
     shutil.copytree(folder, copy)
@@ -114,7 +115,7 @@ def test_a_key_covers_text_style_width_and_what_happened_to_the_paragraph() -> N
     line_breaks.forget_line_breaks()
     body = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=12)
     bigger = ParagraphStyle("body", fontName="Helvetica", fontSize=11, leading=12)
-    text = "A paragraph long enough to be broken into a few lines at the widths this test lays it out at. " * 3
+    text = "A paragraph <b>long enough</b> to be broken into a few lines at the widths this test lays it out at. " * 3  # (several fragments)
     with keep_line_breaks():
         first = KeptParagraph(text, body)
         height = first.wrap(200, 1000)[1]
@@ -140,5 +141,45 @@ def test_without_the_switch_nothing_is_kept() -> None:
     before = line_break_counts()
     style = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=12)
     for _ in range(2):
-        KeptParagraph("Some text that is laid out twice.", style).wrap(100, 100)
+        KeptParagraph("<b>Some</b> text that is laid out twice.", style).wrap(100, 100)
     assert line_break_counts() == before
+
+
+def test_a_line_pack_reads_back_and_a_damaged_one_reads_as_empty() -> None:
+    pack = LinePack({})
+    pack.keep("a" * 64, b"one")
+    pack.keep("b" * 64, b"two\nlines 9\n")
+    assert LinePack.read(pack.payload()).stored == {"a" * 64: b"one", "b" * 64: b"two\nlines 9\n"}
+    for bad in (None, b"", b"not compressed", zlib.compress(b"x 5\nab"), zlib.compress(b"no header"), zlib.compress(b"x -1\n")):
+        assert LinePack.read(bad).stored == {}
+
+
+def test_a_book_whose_kept_lines_do_not_read_back_is_broken_afresh(tmp_path: Path) -> None:
+    folder = ROOT / "specs" / "no-thanks"
+    cache = ArtefactCache(tmp_path / "cache")
+    spec, rulebook, pictures = _prepared(folder, cache)[0]
+    fresh = typeset_rulebook(spec, rulebook, "a4", pictures).data
+    line_breaks.forget_line_breaks()
+    assert _typeset_keeping_lines(spec, rulebook, "a4", pictures, cache) == fresh
+    key = pack_key(cache, rulebook.locale, "a4")
+    stored = LinePack.read(cache.get(key)).stored
+    assert stored, "the layout kept its lines in the cache"
+    damaged = LinePack({})
+    for digest in stored:
+        damaged.keep(digest, b"not a pickle")
+    cache.put(key, damaged.payload())
+    before = line_break_counts()
+    assert _typeset_keeping_lines(spec, rulebook, "a4", pictures, cache) == fresh
+    after = line_break_counts()
+    assert after["hits"] == before["hits"] and after["misses"] > before["misses"]
+    assert LinePack.read(cache.get(key)).stored == stored, "and its lines were kept again"
+
+
+def test_a_paragraph_of_one_fragment_is_not_kept() -> None:
+    line_breaks.forget_line_breaks()
+    style = ParagraphStyle("body", fontName="Helvetica", fontSize=10, leading=12)
+    with keep_line_breaks():
+        before = line_break_counts()
+        for _ in range(2):
+            KeptParagraph("Plain text of one font, broken as fast as a copy of its lines reads back.", style).wrap(100, 100)
+        assert line_break_counts() == before and not line_breaks._memo
