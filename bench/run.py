@@ -185,7 +185,15 @@ def measure_rebuild(settings: Settings, figures: list[Figure]) -> None:
 
 
 def _rebuild_in_process(settings: Settings, figure: Figure, work: Path) -> None:
-    """The in-process rebuild: build (untimed, warms the process), edit one card, build again (timed)."""
+    """The in-process rebuild: build (untimed, warms the process), edit one card, build again (timed); with the
+    rulebooks' line breaks kept between builds, as ``cardgen watch`` keeps them."""
+    from cardgen.rulebook.line_breaks import keep_line_breaks
+
+    with keep_line_breaks():
+        _rebuild_rounds(settings, figure, work)
+
+
+def _rebuild_rounds(settings: Settings, figure: Figure, work: Path) -> None:
     from cardgen.artefacts import BuildOptions
     from cardgen.build import build_game
     from cardgen.publish import build_lock

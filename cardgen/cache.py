@@ -252,6 +252,10 @@ class ArtefactCache:
             except OSError:
                 pass
 
+    def touch(self, key: str) -> None:
+        """Keep the entry ``key`` (if there is one) through this build's :meth:`prune` without reading it."""
+        self.used.add(key)
+
     def fetch(self, key: str, make: Callable[[], bytes]) -> bytes:
         """The cached bytes for ``key``, or ``make()``'s, stored for next time."""
         data = self.get(key)

@@ -97,6 +97,14 @@ def watch(
     max_cycles: Annotated[Optional[int], typer.Option("--max-cycles", hidden=True, help="Stop after this many polls (for tests).")] = None,
 ) -> None:
     """Build a game, then rebuild it (validation included) every time one of its files changes; Ctrl-C stops."""
+    from cardgen.rulebook.line_breaks import keep_line_breaks
+
+    with keep_line_breaks():  # this process builds again and again: its rulebooks' paragraphs keep their lines
+        _watch(game, out, interval, paper, lang, card_lang, max_cycles)
+
+
+def _watch(game: str, out: Path, interval: float, paper: PaperChoice, lang: str, card_lang: Optional[str], max_cycles: Optional[int]) -> None:
+    """:func:`watch`, with the rulebooks' line breaks kept between builds."""
     from cardgen.artefacts import BuildOptions
     from cardgen.scaffold.watch import snapshot, watch_loop
     from cardgen.spec.load import find_spec_folder

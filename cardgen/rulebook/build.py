@@ -206,6 +206,15 @@ def _pdf_inputs(spec: Spec, rulebook: Rulebook, pictures: dict[str, Scene]) -> t
     )
 
 
+def _typeset_keeping_lines(spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene], cache: ArtefactCache) -> bytes:
+    """:func:`rulebook_pdf`, its paragraphs' lines read from and kept in ``cache``'s line pack of the book
+    (:func:`cardgen.rulebook.line_breaks.line_pack`), so a later build's layout breaks only the paragraphs it changed."""
+    from cardgen.rulebook.line_breaks import line_pack
+
+    with line_pack(cache, rulebook.locale, paper):
+        return rulebook_pdf(spec, rulebook, paper, pictures)
+
+
 def figure_svg_name(game_id: str, locale: str, figure_id: str) -> str:
     """The file name of a rulebook figure's SVG, which the Markdown rulebook shows: ``<game>-rules-<lang>-<figure>.svg``."""
     return f"{game_id}-rules-{locale}-{figure_id}.svg"
@@ -268,6 +277,7 @@ def build_rulebooks(
     as the card producers write theirs (a flush to disk per file cost a rebuild
     several milliseconds each on a busy disk).
     """
+    from cardgen.rulebook.line_breaks import pack_key
     from cardgen.rulebook.pdf import PAPERS
 
     write = _write_plainly if staged else atomic_write_bytes
@@ -296,7 +306,8 @@ def build_rulebooks(
                 data = rulebook_pdf(spec, rulebook, paper, pictures)
             else:
                 key = cache.key("rulebook-pdf", paper, *_pdf_inputs(spec, rulebook, pictures))
-                data = cache.fetch(key, lambda: rulebook_pdf(spec, rulebook, paper, pictures))
+                data = cache.fetch(key, lambda: _typeset_keeping_lines(spec, rulebook, paper, pictures, cache))
+                cache.touch(pack_key(cache, rulebook.locale, paper))  # (kept for the edit that changes this book)
             write(pdf_path, data)
             written.append(pdf_path)
     return written

@@ -150,10 +150,17 @@ def play_figures(spec: Spec, cache: ResultCache | None = None) -> FigurePlay | N
     """
     if figures_for(spec) is None:
         return None
-    setups = tuple((s.players, make_game(spec, s.players).new_initial_state(FIGURE_SEED)) for s in sorted(spec.setups, key=lambda s: s.players))
+    games: dict[int, Game] = {}  # (one game per player count: the turn's is a setup's, compiled once)
+
+    def game_of(players: int) -> Game:
+        if players not in games:
+            games[players] = make_game(spec, players)
+        return games[players]
+
+    setups = tuple((s.players, game_of(s.players).new_initial_state(FIGURE_SEED)) for s in sorted(spec.setups, key=lambda s: s.players))
     players = _turn_players(spec)
-    game = make_game(spec, players)
-    played = replay_turn(game, FIGURE_SEED, chosen_turn(spec, players, FIGURE_SEED, cache))
+    game = game_of(players)
+    played = replay_turn(game, FIGURE_SEED, chosen_turn(spec, players, FIGURE_SEED, cache, game))
     if played is None:  # the game's play depends on its texts: search the turn on the spec itself
         played = play_first_turn(game, FIGURE_SEED)
     end, steps = played

@@ -16,6 +16,7 @@ from reportlab.platypus.paraparser import ParaParser
 
 from cardgen.links import safe_link
 from cardgen.rulebook.document import Inline, entry_parts
+from cardgen.rulebook.line_breaks import KeptParagraph
 
 
 def escape(text: str) -> str:
@@ -44,7 +45,7 @@ def markup(runs: Inline) -> str:
     return "".join(out)
 
 
-class FittingParagraph(Paragraph):
+class FittingParagraph(KeptParagraph):
     """A paragraph whose split always gives a first part that fits the height it was split at.
 
     reportlab's split of a hyphenated paragraph can break its lines differently from the wrap it
@@ -89,7 +90,10 @@ class Paragraphs:
                 if template is None:
                     _, frags, _ = ParaParser().parse("<b>x</b>" if bold else "x", style)
                     template = self._templates[key] = (style, frags[0])
-                return kind(cleaned, style, frags=[template[1].clone(text=cleaned, link=[], us_lines=[])])
+                frags = [template[1].clone(text=cleaned, link=[], us_lines=[])]
+                if issubclass(kind, KeptParagraph):  # (its fragment is a function of the text, the style and the boldness)
+                    return kind(cleaned, style, frags=frags, kept_as=("plain", cleaned, bold))
+                return kind(cleaned, style, frags=frags)
         return kind(markup(runs), style)
 
 
@@ -148,4 +152,4 @@ def entry_flowables(runs: Inline, body: ParagraphStyle, term_style: ParagraphSty
         return [paragraph(runs, body)]
     if not text:
         return [paragraph(term, body)]
-    return [_Entry(paragraph(term, term_style, Paragraph), paragraph(text, text_style))]
+    return [_Entry(paragraph(term, term_style, KeptParagraph), paragraph(text, text_style))]

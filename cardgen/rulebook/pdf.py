@@ -71,6 +71,7 @@ from cardgen.render.fonts import ensure_registered
 from cardgen.render.scene import Scene
 from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
 from cardgen.rulebook.hyphenate import hyphen_pairs
+from cardgen.rulebook.line_breaks import KeptParagraph
 from cardgen.rulebook.page_estimate import estimated_pages
 from cardgen.rulebook.paragraphs import FittingParagraph as FittingParagraph
 from cardgen.rulebook.paragraphs import Paragraphs, entry_flowables, escape, markup
@@ -232,7 +233,7 @@ class _PageMark(Flowable):
         """Nothing to draw."""
 
 
-class _HeadingParagraph(Paragraph):
+class _HeadingParagraph(KeptParagraph):
     """A heading that registers itself in the table of contents and the PDF outline."""
 
     def __init__(self, text: str, style: ParagraphStyle, level: int, key: str, plain_text: str) -> None:
@@ -323,7 +324,7 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
             scene = pictures.get(picture.deck)
             if scene is None:
                 continue
-            cells.append([SceneFlowable(scene, PICTURE_WIDTH_MM), Paragraph(escape(picture.caption), styles.caption)])
+            cells.append([SceneFlowable(scene, PICTURE_WIDTH_MM), KeptParagraph(escape(picture.caption), styles.caption)])
         pending_pictures.clear()
         if not cells:
             return
@@ -367,7 +368,7 @@ def _story(doc: Document, styles: Styles, pictures: dict[str, Scene], toc_lines:
         elif isinstance(block, Toc):
             story.append(_PageMark("contents-start"))
             if block.title:
-                story.append(Paragraph(escape(block.title), styles.toc_title))
+                story.append(KeptParagraph(escape(block.title), styles.toc_title))
             toc_table = TableStyle(
                 [
                     ("FONTNAME", (0, 0), (-1, -1), FONT),
@@ -410,7 +411,7 @@ def _figure(block: Figure, pictures: dict[str, Scene], styles: Styles) -> list[F
         width = FIGURE_MAX_HEIGHT_MM * scene.width_mm / scene.height_mm
     parts: list[Flowable] = [Spacer(1, 2 * mm), SceneFlowable(scene, width, clip_to_trim=False)]
     if block.caption:
-        parts.append(Paragraph(escape(block.caption), styles.caption))
+        parts.append(KeptParagraph(escape(block.caption), styles.caption))
     return [KeepTogether(parts), Spacer(1, 3 * mm)]
 
 
@@ -427,7 +428,7 @@ def _table(block: Table, styles: Styles) -> Flowable:
 
     def cells(row: tuple[Inline, ...], style: ParagraphStyle) -> list[Any]:
         padded = list(row) + [()] * (width - len(row))
-        return [Paragraph(markup(cell), style) for cell in padded]
+        return [KeptParagraph(markup(cell), style) for cell in padded]
 
     data = []
     if block.header:
@@ -518,6 +519,7 @@ def typeset_pdf(
     styles = make_styles(locale)
     pagesize = PAPERS[paper]
     credit_markup = escape(footer_credit)
+    page_style = ParagraphStyle("page", parent=styles.footer, alignment=2)
 
     def footer(canvas: Any, template: Any) -> None:
         canvas.saveState()
@@ -527,10 +529,10 @@ def typeset_pdf(
         canvas.setLineWidth(0.4)
         canvas.line(MARGIN, rule_y, width - MARGIN, rule_y)
         label_width = 30 * mm
-        label = Paragraph(escape(page_label(canvas.getPageNumber())), ParagraphStyle("page", parent=styles.footer, alignment=2))
+        label = KeptParagraph(escape(page_label(canvas.getPageNumber())), page_style)
         _, label_height = label.wrapOn(canvas, label_width, FOOTER_HEIGHT)
         label.drawOn(canvas, width - MARGIN - label_width, rule_y - 3 - label_height)
-        credit = Paragraph(credit_markup, styles.footer)
+        credit = KeptParagraph(credit_markup, styles.footer)
         _, credit_height = credit.wrapOn(canvas, width - 2 * MARGIN - label_width - 4 * mm, FOOTER_HEIGHT)
         credit.drawOn(canvas, MARGIN, rule_y - 3 - credit_height)
         canvas.restoreState()

@@ -158,19 +158,30 @@ def _code_outside_cardgen(objects: Iterable[object]) -> str:
     return digest.hexdigest()
 
 
-def chosen_turn(spec: Spec, players: int, seed: int, cache: ResultCache | None = None) -> TurnMoves:
+def chosen_turn(spec: Spec, players: int, seed: int, cache: ResultCache | None = None, game: Game | None = None) -> TurnMoves:
     """The worked turn's moves for ``spec`` at ``players``, searched on :func:`text_free`'s copy, or kept in
-    ``cache`` (a build's) from an earlier build whose copy, seed and engine were the same."""
+    ``cache`` (a build's) from an earlier build whose copy, seed and engine were the same.
+
+    ``game`` is ``spec``'s own game at ``players`` when the caller has it: the engine's code outside cardgen is
+    then read off its classes and the text-free copy's game is compiled only when the moves are searched (the
+    classes a spec plays with are chosen by its rules, never by its texts; a search whose game's classes differ
+    after all keeps nothing)."""
     blind = text_free(spec)
-    game = make_game(blind, players)
     if cache is None:
-        return first_turn_moves(game, seed)
-    state = game.new_initial_state(seed)
-    engine_code = _code_outside_cardgen([game, state, *getattr(game, "mechanics", ())])
+        return first_turn_moves(make_game(blind, players), seed)
+    own = game if game is not None else make_game(blind, players)
+    engine_code = _engine_code(own, seed)
     key = cache.key(CACHE_KIND, players, seed, TURN_BUDGET, MAX_TURN_ACTIONS, engine_code, blind.model_dump_json())
     stored = cache.get(key)
     moves = TurnMoves.decode(stored) if stored is not None else None
     if moves is None:
-        moves = first_turn_moves(game, seed)
-        cache.put(key, moves.encode())
+        searched = own if game is None else make_game(blind, players)
+        moves = first_turn_moves(searched, seed)
+        if searched is own or _engine_code(searched, seed) == engine_code:
+            cache.put(key, moves.encode())
     return moves
+
+
+def _engine_code(game: Game, seed: int) -> str:
+    """The digest of the code outside cardgen that ``game`` plays with (its classes, its state's, its mechanics')."""
+    return _code_outside_cardgen([game, game.new_initial_state(seed), *getattr(game, "mechanics", ())])

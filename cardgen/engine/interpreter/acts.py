@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from cardgen.engine.interpreter.compile import compiled
 from cardgen.engine.interpreter.options import CompiledOption
 
 if TYPE_CHECKING:
@@ -63,6 +64,6 @@ def option_act(game: "DataGame", option: CompiledOption) -> ActOption:
         lines.append("    s.passes += 1")
     elif passes is False:
         lines.append("    s.passes = 0")
-    exec(compile("\n".join(lines), "<rules data>", "exec"), names)  # noqa: S102 - written from the game's own tables
+    exec(compiled("\n".join(lines), "exec"), names)  # noqa: S102 - written from the game's own tables
     act: ActOption = names["_act"]
     return act

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import CodeType
 from typing import Any, Callable, Mapping, Sequence
 
 from cardgen.engine.interpreter.compile_piles import PileCode, counted_against_zero, reads_pile
@@ -31,6 +33,13 @@ _ORDER = {ast.Lt: "_lt", ast.LtE: "_le", ast.Gt: "_gt", ast.GtE: "_ge"}
 _PLAIN_ORDER = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 _PLAIN_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult)
 """Arithmetic that needs no guard when both sides have a value (division by zero gives no value)."""
+
+
+@lru_cache(maxsize=8192)
+def compiled(source: str, mode: str) -> CodeType:
+    """Python's ``compile`` of emitted ``source`` (as ``<rules data>``, in ``mode``), kept: a code object is a function
+    of its text alone, and a rebuild, or a game compiled at another player count, emits most of the same texts again."""
+    return compile(source, "<rules data>", mode)
 
 
 def _lt(a: Any, b: Any) -> bool:
@@ -270,7 +279,7 @@ class _Emitter(PileCode):
         finally:
             self.folding = False
         try:
-            value = eval(compile(code, "<rules data>", "eval"), self.t.namespace)  # noqa: S307 - emitted from a checked tree
+            value = eval(compiled(code, "eval"), self.t.namespace)  # noqa: S307 - emitted from a checked tree
         except Exception:  # left to play, which reads it as it always has
             return False, None
         return (True, value) if value is None or isinstance(value, (bool, int, str)) else (False, None)
@@ -448,7 +457,7 @@ def compile_expression(source: int | str, tables: Tables, *, card: bool = False,
     ``target``: whether ``target`` is bound; it reads the state's ``tg``, the seat the option aims at."""
     tree, _ = parse_expression(source, tables.names, card=card, target=target)
     code = _Emitter(tables).emit(tree)
-    return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+    return eval(compiled(f"lambda s, S, c: {code}", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
 def expression_code(source: int | str, tables: Tables, *, card: bool = False, target: bool = False) -> str:
@@ -482,7 +491,7 @@ def compile_pile_expression(source: int | str, tables: Tables, row: str, *, card
     tree, _ = parse_expression(source, tables.names, card=card, target=target, pile=row)
     emitter = _Emitter(tables)
     emitter.pile = row
-    return eval(compile(f"lambda s, S, c, P: {emitter.emit(tree)}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+    return eval(compiled(f"lambda s, S, c, P: {emitter.emit(tree)}", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
 def compile_first_pile(
@@ -494,7 +503,7 @@ def compile_first_pile(
     emitter = _Emitter(tables)
     tree = parse_expression(source, tables.names, card=card, target=target, pile=row)[0] if source is not None else None
     code = emitter.first_pile(row, tree, base, nonempty)
-    return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+    return eval(compiled(f"lambda s, S, c: {code}", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
 def pile_codes(source: int | str | None, tables: Tables, row: str, *, target: bool = False) -> list[str]:
@@ -526,14 +535,14 @@ def compile_any_seat(source: int | str, tables: Tables) -> ExprFunction:
     """A function true when ``source`` holds for some seat: one expression per seat, joined by ``or``, no loop."""
     tree, _ = parse_expression(source, tables.names)
     code = " or ".join(_Emitter(tables, seat).emit(tree) for seat in range(tables.players))
-    return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+    return eval(compiled(f"lambda s, S, c: {code}", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
 def compile_all_seats(source: int | str, tables: Tables) -> ExprFunction:
     """A function true when ``source`` holds for every seat: one expression per seat, joined by ``and``."""
     tree, _ = parse_expression(source, tables.names)
     code = " and ".join(_Emitter(tables, seat).emit(tree) for seat in range(tables.players))
-    return eval(compile(f"lambda s, S, c: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+    return eval(compiled(f"lambda s, S, c: {code}", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
 def compile_first_holding(conditions: Sequence[tuple[int | str, str]], tables: Tables, first: int) -> Callable[[Any], int]:
@@ -549,7 +558,7 @@ def compile_first_holding(conditions: Sequence[tuple[int | str, str]], tables: T
         tree, _ = parse_expression(source, tables.names, target=True)
         code = f"{first + k} if {_Emitter(tables, seat).emit(tree)} else ({code})"
     # ``c`` (no card) for the names that take one, such as a mechanic's condition.
-    return eval(compile(f"lambda s, c=0: {code}", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+    return eval(compiled(f"lambda s, c=0: {code}", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
 def compile_aimed_seats(source: int | str, tables: Tables) -> Callable[[Any, int], list[int]]:
@@ -557,7 +566,7 @@ def compile_aimed_seats(source: int | str, tables: Tables) -> Callable[[Any, int
     option's ``target.where``), in one call instead of one call per seat."""
     tree, _ = parse_expression(source, tables.names, target=True)
     code = _Emitter(tables, target="T").emit(tree)
-    return eval(compile(f"lambda s, S, c=0: [T for T in range({tables.players}) if {code}]", "<rules data>", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
+    return eval(compiled(f"lambda s, S, c=0: [T for T in range({tables.players}) if {code}]", "eval"), tables.namespace)  # noqa: S307 - emitted from a checked tree
 
 
 def names_read(source: int | str, tables: Tables, pile: str | None = None) -> frozenset[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from cardgen.engine.interpreter.compile import compiled
 from cardgen.engine.interpreter.options import CompiledOption
 
 if TYPE_CHECKING:
@@ -228,7 +229,7 @@ def step_offer(
     write(offered, options, "    ", False)
     write(offered, fallbacks, "    ", False)
     offered.append("    return False")
-    exec(compile("\n".join(listing + offered), "<rules data>", "exec"), names)  # noqa: S102 - written from checked trees and the game's own tables
+    exec(compiled("\n".join(listing + offered), "exec"), names)  # noqa: S102 - written from checked trees and the game's own tables
     function: StepOffer = names["_step_offer"]
     anything: StepAny = names["_step_any"]
     return function, anything
