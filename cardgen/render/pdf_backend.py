@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import io
 import zlib
+from operator import attrgetter
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,6 +94,13 @@ def _rgb(colour: str) -> tuple[float, float, float]:
         value = _RGB[colour] = ((n >> 16) / 255.0, ((n >> 8) & 0xFF) / 255.0, (n & 0xFF) / 255.0)
     return value
 
+
+_GROUP_STATE = ("_currentMatrix", "_fillColorObj", "_strokeColorObj", "_lineWidth", "_fontname", "_fontsize", "_leading")
+"""The canvas attributes that drawing inside a group can change (its transform, paint and line width, and the
+font of a text object drawn by reportlab), saved and restored around each group in place of reportlab's copy
+of its whole graphics state: nothing the backend draws inside a group changes any other (an image saves and
+restores the whole state itself)."""
+_group_state = attrgetter(*_GROUP_STATE)
 
 _UNKNOWN = object()
 """Tracked paint state before anything is known (page or form start): always set."""
@@ -263,7 +271,7 @@ class PdfBackend:
         self._fill: object = _UNKNOWN
         self._stroke: object = _UNKNOWN
         self._width: object = _UNKNOWN
-        self._saved: list[tuple[object, object, object]] = []
+        self._saved: list[tuple[object, object, object, tuple[object, ...]]] = []
 
     # -- document / page -------------------------------------------------
     def begin_document(self) -> None:
@@ -366,9 +374,11 @@ class PdfBackend:
     def push_group(self, group: Group) -> bool:
         """saveState, apply the transform, then clip (in local coordinates); place shared
         content defined as a form by reference (returns True: the children are drawn)."""
-        c = self._c
-        c.saveState()
-        self._saved.append((self._fill, self._stroke, self._width))
+        c: Any = self._c
+        # What reportlab's saveState writes ("q"), keeping only the canvas state a group's drawing changes (see
+        # _GROUP_STATE) instead of a copy of all of it: a deck's faces open tens of thousands of groups.
+        c._code.append("q")
+        self._saved.append((self._fill, self._stroke, self._width, _group_state(c)))
         self._depth += 1
         t = group.transform
         if t is not None and not t.is_identity:
@@ -395,8 +405,10 @@ class PdfBackend:
         if self._depth == 0:
             raise ValueError("pop_group without push_group")
         self._depth -= 1
-        self._c.restoreState()
-        self._fill, self._stroke, self._width = self._saved.pop()
+        c = self._c
+        c._code.append("Q")  # (what reportlab's restoreState writes; the canvas state a group changed is put back)
+        self._fill, self._stroke, self._width, state = self._saved.pop()
+        c.__dict__.update(zip(_GROUP_STATE, state))  # (as reportlab's own restoreState puts its copy back)
 
     # -- paint helpers ---------------------------------------------------
     def _forget_paint(self) -> None:
