@@ -45,6 +45,7 @@ from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfbase.pdfutils import _wrap as wrap_a85
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from cardgen.render.backend import draw_children, render_document
 from cardgen.render.fonts import DEFAULT_FONT, ensure_registered, sanitize_text
@@ -173,6 +174,22 @@ def _array(values: tuple[float, ...] | list[float]) -> str:
             _ARRAYS.clear()
         text = _ARRAYS[key] = "[ " + " ".join(fp_str(v) for v in values) + " ]"
     return text
+
+
+_ROUND_RECTS: dict[tuple[float, ...], tuple[str, ...]] = {}
+"""A rounded rectangle's path operators (as reportlab's path object writes them) by its numbers."""
+
+
+def _round_rect_path(x: float, y: float, w: float, h: float, radius: float) -> tuple[str, ...]:
+    key = (x, y, w, h, radius)  # (fp_str writes equal numbers alike, so equal keys give equal operators)
+    code = _ROUND_RECTS.get(key)
+    if code is None:
+        if len(_ROUND_RECTS) >= 4096:
+            _ROUND_RECTS.clear()
+        entries: list[str] = []
+        PDFPathObject(code=entries).roundRect(x, y, w, h, radius)
+        code = _ROUND_RECTS[key] = tuple(entries)
+    return code
 
 
 _ARRAYS: dict[tuple[float, ...], str] = {}
@@ -455,8 +472,10 @@ class PdfBackend:
         stroke, fill = self._set_paint(rect.fill, rect.stroke, rect.stroke_width)
         if not (stroke or fill):
             return
-        if rect.radius > 0:
-            self._c.roundRect(rect.x, rect.y, rect.w, rect.h, rect.radius, stroke=stroke, fill=fill)
+        if rect.radius > 0:  # what canvas.roundRect writes, its path operators made once per shape (every frame of a deck is one)
+            c: Any = self._c
+            c._code.extend(_round_rect_path(rect.x, rect.y, rect.w, rect.h, rect.radius))
+            c._strokeAndFill(stroke, fill)
         else:
             self._c.rect(rect.x, rect.y, rect.w, rect.h, stroke=stroke, fill=fill)
 
