@@ -73,6 +73,7 @@ from cardgen.render.scene import Scene
 from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
 from cardgen.rulebook.hyphenate import hyphen_pairs
 from cardgen.rulebook.page_estimate import estimated_pages
+from cardgen.rulebook.text_canvas import TextCanvas
 from cardgen.rulebook.paragraphs import FittingParagraph as FittingParagraph
 from cardgen.rulebook.paragraphs import Paragraphs, entry_flowables, markup
 from cardgen.rulebook.pictures import SceneFlowable
@@ -561,7 +562,7 @@ def typeset_pdf(
         for toc in contents:
             toc.beforeBuild()
         template._doSave = 0  # (as multiBuild does: the file is finished below, once the page numbers are known)
-        template.build(story)
+        template.build(story, canvasmaker=TextCanvas)  # (plain ASCII runs written without reportlab's per-character encoding)
         for toc in contents:
             toc.define_numbers(template.canv, [page for _, _, page, _ in toc._entries])
         pages = template.page
