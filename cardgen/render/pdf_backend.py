@@ -103,6 +103,9 @@ of its whole graphics state: nothing the backend draws inside a group changes an
 restores the whole state itself)."""
 _group_state = attrgetter(*_GROUP_STATE)
 
+_RGB_OPS: dict[tuple[object, str], str] = {}
+"""``0.1 0.2 0.3 rg`` by (colour, operator): the operator reportlab's canvas writes for an RGB tuple (one per colour used)."""
+
 _UNKNOWN = object()
 """Tracked paint state before anything is known (page or form start): always set."""
 
@@ -440,10 +443,28 @@ class PdfBackend:
         value is cached per colour, so the same colour always gives the same object."""
         return _rgb(colour)
 
+    def _paint(self, value: object, operator: str) -> None:
+        """Set the fill (``rg``) or stroke (``RG``) colour as reportlab's canvas does; an RGB colour's operator is
+        written once per colour for the process (what ``setFillColor``/``setStrokeColor`` write for a tuple)."""
+        c: Any = self._c
+        if type(value) is tuple and not c._enforceColorSpace:
+            ops = _RGB_OPS.get((value, operator))
+            if ops is None:
+                ops = _RGB_OPS[(value, operator)] = f"{fp_str(value)} {operator}"
+            if operator == "rg":
+                c._fillColorObj = value
+            else:
+                c._strokeColorObj = value
+            c._code.append(ops)
+        elif operator == "rg":
+            c.setFillColor(value)
+        else:
+            c.setStrokeColor(value)
+
     def _set_fill(self, fill: str, text: bool = False) -> None:
         value = self.paint_value(fill, text)
         if value is not self._fill:
-            self._c.setFillColor(value)
+            self._paint(value, 'rg')
             self._fill = value
 
     def _set_paint(self, fill: Color, stroke: Color, stroke_width: float) -> tuple[int, int]:
@@ -453,13 +474,13 @@ class PdfBackend:
             do_fill = 1
             value = self.paint_value(fill)
             if value is not self._fill:
-                self._c.setFillColor(value)
+                self._paint(value, 'rg')
                 self._fill = value
         if stroke is None or stroke_width <= 0:
             return 0, do_fill
         value = self.paint_value(stroke)
         if value is not self._stroke:
-            self._c.setStrokeColor(value)
+            self._paint(value, 'RG')
             self._stroke = value
         if stroke_width != self._width:
             self._c.setLineWidth(stroke_width)
