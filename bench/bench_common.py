@@ -198,6 +198,8 @@ class ProcessRun:
     max_rss_mb: float
     code: int
     output: str
+    system: float = 0.0
+    """The part of ``cpu`` spent in the kernel on the child's behalf (creating files, mostly)."""
 
 
 def child_env() -> dict[str, str]:
@@ -220,7 +222,7 @@ def run_process(argv: list[str], cwd: Path = ROOT) -> ProcessRun:
         process.returncode = os.waitstatus_to_exitcode(status)
         log.seek(0)
         output = log.read().decode("utf-8", "replace")
-    return ProcessRun(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0, process.returncode, output)
+    return ProcessRun(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0, process.returncode, output, usage.ru_stime)
 
 
 def run_cardgen(args: list[str], cwd: Path = ROOT) -> ProcessRun:

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import statistics
 import sys
@@ -155,10 +156,13 @@ def measure_deck_sizes(settings: Settings, figures: list[Figure]) -> None:
     try:
         for size in settings.deck_sizes:
             folder = write_job(work / f"spec{size}", size)
-            out = work / f"out{size}"
+            runs = itertools.count()
 
             def once() -> tuple[ProcessRun, Load]:
-                shutil.rmtree(out, ignore_errors=True)
+                # Cold: a new, empty output folder each run. The earlier runs' folders are removed only at the end:
+                # removing thousands of files just before a run made the run's own file creation cost up to 3 s of
+                # kernel time on ext4 without a journal (its allocator skips recently freed inodes one by one).
+                out = work / f"out{size}-{next(runs)}"
                 run, load = measured(lambda: run_cardgen(["build", str(folder), "--out", str(out), "--paper", "a4", "--quiet"]))
                 return _check(run, f"cardgen build of {size} cards"), load
 
@@ -177,6 +181,9 @@ def measure_deck_sizes(settings: Settings, figures: list[Figure]) -> None:
             cpus[size] = statistics.median(cpu.samples)
             peaks[size] = statistics.median(memory.samples)
             wall.note = cpu.note = memory.note = wall.load_note()
+            # The kernel's share: creating a deck's thousands of files costs from 0.1 s to 3 s of system time on
+            # the same machine (see docs/decisions.md, "Deck size": ext4 without a journal after many deletions).
+            cpu.note += f"; of which system (kernel) time median {statistics.median(r.system for r, _ in results):.2f} s"
             decks = (size + DECK_LIMIT - 1) // DECK_LIMIT
             if decks > 1:
                 wall.note += f"; {decks} decks of at most {DECK_LIMIT:,} cards (the split the first figures used; a deck may hold 20,000)"

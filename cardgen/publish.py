@@ -165,8 +165,22 @@ def remove_stale_staging(out: Path) -> None:
 
 # --------------------------------------------------------------------------- checking a publish
 def _staged_files(staging: Path) -> list[str]:
-    """Every file under ``staging`` as a '/'-joined relative path, in publishing order (``index.html`` last)."""
-    found = [p.relative_to(staging).as_posix() for p in staging.rglob("*") if p.is_file() and not p.is_symlink()]
+    """Every regular file under ``staging`` as a '/'-joined relative path, in publishing order (``index.html`` last).
+
+    Read with ``os.scandir``, whose entries tell a file from a folder or a link without a status call of
+    their own on the file systems that report it (a large deck stages thousands of files); links are
+    neither followed nor published.
+    """
+    found: list[str] = []
+    pending = [(str(staging), "")]
+    while pending:
+        folder, prefix = pending.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((entry.path, f"{prefix}{entry.name}/"))
+                elif entry.is_file(follow_symlinks=False):
+                    found.append(prefix + entry.name)
     return sorted(found, key=lambda name: (name in LAST, name))
 
 
@@ -202,6 +216,8 @@ def check_destinations(files: list[str], target: Path) -> None:
         target_kind = "folder"  # the game's folder may live elsewhere (another disk): files are copied there
     if target_kind not in (None, "folder"):
         raise InputError(f"the game's output folder is a {target_kind}, not a folder: move it away and build again", str(target))
+    if target_kind is None:
+        return  # nothing of the game's is there yet: nothing stands in the way
     for name in files:
         parts = name.split("/")
         folder = target
@@ -212,6 +228,10 @@ def check_destinations(files: list[str], target: Path) -> None:
                 break
             if found != "folder":
                 raise InputError(f"cardgen writes a folder here but found a {found}: move it away and build again", str(folder))
+        else:
+            found = "folder"
+        if found is None:
+            continue  # a folder on the way is absent, so is the file
         destination = target / name
         found = kind(destination)
         if found not in (None, "file"):
@@ -237,13 +257,18 @@ def _write_atomically(path: Path, data: bytes) -> None:
 def _move_all(staging: Path, target: Path, files: list[str]) -> list[Path]:
     """Move each of ``files`` still in ``staging`` to ``target`` (one rename each); the published paths."""
     moved = []
+    made: set[Path] = set()  # folders made (or found) by this publish: each is made once, not once per file
     for name in files:
         source = staging / name
         destination = target / name
         if _kind(source) == "file":
-            destination.parent.mkdir(parents=True, exist_ok=True)
+            parent = destination.parent
+            if parent not in made:
+                parent.mkdir(parents=True, exist_ok=True)
+                made.add(parent)
             move_file(source, destination)  # a rename; a copy and rename when the game folder is on another disk
-        if _kind(destination) == "file":
+            moved.append(destination)  # (a file just renamed into place: no need to look again)
+        elif _kind(destination) == "file":  # moved by the publish an interrupted build began
             moved.append(destination)
     return moved
 

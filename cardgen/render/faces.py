@@ -334,7 +334,9 @@ def _draw(
         if primitives:
             children.append(Group(children=tuple(primitives)))
             sizes = [size for _, size in text_sizes(primitives)]
-            inks.append(ElementInk(ink_path, where, element.widget, element.art, ink_box(primitives), text_ink(primitives), min(sizes) if sizes else None, _look(primitives)))
+            ink = ink_box(primitives)
+            texts_only = all(type(primitive) is Text for primitive in primitives)  # (then the text's ink is all the ink)
+            inks.append(ElementInk(ink_path, where, element.widget, element.art, ink, ink if texts_only else text_ink(primitives), min(sizes) if sizes else None, _look(primitives)))
     if layout.frame is not None:
         frame = layout.frame
         colour = frame.colour

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import io
 import zlib
+from operator import attrgetter
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +45,7 @@ from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfbase.pdfutils import _wrap as wrap_a85
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from cardgen.render.backend import draw_children, render_document
 from cardgen.render.fonts import DEFAULT_FONT, ensure_registered, sanitize_text
@@ -93,6 +95,16 @@ def _rgb(colour: str) -> tuple[float, float, float]:
         value = _RGB[colour] = ((n >> 16) / 255.0, ((n >> 8) & 0xFF) / 255.0, (n & 0xFF) / 255.0)
     return value
 
+
+_GROUP_STATE = ("_currentMatrix", "_fillColorObj", "_strokeColorObj", "_lineWidth", "_fontname", "_fontsize", "_leading")
+"""The canvas attributes that drawing inside a group can change (its transform, paint and line width, and the
+font of a text object drawn by reportlab), saved and restored around each group in place of reportlab's copy
+of its whole graphics state: nothing the backend draws inside a group changes any other (an image saves and
+restores the whole state itself)."""
+_group_state = attrgetter(*_GROUP_STATE)
+
+_RGB_OPS: dict[tuple[object, str], str] = {}
+"""``0.1 0.2 0.3 rg`` by (colour, operator): the operator reportlab's canvas writes for an RGB tuple (one per colour used)."""
 
 _UNKNOWN = object()
 """Tracked paint state before anything is known (page or form start): always set."""
@@ -167,6 +179,22 @@ def _array(values: tuple[float, ...] | list[float]) -> str:
     return text
 
 
+_ROUND_RECTS: dict[tuple[float, ...], tuple[str, ...]] = {}
+"""A rounded rectangle's path operators (as reportlab's path object writes them) by its numbers."""
+
+
+def _round_rect_path(x: float, y: float, w: float, h: float, radius: float) -> tuple[str, ...]:
+    key = (x, y, w, h, radius)  # (fp_str writes equal numbers alike, so equal keys give equal operators)
+    code = _ROUND_RECTS.get(key)
+    if code is None:
+        if len(_ROUND_RECTS) >= 4096:
+            _ROUND_RECTS.clear()
+        entries: list[str] = []
+        PDFPathObject(code=entries).roundRect(x, y, w, h, radius)
+        code = _ROUND_RECTS[key] = tuple(entries)
+    return code
+
+
 _ARRAYS: dict[tuple[float, ...], str] = {}
 """A page box's PDF array by its numbers: every page of a size writes the same three."""
 
@@ -206,9 +234,14 @@ def show_page(canvas: Canvas) -> None:
     parts = ["<<\n"]
     if c._bleedBox:
         parts.append(f"/BleedBox {_array(c._bleedBox)} ")
-    parts.append(f"/Contents {content_ref} /MediaBox {_array(media)} /Parent {doc.Reference(doc.Pages).format(doc).decode('latin-1')} ")
+    refs = getattr(doc, "_cardgen_page_refs", None)
+    if refs is None:  # the page tree's and the font dictionary's references: the same on every page of a document
+        refs = doc._cardgen_page_refs = (
+            doc.Reference(doc.Pages).format(doc).decode("latin-1"), PDFObjectReference(BasicFonts).format(doc).decode("latin-1")
+        )
+    parts.append(f"/Contents {content_ref} /MediaBox {_array(media)} /Parent {refs[0]} ")
     procs = "/PDF /Text /ImageB /ImageC /ImageI" if c._currentPageHasImages else "/PDF /Text"
-    parts.append(f"/Resources <<\n/Font {PDFObjectReference(BasicFonts).format(doc).decode('latin-1')} /ProcSet [ {procs} ]")
+    parts.append(f"/Resources <<\n/Font {refs[1]} /ProcSet [ {procs} ]")
     forms = c._formsinuse
     if forms:
         names = sorted({xObjectName(form) for form in forms})
@@ -251,10 +284,14 @@ class PdfBackend:
         self._forms: dict[str, _Form] = {}
         self._ascii_fonts: dict[str, bool] = {}
         """Whether a font encodes every printable ASCII character as itself in subset 0 in this document."""
+        self._text_faces: dict[str, tuple[str, Any]] = {}
+        """A scene font's key -> its reportlab name and font object (registered on first use)."""
+        self._font_ops: dict[tuple[str, int, float], str] = {}
+        """(font, subset, size) -> the operators selecting it, in this document (see :meth:`_font_operators`)."""
         self._fill: object = _UNKNOWN
         self._stroke: object = _UNKNOWN
         self._width: object = _UNKNOWN
-        self._saved: list[tuple[object, object, object]] = []
+        self._saved: list[tuple[object, object, object, tuple[object, ...]]] = []
 
     # -- document / page -------------------------------------------------
     def begin_document(self) -> None:
@@ -278,6 +315,7 @@ class PdfBackend:
         self._pages = 0
         self._forms = {}
         self._ascii_fonts = {}
+        self._font_ops = {}
 
     @property
     def _c(self) -> Canvas:
@@ -356,9 +394,11 @@ class PdfBackend:
     def push_group(self, group: Group) -> bool:
         """saveState, apply the transform, then clip (in local coordinates); place shared
         content defined as a form by reference (returns True: the children are drawn)."""
-        c = self._c
-        c.saveState()
-        self._saved.append((self._fill, self._stroke, self._width))
+        c: Any = self._c
+        # What reportlab's saveState writes ("q"), keeping only the canvas state a group's drawing changes (see
+        # _GROUP_STATE) instead of a copy of all of it: a deck's faces open tens of thousands of groups.
+        c._code.append("q")
+        self._saved.append((self._fill, self._stroke, self._width, _group_state(c)))
         self._depth += 1
         t = group.transform
         if t is not None and not t.is_identity:
@@ -385,8 +425,10 @@ class PdfBackend:
         if self._depth == 0:
             raise ValueError("pop_group without push_group")
         self._depth -= 1
-        self._c.restoreState()
-        self._fill, self._stroke, self._width = self._saved.pop()
+        c = self._c
+        c._code.append("Q")  # (what reportlab's restoreState writes; the canvas state a group changed is put back)
+        self._fill, self._stroke, self._width, state = self._saved.pop()
+        c.__dict__.update(zip(_GROUP_STATE, state))  # (as reportlab's own restoreState puts its copy back)
 
     # -- paint helpers ---------------------------------------------------
     def _forget_paint(self) -> None:
@@ -401,10 +443,28 @@ class PdfBackend:
         value is cached per colour, so the same colour always gives the same object."""
         return _rgb(colour)
 
+    def _paint(self, value: object, operator: str) -> None:
+        """Set the fill (``rg``) or stroke (``RG``) colour as reportlab's canvas does; an RGB colour's operator is
+        written once per colour for the process (what ``setFillColor``/``setStrokeColor`` write for a tuple)."""
+        c: Any = self._c
+        if type(value) is tuple and not c._enforceColorSpace:
+            ops = _RGB_OPS.get((value, operator))
+            if ops is None:
+                ops = _RGB_OPS[(value, operator)] = f"{fp_str(value)} {operator}"
+            if operator == "rg":
+                c._fillColorObj = value
+            else:
+                c._strokeColorObj = value
+            c._code.append(ops)
+        elif operator == "rg":
+            c.setFillColor(value)
+        else:
+            c.setStrokeColor(value)
+
     def _set_fill(self, fill: str, text: bool = False) -> None:
         value = self.paint_value(fill, text)
         if value is not self._fill:
-            self._c.setFillColor(value)
+            self._paint(value, 'rg')
             self._fill = value
 
     def _set_paint(self, fill: Color, stroke: Color, stroke_width: float) -> tuple[int, int]:
@@ -414,13 +474,13 @@ class PdfBackend:
             do_fill = 1
             value = self.paint_value(fill)
             if value is not self._fill:
-                self._c.setFillColor(value)
+                self._paint(value, 'rg')
                 self._fill = value
         if stroke is None or stroke_width <= 0:
             return 0, do_fill
         value = self.paint_value(stroke)
         if value is not self._stroke:
-            self._c.setStrokeColor(value)
+            self._paint(value, 'RG')
             self._stroke = value
         if stroke_width != self._width:
             self._c.setLineWidth(stroke_width)
@@ -433,8 +493,10 @@ class PdfBackend:
         stroke, fill = self._set_paint(rect.fill, rect.stroke, rect.stroke_width)
         if not (stroke or fill):
             return
-        if rect.radius > 0:
-            self._c.roundRect(rect.x, rect.y, rect.w, rect.h, rect.radius, stroke=stroke, fill=fill)
+        if rect.radius > 0:  # what canvas.roundRect writes, its path operators made once per shape (every frame of a deck is one)
+            c: Any = self._c
+            c._code.extend(_round_rect_path(rect.x, rect.y, rect.w, rect.h, rect.radius))
+            c._strokeAndFill(stroke, fill)
         else:
             self._c.rect(rect.x, rect.y, rect.w, rect.h, stroke=stroke, fill=fill)
 
@@ -507,7 +569,11 @@ class PdfBackend:
         content = raw if raw.isprintable() else sanitize_text(raw)  # printable text has nothing to drop
         if not content:
             return
-        font = ensure_registered(text.font)
+        faces = self._text_faces.get(text.font)
+        if faces is None:
+            font = ensure_registered(text.font)
+            faces = self._text_faces[text.font] = (font, getFont(font))
+        font, face = faces
         size = pt_to_mm(text.size_pt)
         x = text.x
         if text.anchor != "start":
@@ -515,7 +581,6 @@ class PdfBackend:
             x -= width * 0.5 if text.anchor == "middle" else width
         self._set_fill(text.fill, text=True)
         c: Any = self._c
-        face = getFont(font)
         if not face._dynamicFont or c.bottomup != 1:
             run = c.beginText()
             run.setTextTransform(1, 0, 0, -1, x, text.y)
@@ -523,28 +588,37 @@ class PdfBackend:
             run.textLine(content)
             c.drawText(run)
             return
+        if content.isascii() and self._ascii_fonts.get(font):  # printable ASCII: subset 0, each character its own code
+            c._code.append(f"BT 1 0 0 1 0 0 Tm 1 0 0 -1 {fp_str(x, text.y)} Tm {self._font_operators(face, 0, size)} ({c._escape(content.encode('ascii'))}) Tj T* ET")
+            return
         doc = c._doc
         escape = c._escape
         parts = [f"BT 1 0 0 1 0 0 Tm 1 0 0 -1 {fp_str(x, text.y)} Tm"]
         current = -1
-        tail = ""
-        if content.isascii() and self._ascii_fonts.get(font):  # printable ASCII: subset 0, each character its own code
-            pieces: list[tuple[int, bytes]] = [(0, content.encode("ascii"))]
-        else:
-            pieces = face.splitString(content, doc)
-            if font not in self._ascii_fonts:  # reportlab's ASCII-readable subset 0, set up when the font is first used
-                state = face.state.get(doc)
-                if state is not None:
-                    self._ascii_fonts[font] = all(state.assignments.get(code) == code for code in range(32, 127))
+        pieces = face.splitString(content, doc)
+        if font not in self._ascii_fonts:  # reportlab's ASCII-readable subset 0, set up when the font is first used
+            state = face.state.get(doc)
+            if state is not None:
+                self._ascii_fonts[font] = all(state.assignments.get(code) == code for code in range(32, 127))
         for subset, piece in pieces:
             if subset != current:
-                if not tail:
-                    tail = f" {fp_str(size)} Tf {fp_str(size * 1.2)} TL"
-                parts.append(face.getSubsetInternalName(subset, doc) + tail)
+                parts.append(self._font_operators(face, subset, size))
                 current = subset
             parts.append(f"({escape(piece)}) Tj")
         parts.append("T* ET")
         c._code.append(" ".join(parts))
+
+    def _font_operators(self, face: Any, subset: int, size: float) -> str:
+        """``/F1+0 3.175 Tf 3.81 TL``: a subset of a TrueType face at a size, as reportlab's text object selects it.
+
+        Kept per document (a subset's name is fixed once the document first uses it): every text run of a
+        deck's faces selects one of a few, and naming it through reportlab's per-document font state each
+        time cost a fifth of drawing the text."""
+        key = (face.fontName, subset, size)
+        operators = self._font_ops.get(key)
+        if operators is None:
+            operators = self._font_ops[key] = f"{face.getSubsetInternalName(subset, self._c._doc)} {fp_str(size)} Tf {fp_str(size * 1.2)} TL"
+        return operators
 
     def draw_image(self, image: Image) -> None:
         """Raster image stretched into its box."""

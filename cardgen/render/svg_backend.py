@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import mimetypes
+import re
 from pathlib import Path as FsPath
 
 from cardgen.render.backend import draw_scene
@@ -163,13 +164,17 @@ _TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
 """How ElementTree escapes character data (``_escape_cdata``)."""
 
 
+_NEEDS_ESCAPE = re.compile(r'[&<>"\r\n\t]').search
+"""Whether an attribute value holds a character :data:`_ATTRIBUTE_ESCAPES` replaces (most are numbers and colours)."""
+
+
 def _open_tag(tag: str, attrs: dict[str, str]) -> str:
     """``<tag a="1" b="2"`` (not closed): the attributes sorted, empty values left out, values escaped."""
     parts = [f"<{tag}"]
     for key in sorted(attrs):
         value = attrs[key]
         if value:
-            parts.append(f' {key}="{value.translate(_ATTRIBUTE_ESCAPES)}"')
+            parts.append(f' {key}="{value.translate(_ATTRIBUTE_ESCAPES) if _NEEDS_ESCAPE(value) else value}"')
     return "".join(parts)
 
 
@@ -221,7 +226,9 @@ class SvgBackend:
         if not self._out:
             raise ValueError("begin_page was not called")
         start = _open_tag(tag, attrs)
-        self._out.append(f"{start}>{text.translate(_TEXT_ESCAPES)}</{tag}>" if text else start + " />")
+        if text and ("&" in text or "<" in text or ">" in text):
+            text = text.translate(_TEXT_ESCAPES)
+        self._out.append(f"{start}>{text}</{tag}>" if text else start + " />")
 
     # -- groups ----------------------------------------------------------
     def push_group(self, group: Group) -> None:

@@ -293,6 +293,27 @@ def layout_text(
     return block
 
 
+def one_run_right(text: str, x: float, font: str, size_pt: float, width: float) -> float | None:
+    """Where the laid-out ``text`` ends when it is one run of plain text starting at ``x``, or None if it may not be.
+
+    The right edge of the only item :func:`layout_text` gives for ``text`` left-aligned in a box at ``x`` of
+    ``width`` (``x`` plus the run's advance; ``x`` when nothing is drawn), reckoned without laying it out, for a
+    text with no icon token, brace or line break that fits well inside the width: such a text is one
+    paragraph of words, each one run of text, set on one line as one run. None for anything else (lay it
+    out). Used by the one-line fitting search, which asks only for the width at several sizes.
+    """
+    if "{" in text or "}" in text or "\n" in text or "\r" in text:
+        return None
+    words = [word for word in (sanitize_text(chunk) for chunk in text.replace("\t", " ").split(" ")) if word]
+    content = " ".join(words)
+    if not content.strip():
+        return x  # nothing drawn
+    advance = string_width(content, font, size_pt)
+    if not advance < width / 2:  # (far from the wrapping width, so no word or line break can happen)
+        return None
+    return x + advance
+
+
 _LAID_OUT: dict[tuple[str, ...], TextBlock] = {}
 """Laid-out blocks of texts without icon tokens, by text, box, font, size and options (see :func:`layout_text`)."""
 _LAID_OUT_LIMIT = 2048

@@ -33,7 +33,7 @@ from cardgen.render.icons import IconRegistry
 from cardgen.render.motifs import GENERIC_ORDER, draw_motif, has_motif
 from cardgen.render.scene import Box, Circle, Group, Primitive, Rect, Text
 from cardgen.render.stdicons import standard_icons
-from cardgen.render.text import Align, Overflow, TextBlock, VAlign, fit_steps, layout_text, shrink_to_fit
+from cardgen.render.text import Align, Overflow, TextBlock, VAlign, fit_steps, layout_text, one_run_right, shrink_to_fit
 from cardgen.render.units import pt_to_mm
 from cardgen.render.widget_params import WidgetParams
 from cardgen.spec.models import Card, Deck, FieldDef, Palette, PaletteEntry, Spec
@@ -376,6 +376,9 @@ def _single_line(
     wide = Box(box.x, box.y, 10_000.0, box.h)
 
     def width_at(points: float) -> float:
+        right = one_run_right(text, box.x, font, points, wide.w)  # (plain text: its one run's width, not laid out)
+        if right is not None:
+            return right - box.x
         trial = layout_text(text, wide, font, points, align="left", valign=valign, fill=ink, icons=icons)
         return max((_item_right(i, pt_to_mm(points)) for i in trial.items), default=box.x) - box.x
 

@@ -73,6 +73,7 @@ from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, 
 from cardgen.rulebook.hyphenate import hyphen_pairs
 from cardgen.rulebook.line_breaks import KeptParagraph
 from cardgen.rulebook.page_estimate import estimated_pages
+from cardgen.rulebook.text_canvas import TextCanvas
 from cardgen.rulebook.paragraphs import FittingParagraph as FittingParagraph
 from cardgen.rulebook.paragraphs import Paragraphs, entry_flowables, escape, markup
 from cardgen.rulebook.pictures import SceneFlowable
@@ -568,7 +569,7 @@ def typeset_pdf(
         for toc in contents:
             toc.beforeBuild()
         template._doSave = 0  # (as multiBuild does: the file is finished below, once the page numbers are known)
-        template.build(story)
+        template.build(story, canvasmaker=TextCanvas)  # (plain ASCII runs written without reportlab's per-character encoding)
         for toc in contents:
             toc.define_numbers(template.canv, [page for _, _, page, _ in toc._entries])
         pages = template.page

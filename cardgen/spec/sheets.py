@@ -103,6 +103,20 @@ class SheetBudget:
             raise InputError(f"card sheets hold more than {MAX_SHEET_CHARS:,} characters together (limit MAX_SHEET_CHARS)", shown, row, column)
 
 
+def _data_field(name: str) -> str:
+    """The data field a column fills: its name without a ``face1.``/``face2.`` prefix."""
+    parts = name.split(".")
+    return ".".join(parts[1:] if parts[0] in {"face1", "face2"} else parts)
+
+
+def _column_target(name: str) -> tuple[int | None, list[str]]:
+    """Which face a column's value goes on (0, 1, or None for the card) and the dotted keys under it."""
+    parts = name.split(".")
+    if parts[0] in {"face1", "face2"}:
+        return (0 if parts[0] == "face1" else 1), parts[1:]
+    return None, parts
+
+
 def cards_from_rows(
     rows: SheetRows,
     shown: str,
@@ -129,6 +143,8 @@ def cards_from_rows(
         problem = scalar_problem(name)
         if problem:
             raise InputError(f"column {col_index}: {problem}", shown, 1, col_index)
+    # Each named column once: its place, name, where its value goes and whether it is kept as text (not once per cell).
+    columns = [(col_index, name, _column_target(name), _data_field(name) in text_fields) for col_index, name in enumerate(header, start=1) if name]
     smap = SourceMap(shown)
     cards: list[dict[str, Any]] = []
     for row_index, row in enumerate(rows[1:], start=2):
@@ -146,11 +162,11 @@ def cards_from_rows(
         card: dict[str, Any] = {}
         index = len(cards)
         smap.places[(index,)] = Place(shown, row_index, 1)
-        for col_index, (name, cell) in enumerate(zip(header, cells), start=1):
-            if not name:
-                continue
-            data_field = ".".join(name.split(".")[1:] if name.split(".")[0] in {"face1", "face2"} else name.split("."))
-            if data_field in text_fields:
+        for col_index, name, (face_index, parts), as_text in columns:
+            if col_index > len(cells):
+                break
+            cell = cells[col_index - 1]
+            if as_text:
                 if isinstance(cell, float) and cell.is_integer():
                     cell = int(cell)
                 value: Any = (str(cell).strip() or None) if not isinstance(cell, bool) else str(cell).lower()
@@ -171,14 +187,11 @@ def cards_from_rows(
                 continue
             budget.spend(value, shown, row_index, col_index)
             target = card
-            parts = name.split(".")
             keys: list[str | int] = []
-            if parts[0] in {"face1", "face2"}:
+            if face_index is not None:
                 faces = card.setdefault("faces", [{}, {}])
-                face_index = 0 if parts[0] == "face1" else 1
                 target = faces[face_index]
                 keys = ["faces", face_index]
-                parts = parts[1:]
             if parts[0] in {"name", "text"} and len(parts) == 2:
                 target.setdefault(parts[0], {})[parts[1]] = str(value)
                 keys += [parts[0], parts[1]]

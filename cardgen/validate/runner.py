@@ -10,6 +10,7 @@ from cardgen.findings import Finding, InputError, Severity
 from cardgen.spec.load import LoadedSpec, load_spec
 from cardgen.spec.parse_cache import ResultCache
 from cardgen.validate.registry import CheckKind, registered_checks
+from cardgen.validate.static import texts_walked_once
 
 @dataclass
 class ValidationResult:
@@ -50,14 +51,15 @@ def check_folder(
     if loaded.spec is None:
         result.findings.extend(salvaged_findings(loaded, skipped))
         return result
-    for check in registered_checks(["static"]):
-        if check.name not in skipped:
-            result.findings.extend(check.run(loaded))
-    if result.has_errors:
-        return result  # later checks assume a sound spec
-    for check in registered_checks([k for k in wanted if k != "static"]):
-        if check.name not in skipped:
-            result.findings.extend(check.run(loaded))
+    with texts_walked_once():  # (the spec loaded whole: every check reads the same texts)
+        for check in registered_checks(["static"]):
+            if check.name not in skipped:
+                result.findings.extend(check.run(loaded))
+        if result.has_errors:
+            return result  # later checks assume a sound spec
+        for check in registered_checks([k for k in wanted if k != "static"]):
+            if check.name not in skipped:
+                result.findings.extend(check.run(loaded))
     return result
 
 

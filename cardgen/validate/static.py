@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import UnionType
 from typing import Any, Iterable, Iterator, Union, get_args, get_origin
 
@@ -558,10 +560,36 @@ def _localised_data(spec: Spec) -> Iterator[tuple[PathKey, dict[str, str]]]:
                         yield ("decks", d_index, "cards", c_index) + sub + (name,), value
 
 
+_WALKED: ContextVar[dict[int, tuple[Spec, list[tuple[PathKey, dict[str, str]]]]] | None] = ContextVar("_WALKED", default=None)
+"""Inside :func:`texts_walked_once`: each spec's texts by ``id`` (the spec held too, so an id is never reused)."""
+
+
+@contextmanager
+def texts_walked_once() -> Iterator[None]:
+    """Within the block, :func:`all_texts` walks each spec once and gives every later caller the same list.
+
+    A validation run asks for a spec's texts from several checks (locales, references, prose, parity),
+    and each walk visits every card of every deck: a run over one loaded spec, which no check changes,
+    walks it once instead.
+    """
+    token = _WALKED.set({})
+    try:
+        yield
+    finally:
+        _WALKED.reset(token)
+
+
 def all_texts(spec: Spec) -> Iterator[tuple[PathKey, dict[str, str]]]:
-    """Every localised text of a spec, with its path."""
-    yield from _walk_local_texts(spec, ())
-    yield from _localised_data(spec)
+    """Every localised text of a spec, with its path (walked once per spec inside :func:`texts_walked_once`)."""
+    walked = _WALKED.get()
+    if walked is None:
+        yield from _walk_local_texts(spec, ())
+        yield from _localised_data(spec)
+        return
+    entry = walked.get(id(spec))
+    if entry is None or entry[0] is not spec:
+        entry = walked[id(spec)] = (spec, [*_walk_local_texts(spec, ()), *_localised_data(spec)])
+    yield from entry[1]
 
 
 @check("locales", "static")
