@@ -191,3 +191,20 @@ def test_each_misuse_of_a_flag_is_refused_at_its_place(tmp_path: Path, name: str
     result = validate_folder(_copy(tmp_path, both), kinds=("static",))
     found = [(f.code, f.path) for f in result.findings if f.severity is Severity.ERROR]
     assert ("CG175", path) in found, found
+
+
+@pytest.mark.parametrize("condition", ["double == 0", "not double", "double != 1", "double < 1"])
+def test_a_flag_nothing_has_set_yet_is_lowered(tmp_path: Path, condition: str) -> None:
+    """Before the first roll, a flag is 0 (its lowered clause holds), not unset: every way of asking whether it is 0,
+    which the rulebook says alike ("the roll is not a double"), holds at the start, as ``not double`` does."""
+
+    def ask_first(data: dict[str, Any]) -> None:
+        _flagged(data)
+        data["rules"]["turn"][0]["options"][0]["when"] = condition
+
+    game = data_game(_copy(tmp_path, ask_first), 2)
+    s = game.new_initial_state(3)
+    assert s.v[game.tables.variable_index["double"]] == 0
+    assert s.v[game.tables.variable_index["rolled"]] is None  # (a variable that is no flag starts unset, as before)
+    roll = next(o for o in game.options if o.key == "throw.roll").index
+    assert roll in {a // game.width for a in s.legal_actions()}, condition
