@@ -128,7 +128,8 @@ def _flagged(data: dict[str, Any]) -> None:
     data["rules"]["variables"]["double"]["flag"] = FLAG
 
 
-@pytest.mark.parametrize("condition", ["double == 1", "double != 0", "double", "1 == double", "not double == 0"])
+@pytest.mark.parametrize("condition", ["double == 1", "double != 0", "double", "1 == double", "not double == 0",
+                                       "double > 0", "double >= 1", "0 < double", "not double < 1", "double in [1]", "double not in [0]"])
 def test_a_flag_is_said_in_its_own_words(tmp_path: Path, condition: str) -> None:
     """Every way of asking whether the flag is 1 reads as its raised clause; the roll says both clauses; no "is 1" is left."""
     from cardgen.rulebook.i18n import translations
