@@ -209,3 +209,22 @@ def test_a_flag_nothing_has_set_yet_is_lowered(tmp_path: Path, condition: str) -
     assert s.v[game.tables.variable_index["rolled"]] is None  # (a variable that is no flag starts unset, as before)
     roll = next(o for o in game.options if o.key == "throw.roll").index
     assert roll in {a // game.width for a in s.legal_actions()}, condition
+
+
+@pytest.mark.parametrize(("var", "value", "said"), [
+    ("full", "2", "variable 'full' is a `flag`"),
+    ("full", "count(deck)", "variable 'full' is a `flag`"),
+    ("rolled", "'three'", "gives text values, and variable 'rolled' takes number values"),
+])
+def test_a_set_in_a_setup_loop_is_held_to_its_variable_as_any_set(tmp_path: Path, var: str, value: str, said: str) -> None:
+    """A ``set`` inside a setup ``repeat`` gives its variable a value of the variable's kind, and only 1 or 0 to a flag,
+    as a set anywhere else must (the loop's texts were checked for names only)."""
+    keramikos = Path(__file__).resolve().parents[2] / "specs" / "keramikos"
+
+    def loop_set(data: dict[str, Any]) -> None:
+        loop = next(step for step in data["rules"]["setup"] if "repeat" in step)
+        loop["repeat"]["do"].insert(0, {"set": {"var": var, "value": value}})
+
+    result = validate_folder(edited_copy(keramikos, tmp_path, loop_set), kinds=("static",))
+    found = [f for f in result.findings if f.code == "CG175" and f.path == "rules.setup[1].repeat.do[0].set.value"]
+    assert len(found) == 1 and said in found[0].message, [f.render() for f in result.findings]
