@@ -86,13 +86,19 @@ def _unread_setup_sets(rules: RulesData) -> Iterator[Inert]:
         later_texts.extend(_texts(data["setup"][i]))
 
 
+PROSE_KEYS = frozenset({"name", "meaning", "flag", "gender"})
+"""Keys of the rules data whose texts are words for the rulebook in each locale, never expressions: a variable's own
+``name: {en: bonus}`` would otherwise read as the variable ``bonus`` and hide every unread set of it."""
+
+
 def _texts(value: Any) -> Iterator[str]:
-    """Every string inside a dumped model (keys left out)."""
+    """Every string inside a dumped model (keys, and the prose under :data:`PROSE_KEYS`, left out)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
-        for item in value.values():
-            yield from _texts(item)
+        for key, item in value.items():
+            if key not in PROSE_KEYS:
+                yield from _texts(item)
     elif isinstance(value, (list, tuple)):
         for item in value:
             yield from _texts(item)
