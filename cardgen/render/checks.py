@@ -53,7 +53,7 @@ register_codes(
         "CG206": "Text names an {icon} that is not registered.",
         "CG207": "A layout file cannot be read, does not match the layout schema, or gives a widget parameters it cannot draw (a number out of its range; the element is not drawn).",
         "CG208": "A layout element names a widget that is not registered.",
-        "CG215": "The spec's `package:` names no installed game package (none registers layouts or figures under it), or stands beside a rules module, whose own package the spec takes.",
+        "CG215": "The spec's `package:` names no installed game package (none registers layouts or figures under it), or stands beside a rules module or a named mechanic of another package, whose own package the spec takes.",
         "CG214": "A layout element gives its widget a parameter the widget does not take (a misspelt name), or a value of the wrong kind (text for a number, a word outside its choices, an unknown font, motif or glyph); the element is not drawn.",
         "CG212": "Cards with different effects look alike but for their words: give each effect its own glyph.",
         "CG209": "On a printed face, an element that carries play (or the text of an art element) reaches outside the safe zone.",

@@ -70,6 +70,13 @@ def package_problem(spec: Spec) -> str | None:
         return None
     if spec.rules_module is not None:
         return f"package {spec.package!r} is given beside rules module {spec.rules_module!r}, whose own package the spec takes"
+    rules = spec.rules_data
+    if rules is not None and rules.mechanics:  # a named mechanic's package draws the game (and solves it): it decides
+        from cardgen.engine.mechanics import game_package
+
+        decided = game_package(spec)
+        if decided != spec.package:
+            return f"package {spec.package!r} is given beside the named mechanics of package {decided!r} ({', '.join(rules.mechanics)}), whose package the spec takes"
     if bundled_layouts(spec.package) is not None:
         return None
     from cardgen.games import load_game_package

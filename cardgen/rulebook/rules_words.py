@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import json
 from dataclasses import dataclass
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Callable, Literal, Mapping, Sequence
 
 from babel.lists import format_list
 from babel.numbers import format_decimal
@@ -353,6 +353,13 @@ class Phrasebook:
         return self.listing(parts)
 
 
+FLAG_TESTS: dict[type, Callable[[int, list[Any]], bool]] = {
+    ast.Eq: lambda v, c: v == c[0], ast.NotEq: lambda v, c: v != c[0], ast.Lt: lambda v, c: v < c[0], ast.LtE: lambda v, c: v <= c[0],
+    ast.Gt: lambda v, c: v > c[0], ast.GtE: lambda v, c: v >= c[0], ast.In: lambda v, c: v in c, ast.NotIn: lambda v, c: v not in c,
+}
+"""Whether a flag's value (1 or 0) satisfies a comparison with the constants given (one, or the list after ``in``)."""
+
+
 class ExpressionText:
     """A checked expression of the rules data as words: a condition as a clause, an amount as a noun phrase.
 
@@ -458,6 +465,12 @@ class ExpressionText:
 
     def comparison(self, left: ast.expr, op: ast.cmpop, right: ast.expr, negated: bool) -> str:
         b = self.book
+        if isinstance(left, ast.Constant) and type(op) in MIRRORED:  # `1 == full`, `0 < double`
+            flagged = self.flag_comparison(right, MIRRORED[type(op)](), left, negated)
+        else:
+            flagged = self.flag_comparison(left, op, right, negated)
+        if flagged is not None:
+            return flagged
         if isinstance(op, (ast.In, ast.NotIn)) and not isinstance(right, (ast.List, ast.Tuple)):  # a card's list field
             inside = isinstance(op, ast.In) != negated
             return b.say(IS_AMONG if inside else IS_NOT_AMONG, left=self.term(left), values=self.term(right))
@@ -480,15 +493,25 @@ class ExpressionText:
         special = self.special(left, kind, right, negated)
         if special is not None:
             return special
-        if kind in (ast.Eq, ast.NotEq) and isinstance(left, ast.Name) and isinstance(right, ast.Constant) and right.value in (0, 1):
-            is_one = (right.value == 1) == (kind is ast.Eq)  # `full == 1`, `full != 0`: the variable is 1
-            raised = is_one != negated
-            said = b.flag(left.id, raised)
-            if said is not None:
-                return said
         field = self.field_of(left) or self.field_of(right)
         phrases = COMPARISONS[kind]
         return b.say(phrases[1] if negated else phrases[0], left=self.term(left, field), right=self.term(right, field))
+
+    def flag_comparison(self, left: ast.expr, op: ast.cmpop, right: ast.expr, negated: bool) -> str | None:
+        """A yes-or-no variable compared with numbers (``full == 1``, ``double != 0``, ``double < 1``, ``full in [1]``): the
+        clause of the one value, 1 or 0, for which the comparison holds; None when it is no flag, or holds for both or neither."""
+        if not isinstance(left, ast.Name) or self.book.flag(left.id, True) is None:
+            return None
+        listed = isinstance(op, (ast.In, ast.NotIn))
+        if listed != isinstance(right, (ast.List, ast.Tuple)):
+            return None
+        items = right.elts if isinstance(right, (ast.List, ast.Tuple)) else [right]
+        values = [e.value for e in items if isinstance(e, ast.Constant) and isinstance(e.value, (int, float))]
+        if len(values) != len(items):
+            return None
+        test = FLAG_TESTS.get(type(op))
+        holds = [flag for flag in (0, 1) if test is not None and test(flag, values)]
+        return self.book.flag(left.id, (holds[0] == 1) != negated) if len(holds) == 1 else None
 
     def chosen(self, node: ast.expr) -> ast.expr:
         """A rule option read as a value (``card.effect == options.sculptors``): the spec's choice, as a constant."""

@@ -455,7 +455,8 @@ class Spec(SpecModel):
         default=None,
         description="The game package whose layouts, widgets and rulebook figures a spec written as rules data (or without rules) uses; "
         "by default the one registered under the spec's own id. A variant of a shipped game, copied under a new id, names the "
-        "original's (`package: keramikos`) to keep its card faces. A spec naming a rules module takes that module's package (CG215).",
+        "original's (`package: keramikos`) to keep its card faces. A spec naming a rules module, or using a named mechanic, takes that "
+        "module's or mechanic's package (CG215).",
     )
     palettes: list[Palette] = Field(default_factory=list, description="Styles, colours and seats, each told apart by colour and symbol.")
     seats: Identifier | None = Field(default=None, description="The palette whose entries mark the players' pieces, in seat order.")

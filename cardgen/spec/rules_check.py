@@ -32,6 +32,7 @@ from cardgen.spec.rules_data import (
     Option,
     RulesData,
     SetAsideStep,
+    RepeatStep,
     SetEffect,
     SetsScore,
     MajorityScore,
@@ -288,6 +289,17 @@ def rules_problems(spec: Spec, rules: RulesData, mechanic_fills: frozenset[str] 
         problem = _constant_problem(path, source, tree, reads) or _kind_problem(rules, names, path, source, kind)
         if problem:
             yield path, problem, "CG175"
+    for i, step in enumerate(rules.setup):  # a setup loop's sets (their texts are checked with the rows): the value's kind
+        for k, effect in enumerate(step.repeat.do if isinstance(step, RepeatStep) else ()):
+            if isinstance(effect, SetEffect):
+                try:
+                    kind = check_expression(effect.set.value, names, card=False, target=False)[2]
+                except ExpressionError:
+                    continue
+                at: PathKey = ("rules", "setup", i, "repeat", "do", k, "set", "value")
+                problem = _kind_problem(rules, names, at, effect.set.value, kind)
+                if problem:
+                    yield at, problem, "CG175"
     for path, source, card in target_expressions(rules):
         try:
             parse_expression(source, names, card=card, target=True)

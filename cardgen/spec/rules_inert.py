@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 
 from cardgen.spec.models import Spec
 from cardgen.spec.rules_check import all_effects
-from cardgen.spec.rules_data import AddEffect, ArrangeEffect, MajorityScore, MoveEffect, OneOfEachScore, RulesData, SetStep, SwapEffect
+from cardgen.spec.rules_data import AddEffect, ArrangeEffect, MajorityScore, MoveEffect, OneOfEachScore, RepeatStep, RulesData, SetEffect, SetStep, SwapEffect
 from cardgen.spec.rules_expr import ExpressionError, read_tree
 from cardgen.spec.rules_fold import Constants, constants_at, fold, never_holds
 from cardgen.spec.source import PathKey
@@ -66,7 +66,8 @@ def inert_problems(spec: Spec, rules: RulesData) -> Iterator[Inert]:
 
 
 def _unread_setup_sets(rules: RulesData) -> Iterator[Inert]:
-    """A setup step setting a variable that nothing after it reads (no later setup step, nothing of play): it does nothing.
+    """A setup step setting a variable that nothing after it reads (no later setup step, nothing of play): it does nothing;
+    so does a set in a setup loop that nothing after the loop, nor the loop's condition or other effects, reads.
 
     Every text of the rules data after the step that parses as an expression counts as reading the names in it, so the
     check errs towards silence (a later ``set`` of the same variable counts too). Rules with named mechanics are left
@@ -83,16 +84,31 @@ def _unread_setup_sets(rules: RulesData) -> Iterator[Inert]:
         step = rules.setup[i]
         if isinstance(step, SetStep) and not any(step.set.var in _names_in(text) for text in later_texts):
             yield ("rules", "setup", i, "set", "var"), f"sets variable {step.set.var!r}, which nothing after this step reads: the rule does nothing", False
+        if isinstance(step, RepeatStep):  # a loop's set is read by what follows the loop, its `until`, or its other effects
+            loop = data["setup"][i]["repeat"]
+            for k, effect in enumerate(step.repeat.do):
+                if not isinstance(effect, SetEffect):
+                    continue
+                others = [loop["until"], loop["do"][k]["set"]["value"], *(item for j, item in enumerate(loop["do"]) if j != k)]
+                if not any(effect.set.var in _names_in(text) for text in [*later_texts, *_texts(others)]):
+                    yield (("rules", "setup", i, "repeat", "do", k, "set", "var"),
+                           f"sets variable {effect.set.var!r} in a setup loop, and nothing in the loop or after it reads it: the rule does nothing", False)
         later_texts.extend(_texts(data["setup"][i]))
 
 
+PROSE_KEYS = frozenset({"name", "meaning", "flag", "gender"})
+"""Keys of the rules data whose texts are words for the rulebook in each locale, never expressions: a variable's own
+``name: {en: bonus}`` would otherwise read as the variable ``bonus`` and hide every unread set of it."""
+
+
 def _texts(value: Any) -> Iterator[str]:
-    """Every string inside a dumped model (keys left out)."""
+    """Every string inside a dumped model (keys, and the prose under :data:`PROSE_KEYS`, left out)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
-        for item in value.values():
-            yield from _texts(item)
+        for key, item in value.items():
+            if key not in PROSE_KEYS:
+                yield from _texts(item)
     elif isinstance(value, (list, tuple)):
         for item in value:
             yield from _texts(item)

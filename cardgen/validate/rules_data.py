@@ -40,7 +40,7 @@ register_codes(
         "CG182": "An effect or scoring rule of the rules data that does nothing at the spec's numbers, at some or every player count: "
         "it adds 0, moves no card (or moves cards back onto the zone they leave), arranges at most one card, swaps a zone with the same seat's same zone, multiplies sets by 1, gives a bonus of 0 "
         "or scores 0 for every place of a majority (a warning when a rule "
-        "option decides it, since a variant may switch a rule off); or a setup step sets a variable that nothing after it reads.",
+        "option decides it, since a variant may switch a rule off); or a setup step (or a set in a setup loop) sets a variable that nothing after it reads.",
         "CG183": "A rules-data expression compares a card's field (or a variable holding a field's values, or the value asked of "
         "`has`, `matching` or `sets`) with a value no card in play has, so the condition never holds (or always does): a typo, or "
         "a rule waiting for a card the decks leave out.",

@@ -128,7 +128,8 @@ def _flagged(data: dict[str, Any]) -> None:
     data["rules"]["variables"]["double"]["flag"] = FLAG
 
 
-@pytest.mark.parametrize("condition", ["double == 1", "double != 0", "double", "1 == double", "not double == 0"])
+@pytest.mark.parametrize("condition", ["double == 1", "double != 0", "double", "1 == double", "not double == 0",
+                                       "double > 0", "double >= 1", "0 < double", "not double < 1", "double in [1]", "double not in [0]"])
 def test_a_flag_is_said_in_its_own_words(tmp_path: Path, condition: str) -> None:
     """Every way of asking whether the flag is 1 reads as its raised clause; the roll says both clauses; no "is 1" is left."""
     from cardgen.rulebook.i18n import translations
@@ -191,3 +192,39 @@ def test_each_misuse_of_a_flag_is_refused_at_its_place(tmp_path: Path, name: str
     result = validate_folder(_copy(tmp_path, both), kinds=("static",))
     found = [(f.code, f.path) for f in result.findings if f.severity is Severity.ERROR]
     assert ("CG175", path) in found, found
+
+
+@pytest.mark.parametrize("condition", ["double == 0", "not double", "double != 1", "double < 1"])
+def test_a_flag_nothing_has_set_yet_is_lowered(tmp_path: Path, condition: str) -> None:
+    """Before the first roll, a flag is 0 (its lowered clause holds), not unset: every way of asking whether it is 0,
+    which the rulebook says alike ("the roll is not a double"), holds at the start, as ``not double`` does."""
+
+    def ask_first(data: dict[str, Any]) -> None:
+        _flagged(data)
+        data["rules"]["turn"][0]["options"][0]["when"] = condition
+
+    game = data_game(_copy(tmp_path, ask_first), 2)
+    s = game.new_initial_state(3)
+    assert s.v[game.tables.variable_index["double"]] == 0
+    assert s.v[game.tables.variable_index["rolled"]] is None  # (a variable that is no flag starts unset, as before)
+    roll = next(o for o in game.options if o.key == "throw.roll").index
+    assert roll in {a // game.width for a in s.legal_actions()}, condition
+
+
+@pytest.mark.parametrize(("var", "value", "said"), [
+    ("full", "2", "variable 'full' is a `flag`"),
+    ("full", "count(deck)", "variable 'full' is a `flag`"),
+    ("rolled", "'three'", "gives text values, and variable 'rolled' takes number values"),
+])
+def test_a_set_in_a_setup_loop_is_held_to_its_variable_as_any_set(tmp_path: Path, var: str, value: str, said: str) -> None:
+    """A ``set`` inside a setup ``repeat`` gives its variable a value of the variable's kind, and only 1 or 0 to a flag,
+    as a set anywhere else must (the loop's texts were checked for names only)."""
+    keramikos = Path(__file__).resolve().parents[2] / "specs" / "keramikos"
+
+    def loop_set(data: dict[str, Any]) -> None:
+        loop = next(step for step in data["rules"]["setup"] if "repeat" in step)
+        loop["repeat"]["do"].insert(0, {"set": {"var": var, "value": value}})
+
+    result = validate_folder(edited_copy(keramikos, tmp_path, loop_set), kinds=("static",))
+    found = [f for f in result.findings if f.code == "CG175" and f.path == "rules.setup[1].repeat.do[0].set.value"]
+    assert len(found) == 1 and said in found[0].message, [f.render() for f in result.findings]

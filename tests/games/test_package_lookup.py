@@ -136,3 +136,15 @@ def test_a_package_that_is_not_installed_or_stands_beside_a_rules_module_is_refu
     (toy / "game.yaml").write_text(text.replace("\nrules: toy\n", "\nrules: toy\npackage: keramikos\n", 1), encoding="utf-8")
     found = [f for f in validate_folder(toy).findings if f.code == "CG215"]
     assert len(found) == 1 and "beside rules module 'toy'" in found[0].message
+
+
+def test_a_package_other_than_its_named_mechanic_s_is_refused(tmp_path: Path) -> None:
+    """A data game using a named mechanic is drawn (and solved) by the mechanic's package: a `package:` naming another
+    would be ignored without a word, so it is refused (CG215); naming the mechanic's own package is fine."""
+    from cardgen.catalogue import validate_folder
+
+    other = _renamed_copy(tmp_path, "ceratopsians", "my-ceratopsians", "keramikos")
+    found = [f for f in validate_folder(other).findings if f.code == "CG215"]
+    assert len(found) == 1 and "named mechanics of package 'ceratopsians'" in found[0].message, [f.render() for f in found]
+    own = _renamed_copy(tmp_path / "own", "ceratopsians", "my-ceratopsians", "ceratopsians")
+    assert [f.render() for f in validate_folder(own).findings if f.code == "CG215"] == []

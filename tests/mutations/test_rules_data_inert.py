@@ -223,3 +223,33 @@ def test_a_setup_set_nothing_after_it_reads_is_refused(tmp_path: Path) -> None:
     folder = copy_spec("keramikos", tmp_path / "read")
     edit_yaml(folder, read_in_play)
     assert [f for f in _inert(folder) if "nothing after this step reads" in f.message] == []
+
+
+def test_a_variable_s_own_name_is_not_a_read_of_it(tmp_path: Path) -> None:
+    """A variable named in words that are its id (``name: {en: full}``) is not read by its name: the unread setup step
+    is still refused (the rulebook's words under name, meaning, flag and gender are no expressions)."""
+
+    def named_as_its_id(data: Any) -> None:
+        data["rules"]["setup"].append({"set": {"var": "full", "value": 0}})
+        data["rules"]["variables"]["full"]["name"] = {"en": "full", "pt_BR": "full"}
+
+    folder = copy_spec("keramikos", tmp_path)
+    edit_yaml(folder, named_as_its_id)
+    found = errors(_inert(folder), "CG182")
+    assert found and "var: full" in line_of(found[0]) and "nothing after this step reads" in found[0].message, rendered(_inert(folder))
+
+
+def test_a_set_in_a_setup_loop_nothing_reads_is_refused(tmp_path: Path) -> None:
+    """A set inside a setup loop that neither the loop (its `until`, its other effects) nor anything after it reads does
+    nothing; Keramikos' own loop set of ``full``, which its `until` reads, stays clean."""
+
+    def probe(data: Any) -> None:
+        data["rules"]["variables"]["probe"] = {"name": {"en": "probe", "pt_BR": "sonda"}, "gender": {"pt_BR": "feminine"}}
+        loop = next(step for step in data["rules"]["setup"] if "repeat" in step)
+        loop["repeat"]["do"].append({"set": {"var": "probe", "value": 1}})
+
+    folder = copy_spec("keramikos", tmp_path)
+    edit_yaml(folder, probe)
+    found = errors(_inert(folder), "CG182")
+    assert len(found) == 1 and "var: probe" in line_of(found[0]) and "setup loop" in found[0].message, rendered(found)
+    assert errors(_inert(copy_spec("keramikos", tmp_path / "shipped")), "CG182") == []

@@ -171,6 +171,9 @@ class DataGame(Game):
                 if value is not None and value not in seen:
                     seen.append(value)
             self.variable_values.append(seen)
+        self.variable_start: list[Any] = [0 if variable.flag is not None else None for variable in rules.variables.values()]
+        """Each variable's value before anything sets it: a yes-or-no variable (``flag``) starts lowered (0), so that
+        ``full == 0`` and ``not full`` agree, as the rulebook's one clause for both promises; any other starts unset."""
         self.counter_start: list[int] = [0] * self.counter_slots
         self.counter_bounds: list[tuple[int, int]] = [(0, 0)] * self.counter_slots
         self.turn_resets: list[tuple[int, int]] = []

@@ -30,7 +30,7 @@ class DataState(State):
         self.g = game
         self.z: list[list[int]] = [[] for _ in range(game.zone_slots)]
         self.c: list[int] = list(game.counter_start)
-        self.v: list[Any] = [None] * len(game.variable_values)
+        self.v: list[Any] = list(game.variable_start)
         self.seat = 0
         """The seat whose turn it is."""
         self.decider = -1
