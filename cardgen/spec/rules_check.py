@@ -97,8 +97,9 @@ def names_of(spec: Spec, rules: RulesData) -> Names:
         card_ids=frozenset(card.id for deck in spec.decks if deck.id in in_play for card in deck.cards),
         field_kinds=kinds,
         list_kinds=lists,
-        variable_kinds={  # a variable without `values` holds a number a roll or a `set` gives it
-            name: kinds.get(variable.values, ANY) if variable.values is not None else NUMBER for name, variable in rules.variables.items()
+        variable_kinds={  # a variable without `values` holds a number a roll or a `set` gives it; one over a card's id, type or effect a text
+            name: (TEXT if variable.values in CARD_ATTRIBUTES else kinds.get(variable.values, ANY)) if variable.values is not None else NUMBER
+            for name, variable in rules.variables.items()
         },
         options={name: tuple(option.choices) for name, option in rules.options.items()},
         rows={name: zone.under for name, zone in rules.zones.items() if zone.under is not None},

@@ -1,4 +1,5 @@
-"""Card values named in rules-data expressions that no card in play has (CG183).
+"""Card values named in rules-data expressions that no card in play has, and yes-or-no variables compared with a value
+other than 1 and 0 (CG183).
 
 ``card.suit == 'heart'`` when the suits are ``hearts``, ``top(discard).effect == 'earthquake'`` in a deck without
 an Earthquake, ``has(row, effect, 'guard')`` when no card carries ``guard``: each condition can never hold (or
@@ -49,6 +50,7 @@ def literal_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, st
     values = card_values(spec, rules)
     variable_fields = {name: variable.values for name, variable in rules.variables.items() if variable.values is not None}
     assigned = assigned_literals(rules)
+    flags = frozenset(name for name, variable in rules.variables.items() if variable.flag is not None)
     for path, source, _ in [*all_expressions(rules), *target_expressions(rules)]:
         if not isinstance(source, str):
             continue
@@ -57,6 +59,8 @@ def literal_problems(spec: Spec, rules: RulesData) -> Iterator[tuple[PathKey, st
         except ExpressionError:
             continue  # CG175 reports it
         reported: set[tuple[str, object]] = set()
+        for flag, literal in _flag_compared(tree, flags):
+            yield path, f"variable {flag!r} is a flag, holding only 1 or 0, so {source.strip()!r} compares it with {literal!r}, a value it never holds"
         for field, literal, variable in _compared(tree, variable_fields):
             if field not in values or literal in values[field] or (field, literal) in reported:
                 continue
@@ -102,6 +106,22 @@ def _compared(tree: ast.AST, variable_fields: dict[str, str]) -> Iterator[tuple[
             field_node, value_node = node.args[1], node.args[2]
             if isinstance(field_node, ast.Name) and isinstance(value_node, ast.Constant) and isinstance(value_node.value, (str, int)):
                 yield field_node.id, value_node.value, None
+
+
+def _flag_compared(tree: ast.AST, flags: frozenset[str]) -> Iterator[tuple[str, object]]:
+    """(flag, constant) of every comparison of a yes-or-no variable with a constant other than 1 and 0 (``==``, ``!=``, ``in``)."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+            continue
+        left, right = node.left, node.comparators[0]
+        for side, other in ((left, right), (right, left)):
+            if not (isinstance(side, ast.Name) and side.id in flags):
+                continue
+            constants = other.elts if isinstance(other, (ast.List, ast.Tuple)) and isinstance(node.ops[0], (ast.In, ast.NotIn)) else [other]
+            if isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+                for constant in constants:
+                    if isinstance(constant, ast.Constant) and (type(constant.value) is not int or constant.value not in (0, 1)):
+                        yield side.id, constant.value
 
 
 def _field_of(node: ast.expr, variable_fields: dict[str, str]) -> str | None:

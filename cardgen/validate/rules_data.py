@@ -43,7 +43,7 @@ register_codes(
         "option decides it, since a variant may switch a rule off); or a setup step (or a set in a setup loop) sets a variable that nothing after it reads.",
         "CG183": "A rules-data expression compares a card's field (or a variable holding a field's values, or the value asked of "
         "`has`, `matching` or `sets`) with a value no card in play has, so the condition never holds (or always does): a typo, or "
-        "a rule waiting for a card the decks leave out.",
+        "a rule waiting for a card the decks leave out; or compares a yes-or-no variable (`flag`) with a value other than 1 and 0.",
     }
 )
 

@@ -228,3 +228,16 @@ def test_a_set_in_a_setup_loop_is_held_to_its_variable_as_any_set(tmp_path: Path
     result = validate_folder(edited_copy(keramikos, tmp_path, loop_set), kinds=("static",))
     found = [f for f in result.findings if f.code == "CG175" and f.path == "rules.setup[1].repeat.do[0].set.value"]
     assert len(found) == 1 and said in found[0].message, [f.render() for f in result.findings]
+
+
+@pytest.mark.parametrize("condition", ["double == 2", "double != 'yes'", "2 == double", "double in [1, 2]"])
+def test_a_flag_compared_with_a_value_it_never_holds_is_reported(tmp_path: Path, condition: str) -> None:
+    """A flag holds 1 or 0 only, so comparing it with anything else can never hold (or always holds): CG183 at the condition."""
+
+    def ask(data: dict[str, Any]) -> None:
+        _flagged(data)
+        dig = next(o for o in data["rules"]["turn"][1]["options"] if o["id"] == "dig")
+        dig["when"] = f"(rolled >= numbers.dig_at or {condition}) and count(bag) > 0"
+
+    found = [f for f in validate_folder(_copy(tmp_path, ask), kinds=("static",)).findings if f.code == "CG183"]
+    assert len(found) == 1 and "'double' is a flag" in found[0].message and found[0].path.endswith(".when"), [f.render() for f in found]

@@ -55,6 +55,20 @@ def test_an_effect_the_rules_data_do_not_define_is_one_finding(tmp_path: Path) -
     assert [(f.path, "'teleport'" in f.message) for f in found] == [("decks[0].cards[0].effect", True)]
 
 
+def test_a_number_set_into_a_variable_over_card_ids_is_refused(tmp_path: Path) -> None:
+    """Keramikos' `site` holds a card's id (values: id); a `set` giving it a number is the wrong kind (CG175), as for a
+    variable over a declared text field."""
+    folder = copy_spec("keramikos", tmp_path)
+
+    def set_number(data: Any) -> None:
+        option = data["rules"]["turn"][0]["options"][0]
+        option["do"].insert(0, {"set": {"var": "site", "value": 3}})
+
+    edit_yaml(folder, set_number)
+    found = _only(folder, "CG175", also={"CG182"})
+    assert any(f.path.endswith("set.value") and "variable 'site' takes text values" in f.message for f in found), [f.render() for f in found]
+
+
 def test_a_second_hand_size_is_a_number_nobody_reads(tmp_path: Path) -> None:
     """Mausoleum Guardians deals the setup table's count; a hand_size number beside it is refused."""
     folder = copy_spec("mausoleum-guardians", tmp_path)
