@@ -484,7 +484,18 @@ def credit_line(ctx: WidgetContext) -> list[Primitive]:
 class PlateParams(WidgetParams):
     plate: str = Field(default="background", pattern=PLATE_PATTERN,
                        description="What the text sits on: ``background`` (the face's), ``none``, or a colour.")
-    plate_padding: Mm = Field(default=1.6, description="The plate's margin round the text in mm.")
+    plate_padding: Mm = Field(default=1.6, description="The plate's margin round the text in mm; the text is fitted inside the box less this margin, so the plate stays in the box.")
+
+
+def _plated_box(ctx: WidgetContext) -> Box:
+    """Where a text on a plate is laid out: the element's box less the plate's padding, so the plate drawn round the
+    text stays inside the box (a text shrunk to the full box grew its plate past the box, and a box set at the safe
+    zone put the plate outside it, CG209); the whole box when there is no plate or the padding leaves nothing."""
+    if str(ctx.param("plate", "background")) == "none":
+        return ctx.box
+    pad = ctx.fparam("plate_padding", 1.6)
+    inner = ctx.box.inset(pad)
+    return inner if inner.w > 0 and inner.h > 0 else ctx.box
 
 
 def _on_plate(ctx: WidgetContext, text: list[Primitive]) -> list[Primitive]:
@@ -540,7 +551,7 @@ class GameTitleParams(LineParams, PlateParams):
 @widget("game_title", GameTitleParams)
 def game_title(ctx: WidgetContext) -> list[Primitive]:
     """The game's title (backs), on a plate (param ``plate``)."""
-    text = ctx.text(ctx.local(ctx.spec.title), what="game_title", size=ctx.fparam("size", 18.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True, source=("title",))
+    text = ctx.text(ctx.local(ctx.spec.title), _plated_box(ctx), what="game_title", size=ctx.fparam("size", 18.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True, source=("title",))
     return _on_plate(ctx, text)
 
 
@@ -561,7 +572,7 @@ def back_title(ctx: WidgetContext) -> list[Primitive]:
     repeats = text.strip().casefold() == ctx.local(ctx.spec.title).strip().casefold()
     if deck is not None and repeats and "game_title" in ctx.face_widgets:
         text = ctx.local(deck.name)
-    drawn = ctx.text(text, what="back", size=ctx.fparam("size", 16.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True)
+    drawn = ctx.text(text, _plated_box(ctx), what="back", size=ctx.fparam("size", 16.0), font=str(ctx.param("font", TITLE_FONT)), align=ctx.param("align", "center"), valign=ctx.param("valign", "middle"), single_line=True)
     return _on_plate(ctx, drawn)
 
 

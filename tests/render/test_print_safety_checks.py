@@ -275,3 +275,44 @@ def test_layouts_come_with_the_game_package_whatever_the_spec_is_called(tmp_path
     assert keramikos.spec is not None and keramikos.spec.rules_data is not None
     found = {deck: Path(resolved.file).resolve() for deck, resolved in _layouts(keramikos, keramikos.spec).items()}
     assert found["excavation"] == _bundled("keramikos") / "excavation.yaml"
+
+
+@pytest.mark.parametrize("back", ["Mausoleum Guardians of the Eternal Night", "Hearts"])
+def test_a_text_on_a_plate_keeps_its_plate_inside_the_element_box(tmp_path: Path, back: str) -> None:
+    """A back title long enough to be shrunk to its box used to fill the box with its text and draw its plate 1.6 mm
+    further, past the box and (with the default layout's box at the safe zone) past the safe zone: CG209 on a renamed
+    copy of a shipped game. The text is now laid out inside the box less the plate's padding, so plate and text stay
+    in the box, and a short title is drawn as before."""
+    from cardgen.render.faces import face_set
+    from cardgen.spec.load import load_spec
+
+    folder = tmp_path / "hearts"
+    shutil.copytree(ROOT / "specs" / "hearts", folder)
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    assert "back: {en: Hearts, pt_BR: Copas}" in text
+    (folder / "game.yaml").write_text(text.replace("back: {en: Hearts, pt_BR: Copas}", f"back: {{en: {back}, pt_BR: {back}}}"), encoding="utf-8")
+    assert not [f.render() for f in _render_findings(folder) if f.code in ("CG201", "CG209")]
+    loaded = load_spec(folder)
+    faces = face_set(loaded, "en")
+    back_face = faces.by_key()["standard-back"]
+    layout = faces.layouts["standard"].layout.back
+    assert layout is not None
+    element = next(e for e in layout.elements if e.widget == "back_title")
+    bleed = (back_face.scene.width_mm - 63.0) / 2  # (Hearts' poker cards, 63 x 88 mm: the scene is the trim plus its bleed)
+    assert bleed == (back_face.scene.height_mm - 88.0) / 2 and bleed > 0
+    x, y, w, h = element.box
+    x, y = x + bleed, y + bleed
+    plates = [p for p in _flat(back_face.scene.children) if isinstance(p, Rect) and p.radius and p.fill]
+    assert plates
+    for plate in plates:
+        assert x - 1e-6 <= plate.x and plate.x + plate.w <= x + w + 1e-6 and y - 1e-6 <= plate.y and plate.y + plate.h <= y + h + 1e-6
+
+
+def _flat(items: object) -> list[object]:
+    out: list[object] = []
+    for item in items:  # type: ignore[attr-defined]
+        if isinstance(item, Group):
+            out += _flat(item.children)
+        else:
+            out.append(item)
+    return out
