@@ -75,14 +75,14 @@ def _unread_setup_sets(rules: RulesData) -> Iterator[Inert]:
     """
     if rules.mechanics:
         return
-    later_texts: list[str] = []
     data = rules.model_dump(by_alias=True)
+    read_later: set[str] = set()  # every name a text after the step reads (each text parsed once)
     for key, value in data.items():
         if key != "setup":
-            later_texts.extend(_texts(value))
+            read_later |= _names_read(_texts(value))
     for i in range(len(rules.setup) - 1, -1, -1):
         step = rules.setup[i]
-        if isinstance(step, SetStep) and not any(step.set.var in _names_in(text) for text in later_texts):
+        if isinstance(step, SetStep) and step.set.var not in read_later:
             yield ("rules", "setup", i, "set", "var"), f"sets variable {step.set.var!r}, which nothing after this step reads: the rule does nothing", False
         if isinstance(step, RepeatStep):  # a loop's set is read by what follows the loop, its `until`, or its other effects
             loop = data["setup"][i]["repeat"]
@@ -90,10 +90,10 @@ def _unread_setup_sets(rules: RulesData) -> Iterator[Inert]:
                 if not isinstance(effect, SetEffect):
                     continue
                 others = [loop["until"], loop["do"][k]["set"]["value"], *(item for j, item in enumerate(loop["do"]) if j != k)]
-                if not any(effect.set.var in _names_in(text) for text in [*later_texts, *_texts(others)]):
+                if effect.set.var not in read_later | _names_read(_texts(others)):
                     yield (("rules", "setup", i, "repeat", "do", k, "set", "var"),
                            f"sets variable {effect.set.var!r} in a setup loop, and nothing in the loop or after it reads it: the rule does nothing", False)
-        later_texts.extend(_texts(data["setup"][i]))
+        read_later |= _names_read(_texts(data["setup"][i]))
 
 
 PROSE_KEYS = frozenset({"name", "meaning", "flag", "gender"})
@@ -114,13 +114,16 @@ def _texts(value: Any) -> Iterator[str]:
             yield from _texts(item)
 
 
-def _names_in(text: str) -> set[str]:
-    """The bare names a text reads when it parses as an expression (nothing when it does not)."""
-    try:
-        tree = read_tree(text)
-    except (ExpressionError, ValueError):
-        return set()
-    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+def _names_read(texts: Iterator[str]) -> set[str]:
+    """The bare names the texts read, each text that parses as an expression (the others read nothing)."""
+    names: set[str] = set()
+    for text in texts:
+        try:
+            tree = read_tree(text)
+        except (ExpressionError, ValueError):
+            continue
+        names.update(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
+    return names
 
 
 def _moves_in_place(effect: MoveEffect) -> bool:
