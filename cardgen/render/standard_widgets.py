@@ -484,18 +484,20 @@ def credit_line(ctx: WidgetContext) -> list[Primitive]:
 class PlateParams(WidgetParams):
     plate: str = Field(default="background", pattern=PLATE_PATTERN,
                        description="What the text sits on: ``background`` (the face's), ``none``, or a colour.")
-    plate_padding: Mm = Field(default=1.6, description="The plate's margin round the text in mm; the text is fitted inside the box less this margin, so the plate stays in the box.")
+    plate_padding: Mm = Field(default=1.6, description="The plate's margin round the text in mm; the text is fitted inside the box less this margin at its left and right, so the plate stays within the box's width.")
 
 
 def _plated_box(ctx: WidgetContext) -> Box:
-    """Where a text on a plate is laid out: the element's box less the plate's padding, so the plate drawn round the
-    text stays inside the box (a text shrunk to the full box grew its plate past the box, and a box set at the safe
-    zone put the plate outside it, CG209); the whole box when there is no plate or the padding leaves nothing."""
+    """Where a text on a plate is laid out: the element's box less the plate's padding at its left and right, so the
+    plate drawn round a text shrunk to the box's width stays inside the box (it grew past the box, and with a box set
+    at the safe zone outside it, CG209). The height is left whole: a one-line title's box is sized for the line, and
+    taking the padding off it too would refuse titles that fit; the whole box when there is no plate or the padding
+    leaves no width."""
     if str(ctx.param("plate", "background")) == "none":
         return ctx.box
     pad = ctx.fparam("plate_padding", 1.6)
-    inner = ctx.box.inset(pad)
-    return inner if inner.w > 0 and inner.h > 0 else ctx.box
+    box = ctx.box
+    return Box(box.x + pad, box.y, box.w - 2 * pad, box.h) if box.w > 2 * pad else box
 
 
 def _on_plate(ctx: WidgetContext, text: list[Primitive]) -> list[Primitive]:

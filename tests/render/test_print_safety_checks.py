@@ -281,8 +281,8 @@ def test_layouts_come_with_the_game_package_whatever_the_spec_is_called(tmp_path
 def test_a_text_on_a_plate_keeps_its_plate_inside_the_element_box(tmp_path: Path, back: str) -> None:
     """A back title long enough to be shrunk to its box used to fill the box with its text and draw its plate 1.6 mm
     further, past the box and (with the default layout's box at the safe zone) past the safe zone: CG209 on a renamed
-    copy of a shipped game. The text is now laid out inside the box less the plate's padding, so plate and text stay
-    in the box, and a short title is drawn as before."""
+    copy of a shipped game. The text is now laid out inside the box less the plate's padding at its left and right, so
+    plate and text stay in the box, and a short title is drawn as before."""
     from cardgen.render.faces import face_set
     from cardgen.spec.load import load_spec
 
