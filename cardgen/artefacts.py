@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Literal
+from typing import Callable, Literal, Protocol
 
 from cardgen.cache import ArtefactCache
 from cardgen.findings import Finding
@@ -34,9 +34,20 @@ class BuildOptions:
     """Reuse artefacts (face SVGs, PDFs) and intermediate results (YAML parses, the catalog check, compiled
     rulebook templates) from ``<out>/.cache/`` when their inputs are unchanged; False: compute everything afresh."""
 
+    jobs: int | None = 1
+    """Processes the build may use at most, itself included (None: every processor it may run on). Parts
+    handed off by producers run in forked workers on idle processors; the files written do not depend on it."""
+
     def wants(self, kind: str) -> bool:
         """Whether artefacts of ``kind`` are to be built."""
         return not self.only or kind in self.only
+
+
+class PartRunner(Protocol):
+    """Where a producer's handed-off parts run (see :class:`cardgen.build_parts.PartPool`)."""
+
+    def hand_off(self, context: "BuildContext", owner: int, run: Callable[["BuildContext"], object]) -> None:
+        """Run ``run`` with a context of its own, now or in a worker process."""
 
 
 @dataclass
@@ -54,6 +65,25 @@ class BuildContext:
     """The short print guide (``how_to_print``) of each layout sidecar staged by this build, by the sidecar's file
     name: the gallery shows it without parsing the sidecar again (a large deck's sidecar holds every placement)."""
 
+    parts: PartRunner | None = None
+    """Where :meth:`hand_off` sends parts (None: they run at once, in this process)."""
+    owner: int = 0
+    """The position of the producer this context was made for, among the build's producers."""
+
+    def hand_off(self, run: Callable[["BuildContext"], object]) -> None:
+        """Run ``run``, a part of this producer's work that nothing later in the producer reads, now or in a worker.
+
+        ``run`` receives a context of its own: it writes its files under
+        ``staging`` and may add notes, findings and print guides and use the
+        cache, all of which reach the build (in hand-off order) before any
+        later producer runs. It must not change anything else the producer
+        or the build reads afterwards: in a worker, such a change is lost.
+        """
+        if self.parts is None:
+            run(self)
+        else:
+            self.parts.hand_off(self, self.owner, run)
+
     @property
     def game_id(self) -> str:
         """The game's id."""
@@ -65,18 +95,36 @@ Producer = Callable[[BuildContext], list[Path]]
 _PRODUCERS: dict[str, Producer] = {}
 _ARTEFACTS: dict[str, tuple[str, ...]] = {}
 """Producer name -> the artefact kinds it writes (what ``cardgen build --only`` chooses from)."""
+_APART: set[str] = set()
+"""Producers that read nothing other producers write: a build may run them whole in a worker process."""
 
 
-def register_producer(name: str, producer: Producer, artefacts: tuple[str, ...] = ()) -> None:
+def register_producer(name: str, producer: Producer, artefacts: tuple[str, ...] = (), apart: bool = False) -> None:
     """Add an artefact producer; it writes under ``context.staging`` and returns the files it wrote.
 
     ``artefacts`` names the kinds of artefact it writes (default: one kind named
     like the producer). A build with ``BuildOptions.only`` runs a producer only
     when it writes one of the chosen kinds; a producer of several kinds asks
     ``context.options.wants(kind)`` for each.
+
+    Producers run in the order of their names, and each sees the files of
+    those before it. One registered ``apart`` promises to read nothing any
+    other producer writes (only the validated spec, the options and the
+    cache), so the build starts it first, whole, as a handed-off part (see
+    :meth:`BuildContext.hand_off`), and waits for it only before a later
+    producer runs.
     """
     _PRODUCERS[name] = producer
     _ARTEFACTS[name] = artefacts or (name,)
+    if apart:
+        _APART.add(name)
+    else:
+        _APART.discard(name)
+
+
+def runs_apart(name: str) -> bool:
+    """Whether the producer ``name`` was registered ``apart``."""
+    return name in _APART
 
 
 def registered() -> dict[str, Producer]:

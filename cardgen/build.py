@@ -18,14 +18,16 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cardgen import artefacts
 from cardgen.artefacts import BuildContext, BuildOptions, Producer
+from cardgen.build_parts import PartPool, workers_for
 from cardgen.cache import CACHE_DIR, ArtefactCache, user_store_scope
 from cardgen.export import gallery
 from cardgen.findings import Finding, Severity
+from cardgen.processors import CpuSample, cpu_sample
 from cardgen.publish import LOCK_NAME as LOCK_NAME, STAGING_PREFIX, publish, publish_pending, repair_notes
 from cardgen.publish import build_lock as build_lock
 from cardgen.spec.parse_cache import parse_cache_scope
@@ -106,12 +108,37 @@ def build_game(folder: Path, out: Path, options: BuildOptions) -> GameBuild:
         if producer in everything and (producer not in producers or not options.langs)
     ] + [check for check, producer in CHECKS_ONLY_FOR_PRODUCERS.items() if producer in everything and producer not in producers]
     cache = ArtefactCache.unbound(out / CACHE_DIR) if options.cache else None
+    started = cpu_sample() if options.jobs != 1 else None  # how idle the processors stand while this build validates
     with parse_cache_scope(cache), user_store_scope(options.cache):  # --no-cache: nothing from any store
-        return _build_game(folder, out, options, producers, skip, cache)
+        return _build_game(folder, out, options, producers, skip, cache, started)
+
+
+def _run_producers(context: BuildContext, producers: dict[str, Producer], workers: int) -> list[list[BuildContext]]:
+    """Run the producers in the order of their names, with ``workers`` worker processes for their parts.
+
+    Producers registered apart are handed off first, whole; each other producer
+    runs here once every part of the producers before it has finished, so it sees
+    their files. Returns, per producer in that order, the contexts whose notes and
+    findings it left (its own first, then its parts' in hand-off order).
+    """
+    names = sorted(producers)
+    pool = PartPool(workers)
+    own: dict[int, BuildContext] = {}
+    for position, name in enumerate(names):
+        if artefacts.runs_apart(name):
+            pool.hand_off(context, position, producers[name])
+    for position, name in enumerate(names):
+        if not artefacts.runs_apart(name):
+            pool.settle(before=position)
+            own[position] = replace(context, notes=[], findings=[], parts=pool, owner=position)
+            producers[name](own[position])
+    pool.settle()
+    return [([own[position]] if position in own else []) + pool.contexts_of(position) for position in range(len(names))]
 
 
 def _build_game(
-    folder: Path, out: Path, options: BuildOptions, producers: dict[str, Producer], skip: list[str], cache: ArtefactCache | None
+    folder: Path, out: Path, options: BuildOptions, producers: dict[str, Producer], skip: list[str], cache: ArtefactCache | None,
+    started: CpuSample | None = None,
 ) -> GameBuild:
     """:func:`build_game` once its cache is open (and set as the parse cache of the files read on the way)."""
     result = validate_folder(folder, kinds=("static", "render", "i18n"), skip=skip, cache=cache)
@@ -128,10 +155,10 @@ def _build_game(
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{game_id}-pid{os.getpid()}-", dir=out))
     try:
         context = BuildContext(result.loaded, staging, options, cache=cache)
-        for _name, producer in sorted(producers.items()):
-            producer(context)
-        build.findings.extend(context.findings)
-        build.notes.extend(context.notes)
+        for contexts in _run_producers(context, producers, workers_for(options.jobs, started)):
+            for done in contexts:
+                build.findings.extend(done.findings)
+                build.notes.extend(done.notes)
         if build.failed:
             return build
         build.files = publish(staging, out / game_id)

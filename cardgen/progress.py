@@ -63,8 +63,11 @@ def stderr_surely_not_a_terminal() -> bool:
 class TerminalProgress:
     """A rich progress bar on standard error; silent when quiet or not on a terminal."""
 
-    def __init__(self, description: str, quiet: bool = False) -> None:
+    def __init__(self, description: str, quiet: bool = False, redraw_thread: bool = True) -> None:
+        """``redraw_thread``: keep the elapsed time ticking from a thread of rich's; without it the bar is
+        redrawn only when it moves, and the process keeps one thread (a build forks its workers only then)."""
         self._description = description
+        self._redraw_on_move = not redraw_thread
         self._progress: Progress | None = None
         self._task: TaskID | None = None
         if quiet or stderr_surely_not_a_terminal():
@@ -81,6 +84,7 @@ class TerminalProgress:
             console=console,
             transient=True,
             disable=not console.is_terminal,
+            auto_refresh=redraw_thread,
         )
 
     @property
@@ -109,3 +113,5 @@ class TerminalProgress:
         """Move the bar on by ``done`` units."""
         if self._progress is not None and self._task is not None:
             self._progress.advance(self._task, done)
+            if self._redraw_on_move:
+                self._progress.refresh()

@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "cardgen"
 
 LAYERS: dict[str, int] = {
     # the base: no cardgen imports above it
-    "findings": 0, "limits": 0, "resources": 0, "links": 0, "fsmove": 0, "progress": 0, "cache": 0, "publish": 0, "data": 0,
+    "findings": 0, "limits": 0, "processors": 0, "resources": 0, "links": 0, "fsmove": 0, "progress": 0, "cache": 0, "publish": 0, "data": 0,
     "spec": 1,
     "validate": 2, "artefacts": 2,
     "engine": 3,
@@ -23,7 +23,7 @@ LAYERS: dict[str, int] = {
     "rulebook": 6,
     "export": 7, "report": 7, "scaffold": 7, "catalogue": 7,
     "sweep": 8,
-    "build": 9,
+    "build": 9, "build_parts": 9,
     "api": 10, "__init__": 10,
     "cli": 11, "__main__": 12,
 }

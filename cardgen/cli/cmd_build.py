@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cardgen.cli.options import CardLangOption, LangOption, OutOption, PaperChoice, PaperOption, card_locale, papers
+from cardgen.cli.options import BuildJobsOption, CardLangOption, LangOption, OutOption, PaperChoice, PaperOption, card_locale, papers
 
 from cardgen.cli.app import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
 from cardgen.findings import InputError, format_findings
@@ -25,6 +25,7 @@ def build(
     quiet: Annotated[bool, typer.Option("--quiet", help="Print only findings and errors.")] = False,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Build everything afresh, ignoring and not writing <out>/.cache/.")] = False,
     only: Annotated[Optional[str], typer.Option("--only", help="Build only these artefacts, comma-separated: faces (SVGs), print (sheets), bleed (one card per page), rulebooks, gallery.")] = None,
+    jobs: BuildJobsOption = None,
 ) -> None:
     """Validate, then write card faces (SVG), print sheets (PDF) and rulebooks under the output folder."""
     from cardgen.api import build_spec, output_lock
@@ -40,11 +41,11 @@ def build(
         unknown = [k for k in chosen if k not in kinds]
         if unknown or not chosen:
             raise typer.BadParameter(f"unknown artefact {', '.join(unknown) or '(none given)'}; choose from {', '.join(sorted(kinds))}", param_hint="--only")
-    options = BuildOptions(papers=papers(paper), langs=() if lang == "all" else (lang,), card_lang=card_locale(lang, card_lang), cache=not no_cache, only=chosen)
+    options = BuildOptions(papers=papers(paper), langs=() if lang == "all" else (lang,), card_lang=card_locale(lang, card_lang), cache=not no_cache, only=chosen, jobs=jobs)
     folders = resolve_games(games)
     failed = False
     unreadable = False
-    with output_lock(out), TerminalProgress("building", quiet) as progress:
+    with output_lock(out), TerminalProgress("building", quiet, redraw_thread=False) as progress:
         progress.start(len(folders), "building")
         for folder in folders:
             progress.advance(0)

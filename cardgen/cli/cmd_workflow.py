@@ -8,7 +8,7 @@ from typing import Annotated, TYPE_CHECKING, Optional
 
 import typer
 
-from cardgen.cli.options import CardLangOption, LangOption, OutOption, PaperChoice, PaperOption, card_locale, papers
+from cardgen.cli.options import BuildJobsOption, CardLangOption, LangOption, OutOption, PaperChoice, PaperOption, card_locale, papers
 
 from cardgen.cli.app import EXIT_CLEAN, EXIT_INPUT, debug_enabled, fail
 from cardgen.cli.errors import os_error_line
@@ -95,21 +95,24 @@ def watch(
     lang: LangOption = "all",
     card_lang: CardLangOption = None,
     max_cycles: Annotated[Optional[int], typer.Option("--max-cycles", hidden=True, help="Stop after this many polls (for tests).")] = None,
+    jobs: BuildJobsOption = None,
 ) -> None:
     """Build a game, then rebuild it (validation included) every time one of its files changes; Ctrl-C stops."""
     from cardgen.rulebook.line_breaks import keep_line_breaks
 
     with keep_line_breaks():  # this process builds again and again: its rulebooks' paragraphs keep their lines
-        _watch(game, out, interval, paper, lang, card_lang, max_cycles)
+        _watch(game, out, interval, paper, lang, card_lang, max_cycles, jobs)
 
 
-def _watch(game: str, out: Path, interval: float, paper: PaperChoice, lang: str, card_lang: Optional[str], max_cycles: Optional[int]) -> None:
+def _watch(
+    game: str, out: Path, interval: float, paper: PaperChoice, lang: str, card_lang: Optional[str], max_cycles: Optional[int], jobs: Optional[int]
+) -> None:
     """:func:`watch`, with the rulebooks' line breaks kept between builds."""
     from cardgen.artefacts import BuildOptions
     from cardgen.scaffold.watch import snapshot, watch_loop
     from cardgen.spec.load import find_spec_folder
 
-    options = BuildOptions(papers=papers(paper), langs=() if lang == "all" else (lang,), card_lang=card_locale(lang, card_lang))
+    options = BuildOptions(papers=papers(paper), langs=() if lang == "all" else (lang,), card_lang=card_locale(lang, card_lang), jobs=jobs)
     try:
         folder = find_spec_folder(game)
     except InputError as error:

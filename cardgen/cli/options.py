@@ -15,6 +15,8 @@ from typing import Annotated, Literal, Optional
 
 import typer
 
+from cardgen.limits import MAX_JOBS
+
 from cardgen.cli.outputs import output_folder
 
 PaperName = Literal["a4", "letter"]
@@ -67,6 +69,13 @@ LangOption = Annotated[str, typer.Option("--lang", help=LANG_HELP)]
 CardLangOption = Annotated[Optional[str], typer.Option("--card-lang", help=CARD_LANG_HELP)]
 
 
+BuildJobsOption = Annotated[
+    Optional[int],
+    typer.Option(
+        "--jobs", min=1, max=MAX_JOBS,
+        help="Processes to build in, at most (default: every CPU); a worker starts only on an idle processor. The files do not depend on it.",
+    ),
+]
 OutOption = Annotated[Path, typer.Option("--out", callback=output_folder, help="The output folder; each game gets a folder inside it.")]
 ReportFormatOption = Annotated[ReportFormat, typer.Option("--format", help="text or json.", case_sensitive=False)]
 FindingsFormatOption = Annotated[

@@ -28,10 +28,11 @@ import json
 import os
 import zlib
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Callable, Mapping
 
-from cardgen.artefacts import BuildContext, register_producer
+from cardgen.artefacts import BuildContext, Paper, register_producer
 from cardgen.cache import ArtefactCache
 from cardgen.render.faces import Face, card_faces, print_order
 from cardgen.render.pdf_backend import write_pdf
@@ -275,7 +276,14 @@ def _write_new(path: Path, data: bytes) -> None:
 
 
 def produce_cards(context: BuildContext) -> list[Path]:
-    """Write the card SVGs, the print-shop PDF, and per paper the print sheets, sidecar and duplex test."""
+    """Write the card SVGs, the print-shop PDF, and per paper the print sheets, sidecar and duplex test.
+
+    The faces are drawn (or taken from validation) here; each file, or group of
+    files, is then written by a part handed off to the build (see
+    :meth:`cardgen.artefacts.BuildContext.hand_off`), so on a machine with idle
+    processors they are written side by side. Returns the files it wrote itself
+    (none: the parts write them).
+    """
     spec = context.loaded.spec
     assert spec is not None
     for lang in context.options.langs:  # --card-lang defaults to --lang: name the option the user gave
@@ -284,51 +292,69 @@ def produce_cards(context: BuildContext) -> list[Path]:
         context.loaded.require_locale(context.options.card_lang, "--card-lang")
     locale = card_locale(spec, context.options.card_lang)
     faces = card_faces(context.loaded, locale)
-    written: list[Path] = []
-    cache = context.cache
     digests = {face.key: scene_digest(face.scene) for face in faces}
-    if context.options.wants("faces"):
-        cards_dir = context.staging / "cards"
-        cards_dir.mkdir(parents=True, exist_ok=True)
-        written += card_svgs(faces, digests, cache, locale, cards_dir)
-
     items, pairs = print_items(faces, digests)
     title = local(spec.title, locale, spec.locales[0])
+    if context.options.wants("faces"):
+        context.hand_off(lambda part: _write_svgs(part, faces, digests, locale))
     if context.options.wants("bleed"):
-        shop = context.staging / f"{spec.id}-cards-bleed.pdf"
-        shop_title = f"{title} – cards with bleed"
-        shop_key = ("shop-pdf", shop_title, [(digests.get(f.key), digests.get(r.key) if r else None) for f, r in pairs])
-        shop.write_bytes(_cached(cache, shop_key, lambda: write_pdf(shop_pages(pairs, digests), title=shop_title)))
-        written.append(shop)
-
+        context.hand_off(lambda part: _write_bleed(part, spec.id, title, pairs, digests))
     footer = footer_for(spec, locale)
     for paper in context.options.papers if context.options.wants("print") else ():
-        template = builtin_sheet_template(paper)
-        test_name = f"{spec.id}-duplex-test-{paper}.pdf"
-        bleeds = {index: item.bleed for index, item in enumerate(items)}
-        sheets = with_guide(impose(items, template, footer), template, footer, bleeds, locale, test_name)
-        pdf = context.staging / f"{spec.id}-print-{paper}.pdf"
-        item_keys = [
-            (digests.get(f.key), digests.get(r.key) if r else None, i.trim_w, i.trim_h, i.bleed, i.copies, i.label)
-            for (f, r), i in zip(pairs, items)
-        ]
-        sheet_key = ("print-pdf", 2, title, locale, template.model_dump_json(), footer, item_keys)
-        pdf.write_bytes(_cached(cache, sheet_key, lambda: sheets.to_pdf(title=title)))
-        sidecar = context.staging / f"{spec.id}-print-{paper}.layout.json"
-        duplex = any(p.side == "back" for p in sheets.placements)
-        advice = print_advice(template, locale, test_name, duplex)
-        record = layout_sidecar(spec.id, paper, sheets, pairs, template.sheet_bleed_mm, locale, advice)
-        # Compact: the sidecar is for tools, and an indented dump takes Python's slow encoder (0.18 s against 0.05 s for 5,400 cards).
-        sidecar.write_text(json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
-        context.print_guides[sidecar.name] = list(advice or [])
-        test = context.staging / test_name
-        test_key = ("duplex-pdf", title, template.model_dump_json(), footer)
-        test.write_bytes(_cached(cache, test_key, lambda: duplex_test_sheet(template, footer).to_pdf(title=f"{title} – duplex test")))
-        written += [pdf, sidecar, test]
+        context.hand_off(partial(_write_sheets, paper=paper, title=title, locale=locale, footer=footer, items=items, pairs=pairs, digests=digests))
     context.notes.append(
         f"cards: {len(faces)} distinct faces, {sum(i.copies for i in items)} printed pieces, card language {locale}"
     )
-    return written
+    return []
+
+
+def _write_svgs(context: BuildContext, faces: list[Face], digests: Mapping[str, str], locale: str) -> list[Path]:
+    """Write every face's SVG under ``cards/``."""
+    folder = context.staging / "cards"
+    folder.mkdir(parents=True, exist_ok=True)
+    return card_svgs(faces, digests, context.cache, locale, folder)
+
+
+def _write_bleed(
+    context: BuildContext, game: str, title: str, pairs: list[tuple[Face, Face | None]], digests: Mapping[str, str]
+) -> list[Path]:
+    """Write the print shop's one-card-per-page PDF with bleed."""
+    shop = context.staging / f"{game}-cards-bleed.pdf"
+    shop_title = f"{title} – cards with bleed"
+    shop_key = ("shop-pdf", shop_title, [(digests.get(f.key), digests.get(r.key) if r else None) for f, r in pairs])
+    shop.write_bytes(_cached(context.cache, shop_key, lambda: write_pdf(shop_pages(pairs, digests), title=shop_title)))
+    return [shop]
+
+
+def _write_sheets(
+    context: BuildContext, paper: Paper, title: str, locale: str, footer: FooterInfo, items: list[PrintItem],
+    pairs: list[tuple[Face, Face | None]], digests: Mapping[str, str],
+) -> list[Path]:
+    """Write one paper's print sheets, their layout sidecar and the duplex test, and note the sidecar's print guide."""
+    spec = context.loaded.spec
+    assert spec is not None
+    template = builtin_sheet_template(paper)
+    test_name = f"{spec.id}-duplex-test-{paper}.pdf"
+    bleeds = {index: item.bleed for index, item in enumerate(items)}
+    sheets = with_guide(impose(items, template, footer), template, footer, bleeds, locale, test_name)
+    pdf = context.staging / f"{spec.id}-print-{paper}.pdf"
+    item_keys = [
+        (digests.get(f.key), digests.get(r.key) if r else None, i.trim_w, i.trim_h, i.bleed, i.copies, i.label)
+        for (f, r), i in zip(pairs, items)
+    ]
+    sheet_key = ("print-pdf", 2, title, locale, template.model_dump_json(), footer, item_keys)
+    pdf.write_bytes(_cached(context.cache, sheet_key, lambda: sheets.to_pdf(title=title)))
+    sidecar = context.staging / f"{spec.id}-print-{paper}.layout.json"
+    duplex = any(p.side == "back" for p in sheets.placements)
+    advice = print_advice(template, locale, test_name, duplex)
+    record = layout_sidecar(spec.id, paper, sheets, pairs, template.sheet_bleed_mm, locale, advice)
+    # Compact: the sidecar is for tools, and an indented dump takes Python's slow encoder (0.18 s against 0.05 s for 5,400 cards).
+    sidecar.write_text(json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+    context.print_guides[sidecar.name] = list(advice or [])
+    test = context.staging / test_name
+    test_key = ("duplex-pdf", title, template.model_dump_json(), footer)
+    test.write_bytes(_cached(context.cache, test_key, lambda: duplex_test_sheet(template, footer).to_pdf(title=f"{title} – duplex test")))
+    return [pdf, sidecar, test]
 
 
 register_producer("cards", produce_cards, artefacts=CARD_ARTEFACTS)

@@ -42,4 +42,4 @@ def produce_rulebooks(context: BuildContext) -> list[Path]:
     return placed
 
 
-register_producer("rulebooks", produce_rulebooks)
+register_producer("rulebooks", produce_rulebooks, apart=True)

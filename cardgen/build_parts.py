@@ -1,0 +1,309 @@
+"""Running the independent parts of a build in forked worker processes, on processors that stand idle.
+
+A build's producers (:mod:`cardgen.artefacts`) hand the pieces of their work
+that nothing later in them reads (a rulebook, the bleed PDF, one paper's print
+sheets...) to the build's :class:`PartPool`, through
+:meth:`cardgen.artefacts.BuildContext.hand_off`. With no worker allowed, each
+part runs at once, where it is handed off, exactly as if the producer had
+called it. With workers allowed, parts wait until a later producer (or the end
+of the build) needs them; the waiting parts then form a batch that the build
+process and workers forked for it take one at a time from a shared pipe.
+
+A part writes its files into the staging folder, which both processes share.
+What else it leaves behind (notes, findings, print guides, the cache entries it
+read or wrote) comes back to the build process through a pipe and is merged in
+the order the parts were handed off, so the answer never depends on the number
+of workers or which part finished first. An exception in a worker is raised
+again in the build process, of the same type when it survives the trip
+(``InputError`` still exits 2), else as :class:`PartCrash` (a bug: exit 3).
+
+Forking needs ``os.fork`` (POSIX) and a process with one thread: a forked
+copy of a threaded process may inherit a lock some other thread held. Where
+either is missing, parts run in the build process, one after another.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import pickle
+import select
+import signal
+import sys
+import threading
+import traceback
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from cardgen.artefacts import BuildContext
+from cardgen.findings import Finding
+from cardgen.processors import CpuSample, cpu_sample, idle_processors, usable_processors, workers_to_start
+
+Part = Callable[[BuildContext], object]
+"""A piece of a producer's work: writes files under ``context.staging``; may add notes, findings, print guides."""
+
+
+class PartCrash(RuntimeError):
+    """A part failed in a worker process with an exception that could not be sent back as it was."""
+
+
+def forking_possible() -> bool:
+    """Whether this process may fork workers: the system can, and no other thread is running."""
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def workers_for(jobs: int | None, since: CpuSample | None) -> int:
+    """How many worker processes a build with ``jobs`` processes at most starts (the build process is one).
+
+    ``None`` means every processor this process may use. A worker starts only on
+    a processor that stood idle since ``since`` (a sample taken when the build
+    began; see :func:`cardgen.processors.workers_to_start`).
+    """
+    allowed = (jobs if jobs is not None else usable_processors()) - 1
+    if allowed <= 0 or not forking_possible():
+        return 0
+    return workers_to_start(idle_processors(since, cpu_sample(), os.cpu_count() or 1), allowed)
+
+
+@dataclass
+class _Outcome:
+    """What a part run in a worker leaves behind, sent back to the build process."""
+
+    notes: list[str]
+    findings: list[Finding]
+    print_guides: dict[str, list[str]]
+    cache_used: set[str] = field(default_factory=set)
+    cache_hits: int = 0
+    cache_misses: int = 0
+    error: BaseException | None = None
+
+
+@dataclass
+class _Handed:
+    """One handed-off part: its own context (own notes and findings), whether it ran, what it raised."""
+
+    owner: int
+    run: Part
+    context: BuildContext
+    done: bool = False
+    error: BaseException | None = None
+
+
+QUEUE_LIMIT = 4096
+"""The most parts one batch hands to workers (their numbers fill a pipe, whose buffer holds 64 KiB)."""
+
+
+class PartPool:
+    """The parts of one build: run at once, or, when the build waits for them, shared with worker processes.
+
+    ``workers`` is how many forked processes may run parts beside the build
+    process (0: every part runs where it is handed off). When a producer needs
+    the parts before it (:meth:`settle`), the parts waiting form a batch: their
+    numbers go into a pipe that the build process and the workers forked for the
+    batch take them from, one at a time, so a long part and several short ones
+    share two processors well whatever their order. The build process takes the
+    first part itself, so a long part handed off first (a rulebook) runs where no
+    copy-on-write slows it.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._parts: list[_Handed] = []
+
+    def hand_off(self, context: BuildContext, owner: int, run: Part) -> None:
+        """Queue ``run`` with a context of its own (``owner``: the position of the producer it belongs to)."""
+        part = _Handed(owner, run, replace(context, notes=[], findings=[]))
+        self._parts.append(part)
+        if self.workers <= 0:
+            part.done = True
+            run(part.context)
+
+    def contexts_of(self, owner: int) -> list[BuildContext]:
+        """The contexts of the parts handed off for producer ``owner``, in the order they were handed off."""
+        return [part.context for part in self._parts if part.owner == owner]
+
+    def settle(self, before: int | None = None) -> None:
+        """Finish every part whose producer sorts before position ``before`` (every part when None).
+
+        Raises the first error of those parts, in hand-off order.
+        """
+        chosen = [part for part in self._parts if before is None or part.owner < before]
+        batch = [part for part in chosen if not part.done]
+        if len(batch) < 2 or self.workers <= 0 or len(batch) > QUEUE_LIMIT or not forking_possible():
+            for part in batch:
+                part.done = True
+                part.run(part.context)
+        else:
+            _Batch(batch, min(self.workers, len(batch) - 1)).run()
+        for part in chosen:
+            if part.error is not None:
+                error, part.error = part.error, None
+                raise error
+
+
+class _Batch:
+    """Parts shared, through a pipe of their numbers, between this process and ``workers`` forked ones."""
+
+    def __init__(self, parts: list[_Handed], workers: int) -> None:
+        self.parts = parts
+        self.workers = workers
+        self._queue = -1
+        self._children: dict[int, int] = {}  # result pipe -> pid
+
+    def run(self) -> None:
+        """Run every part of the batch here or in a worker; merge the workers' outcomes into the parts."""
+        queue, feed = os.pipe()
+        self._queue = queue
+        try:
+            os.write(feed, b"".join(index.to_bytes(4, "little") for index in range(len(self.parts))))
+            os.close(feed)
+            first = self._claim()
+            for _ in range(self.workers):
+                self._fork()
+            while first is not None:
+                part = self.parts[first]
+                part.done = True
+                part.run(part.context)
+                first = self._claim()
+            while self._children:
+                ready, _, _ = select.select(list(self._children), [], [])
+                for pipe in ready:
+                    self._finish(pipe)
+        finally:
+            for pipe, pid in list(self._children.items()):  # an error here: stop the workers, keep nothing of theirs
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                _reap(pipe, pid)
+            self._children.clear()
+            os.close(queue)
+
+    def _claim(self) -> int | None:
+        """The number of the next part nobody has taken, or None when every part is taken."""
+        data = os.read(self._queue, 4)
+        return int.from_bytes(data, "little") if len(data) == 4 else None
+
+    def _fork(self) -> None:
+        read_end, write_end = os.pipe()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (AttributeError, OSError, ValueError):
+                pass
+        gc.freeze()  # the worker's collections leave the inherited objects alone: their pages stay shared
+        try:
+            pid = os.fork()
+        except BaseException:
+            gc.unfreeze()
+            os.close(read_end)
+            os.close(write_end)
+            raise
+        if pid == 0:  # the worker: run parts, send what they left, and leave without unwinding the build's frames
+            status = 0
+            try:
+                os.close(read_end)
+                _work(self.parts, self._claim, write_end)
+            except BaseException:
+                status = 70
+            finally:
+                os._exit(status)
+        gc.unfreeze()
+        os.close(write_end)
+        self._children[read_end] = pid
+
+    def _finish(self, pipe: int) -> None:
+        chunks = []
+        while chunk := os.read(pipe, 1 << 20):
+            chunks.append(chunk)
+        status = _reap(pipe, self._children.pop(pipe))
+        try:
+            outcomes = pickle.loads(b"".join(chunks)) if chunks else None
+        except Exception as error:  # (a worker cut short mid-write)
+            outcomes = None
+            status = f"{status}; its report could not be read ({type(error).__name__})"
+        if not isinstance(outcomes, list):
+            raise PartCrash(f"a build worker stopped without reporting ({status})")
+        for index, outcome in outcomes:
+            part = self.parts[index]
+            part.done = True
+            context = part.context
+            context.notes.extend(outcome.notes)
+            context.findings.extend(outcome.findings)
+            context.print_guides.update(outcome.print_guides)
+            if context.cache is not None:
+                context.cache.used |= outcome.cache_used
+                context.cache.hits += outcome.cache_hits
+                context.cache.misses += outcome.cache_misses
+            part.error = outcome.error
+
+
+def _reap(pipe: int, pid: int) -> str:
+    """Close a worker's result pipe and wait for it; how it ended."""
+    try:
+        os.close(pipe)
+    except OSError:
+        pass
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:
+        return "already reaped"
+    if os.WIFSIGNALED(status):
+        return f"killed by signal {os.WTERMSIG(status)}"
+    return f"exit status {os.waitstatus_to_exitcode(status)}"
+
+
+def _work(parts: list[_Handed], claim: Callable[[], int | None], write_end: int) -> None:
+    """In a forked worker: run the parts it claims until none is left (or one fails), then send their outcomes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the build process, which stops its workers
+    outcomes: list[tuple[int, _Outcome]] = []
+    while (index := claim()) is not None:
+        outcome = _run_in_worker(parts[index])
+        outcomes.append((index, outcome))
+        if outcome.error is not None:
+            break
+    try:
+        payload = pickle.dumps(outcomes, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as unpicklable:
+        crash = PartCrash(f"a build part's outcome could not be sent back: {unpicklable}")
+        payload = pickle.dumps([(index, _Outcome([], [], {}, error=crash)) for index, _ in outcomes], protocol=pickle.HIGHEST_PROTOCOL)
+    with os.fdopen(write_end, "wb") as pipe:
+        pipe.write(payload)
+
+
+def _run_in_worker(part: _Handed) -> _Outcome:
+    """In a forked worker: run ``part``; what it left in its context (and the cache), and what it raised."""
+    context = part.context
+    cache = context.cache
+    guides_before = dict(context.print_guides)
+    used_before = set(cache.used) if cache is not None else set()
+    hits_before, misses_before = (cache.hits, cache.misses) if cache is not None else (0, 0)
+    error: BaseException | None = None
+    try:
+        part.run(context)
+    except BaseException as raised:
+        error = _portable(raised)
+    return _Outcome(
+        context.notes,
+        context.findings,
+        {name: guide for name, guide in context.print_guides.items() if guides_before.get(name) != guide},
+        (cache.used - used_before) if cache is not None else set(),
+        (cache.hits - hits_before) if cache is not None else 0,
+        (cache.misses - misses_before) if cache is not None else 0,
+        error,
+    )
+
+
+def _portable(error: BaseException) -> BaseException:
+    """``error``, if it comes back from pickling as the same type and message, else a :class:`PartCrash` naming it."""
+    where = "".join(traceback.format_exception(error)).rstrip()
+    try:
+        copy = pickle.loads(pickle.dumps(error, protocol=pickle.HIGHEST_PROTOCOL))
+    except Exception:
+        copy = None
+    if type(copy) is not type(error) or str(copy) != str(error):
+        return PartCrash(f"{type(error).__name__}: {error}\n(in a build worker)\n{where}")
+    copy.__cause__ = None
+    if hasattr(copy, "add_note"):
+        copy.add_note(f"(raised in a build worker)\n{where}")
+    return copy

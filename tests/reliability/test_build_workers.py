@@ -1,0 +1,208 @@
+"""A build that runs its parts in forked workers writes what a build in one process writes, and fails as one.
+
+The worker count is forced (``workers_for`` patched) so these tests start a
+worker whatever the machine's load; the load rule itself is tested with
+:func:`cardgen.processors.workers_to_start` in tests/engine/test_checks.py.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from pathlib import Path
+
+import pytest
+
+import cardgen.artefacts as artefacts_module
+import cardgen.build as build_module
+from cardgen import build_parts
+from cardgen.artefacts import BuildContext, BuildOptions
+from cardgen.build import build_game
+from cardgen.build_parts import PartCrash, PartPool
+from cardgen.findings import InputError
+
+from .conftest import MINIMAL, ROOT, copy_spec
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked; without fork every part runs in the build process")
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` (the cache left out), by relative path."""
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and ".cache" not in path.relative_to(folder).parts
+    }
+
+
+@pytest.fixture
+def one_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every build with ``jobs`` above 1 starts one worker, whatever the machine's load."""
+    monkeypatch.setattr(build_module, "workers_for", lambda jobs, since: 0 if jobs == 1 else 1)
+
+
+def pids_producer(context: BuildContext) -> list[Path]:
+    """Hands off three parts, each writing the process id it ran in and adding a note and a print guide."""
+
+    def part(number: int) -> None:
+        def run(own: BuildContext) -> None:
+            if number == 0:  # the build process takes the first part: let the worker take the others meanwhile
+                wait_for([own.staging / "part1.txt", own.staging / "part2.txt"], os.getpid(), context.options.jobs)
+            (own.staging / f"part{number}.txt").write_text(str(os.getpid()), encoding="ascii")
+            own.notes.append(f"part {number}")
+            own.print_guides[f"guide{number}"] = [str(number)]
+
+        context.hand_off(lambda own: run(own))
+
+    for number in range(3):
+        part(number)
+    context.notes.append("pids: handed off")
+    return []
+
+
+def wait_for(files: list[Path], pid: int, jobs: int | None, seconds: float = 120.0) -> None:
+    """In a build with a worker, wait (a bounded time) until the worker has written ``files``."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while jobs != 1 and not all(f.exists() for f in files) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def reader_producer(context: BuildContext) -> list[Path]:
+    """Runs after the others: records which files and guides it saw."""
+    seen = sorted(p.name for p in context.staging.iterdir())
+    (context.staging / "seen.txt").write_text("\n".join(seen + sorted(context.print_guides)), encoding="ascii")
+    return []
+
+
+def test_parts_run_in_a_worker_and_everything_they_leave_comes_back_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-pids": pids_producer, "z-reader": reader_producer})
+    spec = copy_spec(MINIMAL, tmp_path / "spec")
+    result = build_game(spec, tmp_path / "out", BuildOptions(jobs=2, cache=False))
+    assert not result.failed, result.findings
+    folder = tmp_path / "out" / result.game
+    pids = {int((folder / f"part{n}.txt").read_text(encoding="ascii")) for n in range(3)}
+    assert os.getpid() in pids and len(pids) == 2  # the build process took the first part, the worker others
+    assert result.notes == ["pids: handed off", "part 0", "part 1", "part 2"]  # hand-off order, not finishing order
+    seen = (folder / "seen.txt").read_text(encoding="ascii").split("\n")
+    assert seen == ["part0.txt", "part1.txt", "part2.txt", "guide0", "guide1", "guide2"]
+
+
+def test_one_process_runs_the_same_parts_where_they_are_handed_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-pids": pids_producer, "z-reader": reader_producer})
+    result = build_game(copy_spec(MINIMAL, tmp_path / "spec"), tmp_path / "out", BuildOptions(jobs=1, cache=False))
+    folder = tmp_path / "out" / result.game
+    assert {int((folder / f"part{n}.txt").read_text(encoding="ascii")) for n in range(3)} == {os.getpid()}
+    assert result.notes == ["pids: handed off", "part 0", "part 1", "part 2"]
+
+
+@pytest.mark.parametrize("game", ["keramikos", "mausoleum-guardians"])
+def test_a_real_build_writes_the_same_bytes_with_a_worker(game: str, tmp_path: Path, one_worker: None) -> None:
+    """Every artefact (faces, sheets, bleed PDF, rulebooks, gallery) and every note, byte for byte."""
+    one = build_game(ROOT / "specs" / game, tmp_path / "one", BuildOptions(papers=("a4",), jobs=1))
+    two = build_game(ROOT / "specs" / game, tmp_path / "two", BuildOptions(papers=("a4",), jobs=2))
+    assert not one.failed and not two.failed
+    assert one.notes == two.notes and one.findings == two.findings
+    first, second = tree(tmp_path / "one"), tree(tmp_path / "two")
+    assert len(first) > 10 and first == second
+    cache = tmp_path / "two" / ".cache" / two.game
+    entries = sorted(p.name for p in cache.iterdir())
+    again = build_game(ROOT / "specs" / game, tmp_path / "two", BuildOptions(papers=("a4",), jobs=2))
+    assert tree(tmp_path / "two") == second
+    assert sorted(p.name for p in cache.iterdir()) == entries  # what the worker read and wrote was kept by the prune
+    assert again.notes == two.notes
+
+
+def failing_in_part(error: BaseException) -> object:
+    def producer(context: BuildContext) -> list[Path]:
+        def boom(own: BuildContext) -> None:
+            (own.staging / "half.pdf").write_bytes(b"%PDF-1.4 half")
+            raise error
+
+        # The build process takes the first part and waits there until the worker has taken the failing one.
+        context.hand_off(lambda own: wait_for([own.staging / "half.pdf"], os.getpid(), context.options.jobs))
+        context.hand_off(boom)
+        return []
+
+    return producer
+
+
+def previous_output(tmp_path: Path, spec: Path) -> dict[str, bytes]:
+    result = build_game(spec, tmp_path / "out", BuildOptions(jobs=1, cache=False))
+    assert not result.failed
+    return tree(tmp_path / "out")
+
+
+def test_a_users_error_in_a_worker_comes_back_as_itself_and_nothing_is_published(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    spec = copy_spec(MINIMAL, tmp_path / "spec")
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-ok": lambda context: []})
+    before = previous_output(tmp_path, spec)
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-fails": failing_in_part(InputError("no such font", "fonts.yaml", 3, 1))})
+    with pytest.raises(InputError) as raised:
+        build_game(spec, tmp_path / "out", BuildOptions(jobs=2, cache=False))
+    assert (raised.value.file, raised.value.line, raised.value.message) == ("fonts.yaml", 3, "no such font")
+    assert tree(tmp_path / "out") == before
+    assert [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".staging")] == []
+
+
+class Unsendable(Exception):
+    """An exception whose copy would not come back from pickling (its constructor takes two arguments)."""
+
+    def __init__(self, what: str, where: int) -> None:
+        super().__init__(f"{what} at {where}")
+
+
+def test_a_bug_in_a_worker_comes_back_as_a_crash_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    spec = copy_spec(MINIMAL, tmp_path / "spec")
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-fails": failing_in_part(Unsendable("renderer broke", 7))})
+    with pytest.raises(PartCrash, match="Unsendable: renderer broke at 7"):
+        build_game(spec, tmp_path / "out", BuildOptions(jobs=2, cache=False))
+    assert not (tmp_path / "out" / "minimal").exists()
+
+
+def test_a_worker_that_dies_is_a_crash_not_a_hang(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    spec = copy_spec(MINIMAL, tmp_path / "spec")
+    main_pid = os.getpid()
+
+    def die_in_worker(own: BuildContext) -> None:
+        if os.getpid() != main_pid:
+            (own.staging / "claimed").write_text("", encoding="ascii")
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    def producer(context: BuildContext) -> list[Path]:
+        context.hand_off(lambda own: wait_for([own.staging / "claimed"], main_pid, 2))  # taken by the build process
+        context.hand_off(die_in_worker)
+        return []
+
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-dies": producer})
+    with pytest.raises(PartCrash, match="killed by signal 9"):
+        build_game(spec, tmp_path / "out", BuildOptions(jobs=2, cache=False))
+    assert not (tmp_path / "out" / "minimal").exists()
+
+
+def test_the_build_process_failing_stops_its_worker(tmp_path: Path) -> None:
+    """An error in the part the build process took: the worker is killed and reaped, the error raised."""
+    pool = PartPool(1)
+    context = BuildContext(None, tmp_path, BuildOptions())  # type: ignore[arg-type]
+    pool.hand_off(context, 0, lambda own: (_ for _ in ()).throw(ValueError("here")))
+    pool.hand_off(context, 0, lambda own: __import__("time").sleep(30))
+    with pytest.raises(ValueError, match="here"):
+        pool.settle()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no worker left behind, not even a zombie
+
+
+def test_no_worker_is_forked_while_another_thread_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(build_parts, "workers_to_start", lambda idle, allowed: allowed)
+    assert build_parts.workers_for(2, None) == 1
+    assert build_parts.workers_for(1, None) == 0
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert build_parts.workers_for(2, None) == 0
+    finally:
+        stop.set()
+        other.join()
