@@ -65,6 +65,7 @@ def measure_job(settings: Settings, figures: list[Figure]) -> None:
             {
                 "floor": floor,
                 "all": build,
+                "all-one": lambda: build("--jobs", "1"),
                 "print": lambda: build("--only", "print"),
                 "stack-print": lambda: stack_floor("print"),
                 "stack-all": lambda: stack_floor("all"),
@@ -75,6 +76,7 @@ def measure_job(settings: Settings, figures: list[Figure]) -> None:
     floors: list[tuple[ProcessRun, Load]] = kept["floor"]
     for key, name, target in (
         ("all", "whole job, 54 cards: cold `cardgen build --paper a4`, every artefact, vs bare reportlab floor printing the sheets only (wall ratio)", WHOLE_JOB_TARGET),
+        ("all-one", "whole job, 54 cards: the same in one process (`--jobs 1`), vs bare reportlab floor (wall ratio)", None),
         ("print", "whole job, 54 cards: cold `cardgen build --only print --paper a4` vs bare reportlab floor (wall ratio)", PRINT_ONLY_TARGET),
     ):
         runs = kept[key]
@@ -158,21 +160,27 @@ def measure_deck_sizes(settings: Settings, figures: list[Figure]) -> None:
             folder = write_job(work / f"spec{size}", size)
             runs = itertools.count()
 
-            def once() -> tuple[ProcessRun, Load]:
+            def once(*extra: str) -> tuple[ProcessRun, Load]:
                 # Cold: a new, empty output folder each run. The earlier runs' folders are removed only at the end:
                 # removing thousands of files just before a run made the run's own file creation cost up to 3 s of
                 # kernel time on ext4 without a journal (its allocator skips recently freed inodes one by one).
                 out = work / f"out{size}-{next(runs)}"
-                run, load = measured(lambda: run_cardgen(["build", str(folder), "--out", str(out), "--paper", "a4", "--quiet"]))
+                command = ["build", str(folder), "--out", str(out), "--paper", "a4", "--quiet", *extra]
+                run, load = measured(lambda: run_cardgen(command))
                 return _check(run, f"cardgen build of {size} cards"), load
 
             for _ in range(settings.warmup if size < 1000 else 0):  # the big decks take seconds: no warm-up run
                 once()
-            results = [once() for _ in range(settings.reps)]
             target = size == DECK_TARGET_CARDS
+            results: list[tuple[ProcessRun, Load]] = []
+            one_process: list[tuple[ProcessRun, Load]] = []
+            for _ in range(settings.reps):  # at the target size, interleaved with the same build in one process
+                results.append(once())
+                if target:
+                    one_process.append(once("--jobs", "1"))
             wall = Figure(f"deck size: {size:,} distinct cards, cold `cardgen build --paper a4`, every artefact (wall)", "s", DECK_TARGET_S if target else None, "lower")
-            cpu = Figure(f"deck size: {size:,} distinct cards, CPU time of the build process", "s", None, "lower")
-            memory = Figure(f"deck size: {size:,} distinct cards, peak memory (max RSS)", "MB", DECK_TARGET_MB if target else None, "lower")
+            cpu = Figure(f"deck size: {size:,} distinct cards, CPU time of the build process and its workers", "s", None, "lower")
+            memory = Figure(f"deck size: {size:,} distinct cards, peak memory (max RSS of the largest process)", "MB", DECK_TARGET_MB if target else None, "lower")
             wall.samples = [r.wall for r, _ in results]
             wall.cpu = cpu.cpu = cpu.samples = [r.cpu for r, _ in results]
             wall.loads = cpu.loads = memory.loads = [load for _, load in results]
@@ -189,6 +197,13 @@ def measure_deck_sizes(settings: Settings, figures: list[Figure]) -> None:
                 wall.note += f"; {decks} decks of at most {DECK_LIMIT:,} cards (the split the first figures used; a deck may hold 20,000)"
             figures += [wall, cpu, memory]
             rows = {"wall": wall, "cpu": cpu, "memory": memory}
+            if one_process:
+                alone = Figure(f"deck size: {size:,} distinct cards, the same build in one process (`--jobs 1`) (wall)", "s", None, "lower")
+                alone.samples = [r.wall for r, _ in one_process]
+                alone.cpu = [r.cpu for r, _ in one_process]
+                alone.loads = [load for _, load in one_process]
+                alone.note = f"peak memory {statistics.median(r.max_rss_mb for r, _ in one_process):.0f} MB; {alone.load_note()}"
+                figures.append(alone)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if len(walls) >= 2:

@@ -47,6 +47,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shutil
 import statistics
 import sys
@@ -152,6 +153,7 @@ def measure_rebuild(settings: Settings, figures: list[Figure]) -> None:
     """
     whole = Figure(f"rebuild after editing one card's text ({REBUILD_GAME}, whole process, wall)", "s", 0.6, "lower")
     warm = Figure(f"rebuild after editing one card's text ({REBUILD_GAME}, in a warm process like `watch`, wall)", "s", 0.3, "lower")
+    warm_one = Figure(f"rebuild after editing one card's text ({REBUILD_GAME}, warm, in one process: `watch --jobs 1`, wall)", "s", None, "lower")
     work = Path(tempfile.mkdtemp(prefix="cardgen-bench-rebuild-"))
     runs: list[ProcessRun] = []
     edit = ""
@@ -173,7 +175,7 @@ def measure_rebuild(settings: Settings, figures: list[Figure]) -> None:
                 runs.append(run)
                 whole.loads.append(load)
         if not whole.error:
-            _rebuild_in_process(settings, warm, work)
+            _rebuild_in_process(settings, (warm, warm_one), work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     whole.samples = [r.wall for r in runs]
@@ -181,49 +183,54 @@ def measure_rebuild(settings: Settings, figures: list[Figure]) -> None:
     whole.note = edit
     if runs:
         whole.note += f"; CPU median {statistics.median(whole.cpu):.2f} s; {whole.load_note()}"
-    figures += [whole, warm]
+    figures += [whole, warm, warm_one]
 
 
-def _rebuild_in_process(settings: Settings, figure: Figure, work: Path) -> None:
+def _rebuild_in_process(settings: Settings, figures: tuple[Figure, Figure], work: Path) -> None:
     """The in-process rebuild: build (untimed, warms the process), edit one card, build again (timed); with the
-    rulebooks' line breaks kept between builds, as ``cardgen watch`` keeps them."""
+    rulebooks' line breaks kept between builds, as ``cardgen watch`` keeps them. Each round times the rebuild
+    with watch's default (a worker on an idle processor) and, on another copy, in one process (``--jobs 1``)."""
     from cardgen.rulebook.line_breaks import keep_line_breaks
 
     with keep_line_breaks():
-        _rebuild_rounds(settings, figure, work)
+        _rebuild_rounds(settings, figures, work)
 
 
-def _rebuild_rounds(settings: Settings, figure: Figure, work: Path) -> None:
+def _rebuild_rounds(settings: Settings, figures: tuple[Figure, Figure], work: Path) -> None:
     from cardgen.artefacts import BuildOptions
     from cardgen.build import build_game
     from cardgen.publish import build_lock
 
-    options = BuildOptions()
     for index in range(1 + settings.reps):  # the first round only warms the process
-        spec = work / f"warm-spec{index}" / REBUILD_GAME
-        out = work / f"warm-out{index}"
-        shutil.copytree(ROOT / "specs" / REBUILD_GAME, spec)
-        with build_lock(out):
-            first = build_game(spec, out, options)
-        if first.failed:
-            figure.error = "first in-process build failed"
-            return
-        edit_one_card(spec)
-        before = measured(lambda: None)[1]
-        cpu, wall = time.process_time(), time.perf_counter()
-        with build_lock(out):
-            again = build_game(spec, out, options)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        after = measured(lambda: None)[1]
-        load = Load(before.before, after.after, before.others_before, after.others_after)
-        if again.failed:
-            figure.error = "in-process rebuild failed"
-            return
-        if index:
-            figure.samples.append(wall)
-            figure.cpu.append(cpu)
-            figure.loads.append(load)
-    figure.note = f"CPU median {statistics.median(figure.cpu):.2f} s; {figure.load_note()}"
+        for figure, options in zip(figures, (BuildOptions(jobs=None), BuildOptions(jobs=1))):
+            spec = work / f"warm-spec{index}-{options.jobs}" / REBUILD_GAME
+            out = work / f"warm-out{index}-{options.jobs}"
+            shutil.copytree(ROOT / "specs" / REBUILD_GAME, spec)
+            with build_lock(out):
+                first = build_game(spec, out, options)
+            if first.failed:
+                figure.error = "first in-process build failed"
+                return
+            edit_one_card(spec)
+            before = measured(lambda: None)[1]
+            workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu, wall = time.process_time(), time.perf_counter()
+            with build_lock(out):
+                again = build_game(spec, out, options)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            done = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu += (done.ru_utime - workers.ru_utime) + (done.ru_stime - workers.ru_stime)  # the workers' share
+            after = measured(lambda: None)[1]
+            load = Load(before.before, after.after, before.others_before, after.others_after)
+            if again.failed:
+                figure.error = "in-process rebuild failed"
+                return
+            if index:
+                figure.samples.append(wall)
+                figure.cpu.append(cpu)
+                figure.loads.append(load)
+    for figure in figures:
+        figure.note = f"CPU median {statistics.median(figure.cpu):.2f} s (workers included); {figure.load_note()}"
 
 
 # --------------------------------------------------------------------------- rendering against the floors
