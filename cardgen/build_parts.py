@@ -17,9 +17,9 @@ of workers or which part finished first. An exception in a worker is raised
 again in the build process, of the same type when it survives the trip
 (``InputError`` still exits 2), else as :class:`PartCrash` (a bug: exit 3).
 
-Forking needs ``os.fork`` (POSIX) and a process with one thread: a forked
-copy of a threaded process may inherit a lock some other thread held. Where
-either is missing, parts run in the build process, one after another.
+Forking needs ``os.fork`` (POSIX, not macOS) and a process with one thread: a
+forked copy of a threaded process may inherit a lock some other thread held.
+Where either is missing, parts run in the build process, one after another.
 """
 
 from __future__ import annotations
@@ -48,8 +48,11 @@ class PartCrash(RuntimeError):
 
 
 def forking_possible() -> bool:
-    """Whether this process may fork workers: the system can, and no other thread is running."""
-    return hasattr(os, "fork") and threading.active_count() == 1
+    """Whether this process may fork workers: the system can, safely, and no other thread is running.
+
+    Not on macOS, where system libraries may start threads of their own (Python's
+    multiprocessing stopped forking there for that reason)."""
+    return hasattr(os, "fork") and sys.platform != "darwin" and threading.active_count() == 1
 
 
 def workers_for(jobs: int | None, since: CpuSample | None) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from cardgen.findings import InputError
 
 from .conftest import MINIMAL, ROOT, copy_spec
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked; without fork every part runs in the build process")
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or sys.platform == "darwin", reason="no workers are forked on this system: every part runs in the build process")
 
 
 def tree(folder: Path) -> dict[str, bytes]:
