@@ -77,7 +77,9 @@ class BuildContext:
         ``staging`` and may add notes, findings and print guides and use the
         cache, all of which reach the build (in hand-off order) before any
         later producer runs. It must not change anything else the producer
-        or the build reads afterwards: in a worker, such a change is lost.
+        or the build reads afterwards (in a worker, such a change is lost),
+        nor read anything the producer changes after handing it off (a
+        worker may start at once, with the process as it is then).
         """
         if self.parts is None:
             run(self)
@@ -96,7 +98,7 @@ _PRODUCERS: dict[str, Producer] = {}
 _ARTEFACTS: dict[str, tuple[str, ...]] = {}
 """Producer name -> the artefact kinds it writes (what ``cardgen build --only`` chooses from)."""
 _APART: set[str] = set()
-"""Producers that read nothing other producers write: a build may run them whole in a worker process."""
+"""Producers that read nothing other producers write: they run without waiting for the parts before them."""
 
 
 def register_producer(name: str, producer: Producer, artefacts: tuple[str, ...] = (), apart: bool = False) -> None:
@@ -108,11 +110,10 @@ def register_producer(name: str, producer: Producer, artefacts: tuple[str, ...] 
     ``context.options.wants(kind)`` for each.
 
     Producers run in the order of their names, and each sees the files of
-    those before it. One registered ``apart`` promises to read nothing any
+    those before it: the parts they handed off (:meth:`BuildContext.hand_off`)
+    are finished first. One registered ``apart`` promises to read nothing any
     other producer writes (only the validated spec, the options and the
-    cache), so the build starts it first, whole, as a handed-off part (see
-    :meth:`BuildContext.hand_off`), and waits for it only before a later
-    producer runs.
+    cache), so it runs without waiting for those parts.
     """
     _PRODUCERS[name] = producer
     _ARTEFACTS[name] = artefacts or (name,)

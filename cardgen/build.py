@@ -116,24 +116,24 @@ def build_game(folder: Path, out: Path, options: BuildOptions) -> GameBuild:
 def _run_producers(context: BuildContext, producers: dict[str, Producer], workers: int) -> list[list[BuildContext]]:
     """Run the producers in the order of their names, with ``workers`` worker processes for their parts.
 
-    Producers registered apart are handed off first, whole; each other producer
-    runs here once every part of the producers before it has finished, so it sees
-    their files. Returns, per producer in that order, the contexts whose notes and
+    A producer runs here once every part of the producers before it has finished,
+    so it sees their files; one registered apart (it reads nothing another producer
+    writes) runs without waiting for them. Returns, per producer in that order, the contexts whose notes and
     findings it left (its own first, then its parts' in hand-off order).
     """
     names = sorted(producers)
     pool = PartPool(workers)
     own: dict[int, BuildContext] = {}
-    for position, name in enumerate(names):
-        if artefacts.runs_apart(name):
-            pool.hand_off(context, position, producers[name])
-    for position, name in enumerate(names):
-        if not artefacts.runs_apart(name):
-            pool.settle(before=position)
+    try:
+        for position, name in enumerate(names):
+            if not artefacts.runs_apart(name):  # (one registered apart reads nothing the parts before it write)
+                pool.settle(before=position)
             own[position] = replace(context, notes=[], findings=[], parts=pool, owner=position)
             producers[name](own[position])
-    pool.settle()
-    return [([own[position]] if position in own else []) + pool.contexts_of(position) for position in range(len(names))]
+        pool.settle()
+    finally:
+        pool.stop()  # (a producer failed: the workers still running are stopped; after the last settle, none is)
+    return [[own[position], *pool.contexts_of(position)] for position in range(len(names))]
 
 
 def _build_game(

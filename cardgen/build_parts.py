@@ -88,38 +88,49 @@ class _Handed:
     owner: int
     run: Part
     context: BuildContext
+    batch: "_Batch | None" = None
     done: bool = False
     error: BaseException | None = None
 
 
 QUEUE_LIMIT = 4096
-"""The most parts one batch hands to workers (their numbers fill a pipe, whose buffer holds 64 KiB)."""
+"""The most parts one batch holds (their numbers fill a pipe, whose buffer holds 64 KiB)."""
 
 
 class PartPool:
-    """The parts of one build: run at once, or, when the build waits for them, shared with worker processes.
+    """The parts of one build: run at once, or shared between the build process and forked workers.
 
     ``workers`` is how many forked processes may run parts beside the build
-    process (0: every part runs where it is handed off). When a producer needs
-    the parts before it (:meth:`settle`), the parts waiting form a batch: their
-    numbers go into a pipe that the build process and the workers forked for the
-    batch take them from, one at a time, so a long part and several short ones
-    share two processors well whatever their order. The build process takes the
-    first part itself, so a long part handed off first (a rulebook) runs where no
-    copy-on-write slows it.
+    process at the same time (0: every part runs where it is handed off). A part
+    handed off while a worker may start begins at once in a new worker, with
+    every other part waiting then: the build process goes on with its producers
+    meanwhile. When a producer needs the parts before it (:meth:`settle`), the
+    parts still waiting form a batch that the build process takes parts from
+    too, with new workers while fewer than ``workers`` run. Within a batch, the
+    parts' numbers go into a pipe that its processes take them from one at a
+    time, so a long part and several short ones share the processors well
+    whatever their order.
     """
 
     def __init__(self, workers: int) -> None:
-        self.workers = workers
+        self.workers = workers if forking_possible() else 0
         self._parts: list[_Handed] = []
+        self._batches: list[_Batch] = []
 
     def hand_off(self, context: BuildContext, owner: int, run: Part) -> None:
         """Queue ``run`` with a context of its own (``owner``: the position of the producer it belongs to)."""
-        part = _Handed(owner, run, replace(context, notes=[], findings=[]))
+        part = _Handed(owner, run, replace(context, notes=[], findings=[], parts=None))  # (its own hand-offs run where it runs)
         self._parts.append(part)
         if self.workers <= 0:
             part.done = True
             run(part.context)
+            return
+        try:
+            if self._workers_free() > 0:
+                self._batch(workers=1)
+        except BaseException:
+            self.stop()
+            raise
 
     def contexts_of(self, owner: int) -> list[BuildContext]:
         """The contexts of the parts handed off for producer ``owner``, in the order they were handed off."""
@@ -128,66 +139,110 @@ class PartPool:
     def settle(self, before: int | None = None) -> None:
         """Finish every part whose producer sorts before position ``before`` (every part when None).
 
-        Raises the first error of those parts, in hand-off order.
+        Raises the first error of those parts, in hand-off order. On any error the
+        workers still running are killed, and nothing of theirs is kept.
         """
         chosen = [part for part in self._parts if before is None or part.owner < before]
-        batch = [part for part in chosen if not part.done]
-        if len(batch) < 2 or self.workers <= 0 or len(batch) > QUEUE_LIMIT or not forking_possible():
-            for part in batch:
-                part.done = True
-                part.run(part.context)
-        else:
-            _Batch(batch, min(self.workers, len(batch) - 1)).run()
+        try:
+            if any(part.batch is None and not part.done for part in chosen):
+                self._batch(workers=min(self._workers_free(), sum(p.batch is None and not p.done for p in self._parts) - 1))
+            needed = [b for b in self._batches if any(part.batch is b for part in chosen)]
+            for batch in needed:  # first every part nobody has taken, here; only then wait for the workers
+                batch.take_part_here()
+            for batch in needed:
+                batch.wait()
+                self._batches.remove(batch)
+        except BaseException:
+            self.stop()
+            raise
         for part in chosen:
             if part.error is not None:
                 error, part.error = part.error, None
                 raise error
 
+    def stop(self) -> None:
+        """Kill and reap every worker still running (the build is abandoned)."""
+        for batch in self._batches:
+            batch.stop()
+        self._batches.clear()
+
+    def _workers_free(self) -> int:
+        """How many more workers may start now (finished ones are reaped first)."""
+        for batch in self._batches:
+            batch.reap_finished()
+        return self.workers - sum(batch.running() for batch in self._batches)
+
+    def _batch(self, workers: int) -> None:
+        """Make the waiting parts a batch and start ``workers`` workers on it."""
+        waiting = [part for part in self._parts if part.batch is None and not part.done]
+        for start in range(0, len(waiting), QUEUE_LIMIT):
+            batch = _Batch(waiting[start:start + QUEUE_LIMIT])
+            self._batches.append(batch)
+            for _ in range(max(0, workers) if start == 0 else 0):  # (a batch past the pipe's size: this process alone)
+                batch.fork()
+
 
 class _Batch:
-    """Parts shared, through a pipe of their numbers, between this process and ``workers`` forked ones."""
+    """Parts shared, through a pipe of their numbers, between this process and the workers forked for them."""
 
-    def __init__(self, parts: list[_Handed], workers: int) -> None:
+    def __init__(self, parts: list[_Handed]) -> None:
         self.parts = parts
-        self.workers = workers
-        self._queue = -1
+        for part in parts:
+            part.batch = self
+        self._queue, feed = os.pipe()
+        try:
+            os.write(feed, b"".join(index.to_bytes(4, "little") for index in range(len(parts))))
+        finally:
+            os.close(feed)
         self._children: dict[int, int] = {}  # result pipe -> pid
 
-    def run(self) -> None:
-        """Run every part of the batch here or in a worker; merge the workers' outcomes into the parts."""
-        queue, feed = os.pipe()
-        self._queue = queue
-        try:
-            os.write(feed, b"".join(index.to_bytes(4, "little") for index in range(len(self.parts))))
-            os.close(feed)
-            first = self._claim()
-            for _ in range(self.workers):
-                self._fork()
-            while first is not None:
-                part = self.parts[first]
-                part.done = True
-                part.run(part.context)
-                first = self._claim()
-            while self._children:
-                ready, _, _ = select.select(list(self._children), [], [])
-                for pipe in ready:
-                    self._finish(pipe)
-        finally:
-            for pipe, pid in list(self._children.items()):  # an error here: stop the workers, keep nothing of theirs
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-                _reap(pipe, pid)
-            self._children.clear()
-            os.close(queue)
+    def running(self) -> int:
+        """How many of this batch's workers have not been reaped yet."""
+        return len(self._children)
+
+    def take_part_here(self) -> None:
+        """Run the parts nobody has taken yet, here, one at a time."""
+        while (index := self._claim()) is not None:
+            part = self.parts[index]
+            part.done = True
+            part.run(part.context)
+
+    def wait(self) -> None:
+        """Wait for this batch's workers and merge what their parts left."""
+        while self._children:
+            ready, _, _ = select.select(list(self._children), [], [])
+            for pipe in ready:
+                self._finish(pipe)
+        os.close(self._queue)
+        self._queue = -1
+
+    def reap_finished(self) -> None:
+        """Merge what the workers that have finished (or are sending their report) left, without waiting."""
+        if self._children:
+            ready, _, _ = select.select(list(self._children), [], [], 0)
+            for pipe in ready:
+                self._finish(pipe)
+
+    def stop(self) -> None:
+        """Kill and reap this batch's workers; keep nothing of theirs."""
+        for pipe, pid in list(self._children.items()):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+            _reap(pipe, pid)
+        self._children.clear()
+        if self._queue >= 0:
+            os.close(self._queue)
+            self._queue = -1
 
     def _claim(self) -> int | None:
         """The number of the next part nobody has taken, or None when every part is taken."""
         data = os.read(self._queue, 4)
         return int.from_bytes(data, "little") if len(data) == 4 else None
 
-    def _fork(self) -> None:
+    def fork(self) -> None:
+        """Start a worker taking this batch's parts."""
         read_end, write_end = os.pipe()
         for stream in (sys.stdout, sys.stderr):
             try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import traceback
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -256,6 +257,7 @@ def build_rulebooks(
     loaded: LoadedSpec | None = None,
     cache: ArtefactCache | None = None,
     staged: bool = False,
+    hand_off: Callable[[Callable[[], object]], None] | None = None,
 ) -> list[Path]:
     """Write the Markdown and PDF rulebooks of ``spec`` under ``out_dir/<game>/``; returns the files written.
 
@@ -272,17 +274,23 @@ def build_rulebooks(
 
     Each file is written through a temporary file and made durable before it
     replaces the old one, unless ``staged``: a build writes into its private
-    staging folder, whose files are published by renames only once every
-    artefact is made (:mod:`cardgen.publish`), so they are written plainly,
-    as the card producers write theirs (a flush to disk per file cost a rebuild
-    several milliseconds each on a busy disk).
+    staging folder for the game (``out_dir`` itself, no game folder inside),
+    whose files are published by renames only once every artefact is made
+    (:mod:`cardgen.publish`), so they are written plainly, as the card
+    producers write theirs (a flush to disk per file cost a rebuild several
+    milliseconds each on a busy disk).
+
+    ``hand_off``, when given, receives the typesetting and writing of each PDF
+    (a function of no arguments) instead of having it run here: a build runs
+    them side by side in workers (:meth:`cardgen.artefacts.BuildContext.hand_off`).
+    Everything they read is made before they are handed off. Raised there, a
+    :class:`RulebookError` is the caller's to report.
     """
-    from cardgen.rulebook.line_breaks import pack_key
     from cardgen.rulebook.pdf import PAPERS
 
     write = _write_plainly if staged else atomic_write_bytes
 
-    folder = out_dir / spec.id
+    folder = out_dir if staged else out_dir / spec.id
     written: list[Path] = []
     papers = list(papers)
     locales = list(locales)
@@ -302,12 +310,26 @@ def build_rulebooks(
             if paper not in PAPERS:
                 raise RulebookError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}")
             pdf_path = folder / pdf_name(spec.id, locale, paper)
-            if cache is None:
-                data = rulebook_pdf(spec, rulebook, paper, pictures)
+            typeset = partial(_typeset_and_write, spec, rulebook, paper, pictures, cache, pdf_path, write)
+            if hand_off is None:
+                typeset()
             else:
-                key = cache.key("rulebook-pdf", paper, *_pdf_inputs(spec, rulebook, pictures))
-                data = cache.fetch(key, lambda: _typeset_keeping_lines(spec, rulebook, paper, pictures, cache))
-                cache.touch(pack_key(cache, rulebook.locale, paper))  # (kept for the edit that changes this book)
-            write(pdf_path, data)
+                hand_off(typeset)
             written.append(pdf_path)
     return written
+
+
+def _typeset_and_write(
+    spec: Spec, rulebook: Rulebook, paper: str, pictures: dict[str, Scene], cache: ArtefactCache | None,
+    path: Path, write: Callable[[Path, bytes], None],
+) -> None:
+    """Typeset one rulebook on one paper (or take its PDF from the cache) and write it to ``path``."""
+    from cardgen.rulebook.line_breaks import pack_key
+
+    if cache is None:
+        data = rulebook_pdf(spec, rulebook, paper, pictures)
+    else:
+        key = cache.key("rulebook-pdf", paper, *_pdf_inputs(spec, rulebook, pictures))
+        data = cache.fetch(key, lambda: _typeset_keeping_lines(spec, rulebook, paper, pictures, cache))
+        cache.touch(pack_key(cache, rulebook.locale, paper))  # (kept for the edit that changes this book)
+    write(path, data)

@@ -43,13 +43,23 @@ def one_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(build_module, "workers_for", lambda jobs, since: 0 if jobs == 1 else 1)
 
 
+def wait_for(files: list[Path], jobs: int | None, seconds: float = 120.0) -> None:
+    """In a build with a worker, wait (a bounded time) until ``files`` exist."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while jobs != 1 and not all(f.exists() for f in files) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def pids_producer(context: BuildContext) -> list[Path]:
-    """Hands off three parts, each writing the process id it ran in and adding a note and a print guide."""
+    """Hands off three parts, each writing the process id it ran in and adding a note and a print guide.
+
+    With a worker allowed, the first part starts at once in a worker; the producer waits (a bounded time)
+    until the worker has written its file, so the test knows a part ran there."""
 
     def part(number: int) -> None:
         def run(own: BuildContext) -> None:
-            if number == 0:  # the build process takes the first part: let the worker take the others meanwhile
-                wait_for([own.staging / "part1.txt", own.staging / "part2.txt"], os.getpid(), context.options.jobs)
             (own.staging / f"part{number}.txt").write_text(str(os.getpid()), encoding="ascii")
             own.notes.append(f"part {number}")
             own.print_guides[f"guide{number}"] = [str(number)]
@@ -58,17 +68,10 @@ def pids_producer(context: BuildContext) -> list[Path]:
 
     for number in range(3):
         part(number)
+        if number == 0:
+            wait_for([context.staging / "part0.txt"], context.options.jobs)
     context.notes.append("pids: handed off")
     return []
-
-
-def wait_for(files: list[Path], pid: int, jobs: int | None, seconds: float = 120.0) -> None:
-    """In a build with a worker, wait (a bounded time) until the worker has written ``files``."""
-    import time
-
-    deadline = time.monotonic() + seconds
-    while jobs != 1 and not all(f.exists() for f in files) and time.monotonic() < deadline:
-        time.sleep(0.01)
 
 
 def reader_producer(context: BuildContext) -> list[Path]:
@@ -85,7 +88,8 @@ def test_parts_run_in_a_worker_and_everything_they_leave_comes_back_in_order(tmp
     assert not result.failed, result.findings
     folder = tmp_path / "out" / result.game
     pids = {int((folder / f"part{n}.txt").read_text(encoding="ascii")) for n in range(3)}
-    assert os.getpid() in pids and len(pids) == 2  # the build process took the first part, the worker others
+    worker = int((folder / "part0.txt").read_text(encoding="ascii"))
+    assert worker != os.getpid() and pids <= {worker, os.getpid()}  # the first part ran in a worker
     assert result.notes == ["pids: handed off", "part 0", "part 1", "part 2"]  # hand-off order, not finishing order
     seen = (folder / "seen.txt").read_text(encoding="ascii").split("\n")
     assert seen == ["part0.txt", "part1.txt", "part2.txt", "guide0", "guide1", "guide2"]
@@ -122,9 +126,9 @@ def failing_in_part(error: BaseException) -> object:
             (own.staging / "half.pdf").write_bytes(b"%PDF-1.4 half")
             raise error
 
-        # The build process takes the first part and waits there until the worker has taken the failing one.
-        context.hand_off(lambda own: wait_for([own.staging / "half.pdf"], os.getpid(), context.options.jobs))
-        context.hand_off(boom)
+        context.hand_off(boom)  # with a worker allowed, it starts there at once
+        wait_for([context.staging / "half.pdf"], context.options.jobs)
+        context.hand_off(lambda own: (own.staging / "fine.txt").write_text("fine", encoding="ascii"))
         return []
 
     return producer
@@ -144,6 +148,7 @@ def test_a_users_error_in_a_worker_comes_back_as_itself_and_nothing_is_published
     with pytest.raises(InputError) as raised:
         build_game(spec, tmp_path / "out", BuildOptions(jobs=2, cache=False))
     assert (raised.value.file, raised.value.line, raised.value.message) == ("fonts.yaml", 3, "no such font")
+    assert "raised in a build worker" in "".join(getattr(raised.value, "__notes__", []))
     assert tree(tmp_path / "out") == before
     assert [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".staging")] == []
 
@@ -173,8 +178,9 @@ def test_a_worker_that_dies_is_a_crash_not_a_hang(tmp_path: Path, monkeypatch: p
             os.kill(os.getpid(), signal.SIGKILL)
 
     def producer(context: BuildContext) -> list[Path]:
-        context.hand_off(lambda own: wait_for([own.staging / "claimed"], main_pid, 2))  # taken by the build process
-        context.hand_off(die_in_worker)
+        context.hand_off(die_in_worker)  # starts at once in a worker
+        wait_for([context.staging / "claimed"], context.options.jobs)
+        context.hand_off(lambda own: None)
         return []
 
     monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-dies": producer})
@@ -184,15 +190,26 @@ def test_a_worker_that_dies_is_a_crash_not_a_hang(tmp_path: Path, monkeypatch: p
 
 
 def test_the_build_process_failing_stops_its_worker(tmp_path: Path) -> None:
-    """An error in the part the build process took: the worker is killed and reaped, the error raised."""
+    """An error in a part the build process runs: the worker still running is killed and reaped, the error raised."""
     pool = PartPool(1)
-    context = BuildContext(None, tmp_path, BuildOptions())  # type: ignore[arg-type]
-    pool.hand_off(context, 0, lambda own: (_ for _ in ()).throw(ValueError("here")))
-    pool.hand_off(context, 0, lambda own: __import__("time").sleep(30))
+    context = BuildContext(None, tmp_path, BuildOptions(jobs=2))  # type: ignore[arg-type]
+
+    def sleeper(own: BuildContext) -> None:
+        (tmp_path / "sleeping").write_text(str(os.getpid()), encoding="ascii")
+        __import__("time").sleep(60)
+
+    def fails(own: BuildContext) -> None:
+        raise ValueError("here")
+
+    pool.hand_off(context, 0, sleeper)  # starts at once in the worker
+    wait_for([tmp_path / "sleeping"], 2)
+    pool.hand_off(context, 0, fails)  # the worker is busy: the build process takes it when it settles
     with pytest.raises(ValueError, match="here"):
         pool.settle()
-    with pytest.raises(ChildProcessError):
-        os.waitpid(-1, os.WNOHANG)  # no worker left behind, not even a zombie
+    worker = int((tmp_path / "sleeping").read_text(encoding="ascii"))
+    assert worker != os.getpid()
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker, 0)  # no worker left behind, not even a zombie (a zombie still takes a signal)
 
 
 def test_no_worker_is_forked_while_another_thread_runs(monkeypatch: pytest.MonkeyPatch) -> None:
