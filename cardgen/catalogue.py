@@ -30,11 +30,15 @@ CHECK_MODULES = (
     "cardgen.engine.quick",
 )
 """Modules that register checks when imported."""
-MODULE_KINDS: dict[str, CheckKind] = {"cardgen.engine.quick": "sim"}
+MODULE_KINDS: dict[str, CheckKind] = {"cardgen.render.checks": "render", "cardgen.rulebook.checks": "i18n", "cardgen.engine.quick": "sim"}
 """Check modules that register checks of one kind only: imported only when that kind is run.
 
 The quick simulation pulls in the engine's checking, balance and worker-pool
-code; a build (which runs no simulation) does not need to import it.
+code; a build (which runs no simulation) does not need to import it. The face
+checks pull in the render layer (widgets, fonts, layouts) and the rulebook
+checks the catalogs' machinery; a validation of the cross-checks alone (each
+variant of ``cardgen sweep``) needs neither. A test checks that each module
+registers checks of its kind only.
 """
 
 

@@ -305,3 +305,41 @@ def test_the_command_line_collects_garbage_in_big_batches() -> None:
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=fresh_env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[-3:] == ["True", "True", "True"]  # and the heap is frozen for the exit
+
+
+def test_the_cross_checks_alone_load_no_face_or_rulebook_checks() -> None:
+    """A validation of the static cross-checks only (what each variant of `cardgen sweep` runs) imports neither the face checks
+    (the render layer's widgets, layouts and fonts) nor the rulebook checks (the catalogs' machinery), and finds what it finds
+    with every check module loaded."""
+    probe = textwrap.dedent(
+        """
+        import json, sys
+        from pathlib import Path
+        from cardgen.catalogue import validate_folder
+        found = validate_folder(Path(sys.argv[1]), ["static"]).findings
+        print(json.dumps({"modules": sorted(sys.modules), "findings": sorted(f.code for f in found)}))
+        """
+    )
+    folder = ROOT / "specs" / "keramikos"
+    done = subprocess.run([sys.executable, "-c", probe, str(folder)], cwd=ROOT, env=fresh_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    unused = ("cardgen.render.checks", "cardgen.render.faces", "cardgen.render.widgets", "cardgen.rulebook", "cardgen.engine.quick")
+    assert {name: _loaded_by(name, answer["modules"]) for name in unused if _loaded_by(name, answer["modules"])} == {}
+    from cardgen.catalogue import load_check_modules, validate_folder
+
+    load_check_modules()  # (this process: every check module registered)
+    assert answer["findings"] == sorted(f.code for f in validate_folder(folder, ["static"]).findings)
+
+
+def test_a_check_module_imported_for_one_kind_registers_checks_of_that_kind_only() -> None:
+    """The catalogue imports a module of MODULE_KINDS only when its kind runs, so that module must register no other kind."""
+    from cardgen.catalogue import CHECK_MODULES, MODULE_KINDS, load_check_modules
+    from cardgen.validate.registry import registered_checks
+
+    load_check_modules()
+    checks = list(registered_checks(["static", "render", "i18n", "sim"]))
+    assert {check.run.__module__ for check in checks} <= set(CHECK_MODULES)  # (every check is told by the module defining it)
+    for module, kind in MODULE_KINDS.items():
+        kinds = {check.kind for check in checks if check.run.__module__ == module}
+        assert kinds == {kind}, module

@@ -11,7 +11,6 @@ The report folder has its own page (``report/index.html``, :mod:`cardgen.report`
 
 from __future__ import annotations
 
-import html
 import re
 from pathlib import Path
 from typing import Iterable, Literal
@@ -63,7 +62,9 @@ footer{font-size:12px;color:#666;margin:24px auto}
 
 
 def _e(text: str) -> str:
-    return html.escape(text, quote=True)
+    from html import escape  # (here, not at the top: a build imports this module for every artefact kind, mostly to write none of its pages)
+
+    return escape(text, quote=True)
 
 
 def _href(relative: str) -> str:

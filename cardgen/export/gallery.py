@@ -21,7 +21,6 @@ in the game's published output folder as well.
 
 from __future__ import annotations
 
-import html
 import json
 from typing import Mapping
 from pathlib import Path
@@ -70,7 +69,9 @@ footer{font-size:12px;color:#666;margin:24px auto}
 
 
 def _e(text: str) -> str:
-    return html.escape(text, quote=True)
+    from html import escape  # (here, not at the top: a build imports this module for every artefact kind, mostly to write none of its pages)
+
+    return escape(text, quote=True)
 
 
 def _href(relative: str) -> str:

@@ -478,7 +478,11 @@ class Spec(SpecModel):
         description="Terms translated one way only, each given in every locale (after the game's own translated rulebook where one exists): "
         "wherever a text uses a term in the first locale, its other locales must use that term's translation.",
     )
-    balance: BalanceThresholds = Field(default_factory=BalanceThresholds, description="Thresholds for the balance report.")
+    balance: BalanceThresholds = Field(
+        # (made, not validated: the defaults are the model's own; validating them built its schema apart from the spec's)
+        default_factory=BalanceThresholds.model_construct,
+        description="Thresholds for the balance report.",
+    )
 
     @property
     def rules_module(self) -> str | None:

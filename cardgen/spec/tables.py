@@ -26,10 +26,13 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import zipfile
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterator
-from xml.etree import ElementTree as ET
+from typing import TYPE_CHECKING, Any, Iterator
 from xml.parsers import expat
+
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
 
 from cardgen.findings import InputError
 from cardgen.limits import (
@@ -55,11 +58,19 @@ CARDS_SHEET = "cards"
 """The sheet read when a workbook has several: the one with this name, else the first."""
 
 _MIB = 1024 * 1024
-_FORBIDDEN_XML = tuple(
-    marker.encode(encoding)
-    for marker in ("<!DOCTYPE", "<!ENTITY", "<!doctype", "<!entity")
-    for encoding in ("ascii", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
-)
+
+
+@cache
+def _forbidden_xml() -> tuple[bytes, ...]:
+    """A DOCTYPE or entity declaration as its bytes in each encoding an XML part may use (ASCII-compatible, UTF-16, UTF-32).
+
+    Made on the first archive checked: encoding them imports four codecs, which a spec with a CSV sheet (or none) never needs.
+    """
+    return tuple(
+        marker.encode(encoding)
+        for marker in ("<!DOCTYPE", "<!ENTITY", "<!doctype", "<!entity")
+        for encoding in ("ascii", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+    )
 
 
 def column_letter(column: int) -> str:
@@ -139,7 +150,7 @@ class _XmlScan:
         self.elements = 0
 
     def part(self, name: str, content: bytes) -> None:
-        if any(marker in content for marker in _FORBIDDEN_XML):
+        if any(marker in content for marker in _forbidden_xml()):
             raise InputError(f"{name} declares a DOCTYPE or XML entities, which card sheets never need; refused", self.shown)
         if content.lstrip(b" \t\r\n\xef\xbb\xbf\xff\xfe\x00")[:1] != b"<":
             return  # not XML: an image, a thumbnail, the mimetype
@@ -339,9 +350,11 @@ def read_ods_rows(path: Path, shown: str) -> SheetRows:
             content = archive.read("content.xml")
     except zipfile.BadZipFile as exc:
         raise InputError(f"not a readable .ods file ({exc})", shown) from exc
+    from xml.etree import ElementTree  # (only .ods sheets are read as a tree; CSV and XLSX sheets never need it)
+
     try:
-        root = ET.fromstring(content)
-    except ET.ParseError as exc:
+        root = ElementTree.fromstring(content)
+    except ElementTree.ParseError as exc:
         line, column = getattr(exc, "position", (0, 0))
         raise InputError(f"content.xml is not well-formed XML (line {line}, column {column})", shown) from exc
     tables = root.findall("office:body/office:spreadsheet/table:table", _NS)
@@ -354,7 +367,7 @@ def read_ods_rows(path: Path, shown: str) -> SheetRows:
     return _check_rows(rows, shown, sheet_name)
 
 
-def _repeat(element: ET.Element, attribute: str, shown: str, sheet: str, row: int, column: int = 0) -> int:
+def _repeat(element: Element, attribute: str, shown: str, sheet: str, row: int, column: int = 0) -> int:
     """A ``number-*-repeated`` count: a positive whole number (1 when absent)."""
     raw = element.get(_q("table", attribute))
     if raw is None:
@@ -368,7 +381,7 @@ def _repeat(element: ET.Element, attribute: str, shown: str, sheet: str, row: in
     return count
 
 
-def _ods_row_elements(parent: ET.Element) -> Iterator[ET.Element]:
+def _ods_row_elements(parent: Element) -> Iterator[Element]:
     """The rows of a table in order, looking inside header-row and row groups."""
     for child in parent:
         if child.tag == _ROW:
@@ -377,7 +390,7 @@ def _ods_row_elements(parent: ET.Element) -> Iterator[ET.Element]:
             yield from _ods_row_elements(child)
 
 
-def _ods_rows(table: ET.Element, shown: str, sheet: str) -> SheetRows:
+def _ods_rows(table: Element, shown: str, sheet: str) -> SheetRows:
     """Expand repeated rows and cells without ever materialising trailing blank ones."""
     rows: SheetRows = []
     row_number = 0  # the sheet row before the current element
@@ -403,7 +416,7 @@ def _ods_rows(table: ET.Element, shown: str, sheet: str) -> SheetRows:
     return rows
 
 
-def _ods_cells(row: ET.Element, shown: str, sheet: str, row_number: int) -> list[Any]:
+def _ods_cells(row: Element, shown: str, sheet: str, row_number: int) -> list[Any]:
     """One row's cells, repeated cells expanded, trailing blanks dropped."""
     cells: list[Any] = []
     pending = 0
@@ -427,7 +440,7 @@ def _ods_cells(row: ET.Element, shown: str, sheet: str, row_number: int) -> list
     return cells
 
 
-def _ods_value(cell: ET.Element, shown: str, sheet: str, row: int, column: int) -> Any:
+def _ods_value(cell: Element, shown: str, sheet: str, row: int, column: int) -> Any:
     """A cell's typed value: float, bool, ISO date text, or its paragraphs joined by newlines."""
     kind = cell.get(_q("office", "value-type"))
     if cell.get(_q("calcext", "value-type")) == "error":
@@ -457,7 +470,7 @@ class _CellTooLong(Exception):
     """A cell's text passed MAX_CELL_CHARS while its paragraphs were being expanded."""
 
 
-def _ods_text(cell: ET.Element) -> str:
+def _ods_text(cell: Element) -> str:
     """The cell's paragraphs joined by newlines (comments left out), at most MAX_CELL_CHARS (+1) characters.
 
     Expansion stops as soon as the text is over the limit, so a cell of
@@ -485,7 +498,7 @@ def _take(parts: list[str], text: str, budget: list[int]) -> None:
     parts.append(text)
 
 
-def _inline_text(element: ET.Element, parts: list[str], budget: list[int]) -> None:
+def _inline_text(element: Element, parts: list[str], budget: list[int]) -> None:
     """The text of a paragraph into ``parts``: spans and links flattened, ``text:s`` spaces and tabs expanded.
 
     Nesting is bounded by the archive scan (MAX_XML_DEPTH), so the recursion is too.

@@ -238,6 +238,12 @@ def test_the_code_fingerprint_covers_every_file_but_compiled_bytecode(tmp_path: 
     for name in ("a.py", "sub/b.j2", "sub/font.ttf", "sub/__pycache__/b.pyc", "__pycache__/a.pyc"):
         (root / name).write_text(name, encoding="utf-8")
     assert _fingerprint_files(root) == ["pkg/a.py", "pkg/sub/b.j2", "pkg/sub/font.ttf"]
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "c.py").write_text("c", encoding="utf-8")
+    (root / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (root / "d.py").symlink_to(tmp_path / "elsewhere" / "c.py")
+    walked = sorted(os.path.relpath(os.path.join(folder, name), tmp_path) for folder, _, files in os.walk(root) if "__pycache__" not in folder for name in files)
+    assert _fingerprint_files(root) == walked == ["pkg/a.py", "pkg/d.py", "pkg/sub/b.j2", "pkg/sub/font.ttf"]  # (as os.walk: a linked folder is not entered)
     package = Path(build_game.__code__.co_filename).parent
     expected = sorted(str(p.relative_to(package.parent)) for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     assert _fingerprint_files(package) == expected

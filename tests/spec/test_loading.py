@@ -131,3 +131,25 @@ def test_sheet_cells_of_text_fields_stay_the_text_written() -> None:
     assert loaded.spec is not None
     labels = {card.data["label"] for card in loaded.spec.decks[0].cards}
     assert labels == {"A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"}
+
+
+def test_a_preset_size_is_the_size_validation_makes() -> None:
+    """size_of makes a named preset's size without validating it; it is the validated model field for field."""
+    from cardgen.spec.load import size_of
+    from cardgen.spec.models import SIZE_PRESETS, CardSize
+
+    for name, (width, height) in SIZE_PRESETS.items():
+        made, validated = size_of(name), CardSize(width=width, height=height)  # type: ignore[arg-type]
+        assert made == validated and hash(made) == hash(validated) and repr(made) == repr(validated), name
+        assert made.model_fields_set == validated.model_fields_set and made.model_dump_json() == validated.model_dump_json(), name
+
+
+def test_the_default_balance_thresholds_are_the_validated_defaults() -> None:
+    """A spec without ``balance`` gets the thresholds made from the model's defaults, the same as validated ones."""
+    from cardgen.spec.models import BalanceThresholds
+
+    spec = load_spec(MINIMAL).spec
+    assert spec is not None and "balance" not in spec.model_fields_set
+    validated = BalanceThresholds.model_validate({})
+    assert spec.balance == validated and repr(spec.balance) == repr(validated) and spec.balance.model_fields_set == validated.model_fields_set
+    assert spec.balance.model_dump_json() == validated.model_dump_json()
