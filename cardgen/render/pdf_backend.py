@@ -44,6 +44,7 @@ from reportlab.pdfbase.pdfdoc import BasicFonts, NoEncryption, PDFObject, PDFObj
 from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfbase.pdfutils import _wrap as wrap_a85
+from reportlab.pdfgen import canvas as canvas_module
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
@@ -257,6 +258,17 @@ def show_page(canvas: Canvas) -> None:
     c._startPage()
 
 
+def _transform_after_save(c: Any, a: float, b: float, cc: float, d: float, e: float, f: float) -> None:
+    """``c.transform(a, b, cc, d, e, f)`` right after a ``q``: what reportlab's ``transform`` does then (its matrix
+    tracked, one ``cm`` written, since the operator before is not one it could merge with), in one call."""
+    if not canvas_module.ENABLE_TRACKING or c._code[-1] != "q":
+        c.transform(a, b, cc, d, e, f)
+        return
+    a0, b0, c0, d0, e0, f0 = c._currentMatrix
+    c._currentMatrix = (a0 * a + c0 * b, b0 * a + d0 * b, a0 * cc + c0 * d, b0 * cc + d0 * d, a0 * e + c0 * f + e0, b0 * e + d0 * f + f0)
+    c._code.append("%s cm" % fp_str(a, b, cc, d, e, f))
+
+
 @dataclass(frozen=True)
 class _Form:
     """A defined Form XObject: its reportlab name and the content it was made from."""
@@ -332,7 +344,7 @@ class PdfBackend:
         c.setTrimBox(pdf_box(scene.trim_box, scene.height_mm) if scene.trim_box else None)
         c.setBleedBox(pdf_box(scene.bleed_box, scene.height_mm) if scene.bleed_box else None)
         c.saveState()
-        c.transform(PT_PER_MM, 0, 0, -PT_PER_MM, 0, scene.height_mm * PT_PER_MM)
+        _transform_after_save(c, PT_PER_MM, 0, 0, -PT_PER_MM, 0, scene.height_mm * PT_PER_MM)
         self._depth = 0
         self._forget_paint()
 
@@ -403,7 +415,7 @@ class PdfBackend:
         t = group.transform
         if t is not None and not t.is_identity:
             if t.translate != (0.0, 0.0):
-                c.translate(*t.translate)
+                _transform_after_save(c, 1, 0, 0, 1, *t.translate)  # (c.translate)
             if t.rotate:
                 c.rotate(t.rotate)
             if t.scale != (1.0, 1.0):
