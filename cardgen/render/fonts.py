@@ -89,32 +89,35 @@ def font_key(family: str = "DejaVu Sans", bold: bool = False, oblique: bool = Fa
 
 
 WIDTH_MEMO_LIMIT = 65_536
-"""The most widths one face remembers; the memo starts afresh beyond it (a deck's words are a few thousand)."""
+"""The most word widths one face remembers; the memo starts afresh beyond it (a deck's words are a few thousand)."""
 
 
 class MeasuredFont(TTFont):
-    """reportlab's TrueType font, remembering the width of each text at each size it measured.
+    """reportlab's TrueType font, remembering the width of each word at each size it measured.
 
     A width is a function of the text, the size and the face's metrics, which never change once the face is
-    parsed, so a remembered width is the one reportlab's sum would give again, to the bit. Only positive
-    sizes are remembered (``0`` and ``-0.0`` are equal keys whose products differ in sign).
+    parsed, so a remembered width is the one reportlab's sum would give again, to the bit. Only words are
+    remembered (text without a space: what line breaking measures, over and over), not whole lines or titles,
+    which are measured once or twice each and would only fill the memo; and only at positive sizes (``0``
+    and ``-0.0`` are equal keys whose products differ in sign).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._widths: dict[tuple[Any, Any, str], float] = {}
+        self._widths: dict[tuple[str, Any], float] = {}
 
     def stringWidth(self, text: Any, size: Any, encoding: str = "utf8") -> float:  # noqa: N802 (reportlab's name)
         """The advance width of ``text`` at ``size`` points, in points (reportlab's :meth:`TTFont.stringWidth`)."""
-        key = (text, size, encoding)
-        width = self._widths.get(key)
-        if width is None:
-            width = instanceStringWidthTTF(self, text, size, encoding)
-            if size > 0:
-                if len(self._widths) >= WIDTH_MEMO_LIMIT:
-                    self._widths.clear()
-                self._widths[key] = width
-        return width
+        if type(text) is not str or " " in text or not size > 0:
+            width: float = instanceStringWidthTTF(self, text, size, encoding)
+            return width
+        key = (text, size)  # (the encoding only decodes bytes)
+        known = self._widths.get(key)
+        if known is None:
+            if len(self._widths) >= WIDTH_MEMO_LIMIT:
+                self._widths.clear()
+            known = self._widths[key] = instanceStringWidthTTF(self, text, size, encoding)
+        return known
 
 
 @lru_cache(maxsize=None)
