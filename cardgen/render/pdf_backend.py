@@ -200,6 +200,39 @@ _ARRAYS: dict[tuple[float, ...], str] = {}
 """A page box's PDF array by its numbers: every page of a size writes the same three."""
 
 
+_SMALL_STREAMS: dict[tuple[bytes, bool, bool], bytes] = {}
+"""Encoded stream objects of short page contents by content and filters: a deck's common back is one page of the
+bleed PDF per card, each the same few operators (a form placed on the page)."""
+SMALL_STREAM_BYTES = 512
+"""The longest page content whose encoded stream is kept (a page placing a form; a drawn face is longer)."""
+_SMALL_STREAMS_LIMIT = 256
+
+
+def _content_stream(content: bytes, a85: bool, wrap: bool) -> bytes:
+    """A page's content stream object as reportlab's filters write it: compressed (Flate), then ASCII85-encoded
+    when ``a85`` (lines wrapped when ``wrap``), after its dictionary. The same content always gives the same bytes
+    (compression is deterministic), so the stream of a short content is made once and kept: compressing costs
+    about 12 microseconds however short the content, most of it setting the compressor up."""
+    key = (content, a85, wrap)
+    small = len(content) <= SMALL_STREAM_BYTES
+    if small:
+        known = _SMALL_STREAMS.get(key)
+        if known is not None:
+            return known
+    packed = zlib.compress(content)  # reportlab's Flate filter, then its ASCII85 one when it uses it
+    filters = "/FlateDecode"
+    if a85:
+        encoded = asciiBase85Encode(packed)
+        packed = (wrap_a85(encoded) if wrap else encoded).encode("latin-1")
+        filters = "/ASCII85Decode /FlateDecode"
+    data = f"<<\n/Filter [ {filters} ] /Length {len(packed)}\n>>\nstream\n".encode("latin-1") + packed + b"endstream\n"
+    if small:
+        if len(_SMALL_STREAMS) >= _SMALL_STREAMS_LIMIT:
+            _SMALL_STREAMS.clear()
+        _SMALL_STREAMS[key] = data
+    return data
+
+
 def show_page(canvas: Canvas) -> None:
     """End the page being drawn, as ``canvas.showPage()`` does, and write its objects' bytes at once.
 
@@ -221,13 +254,7 @@ def show_page(canvas: Canvas) -> None:
     doc = c._doc
     c._code.append(" ")
     content = ("\n".join(c._psCommandsBeforePage + [c._preamble] + c._code + c._psCommandsAfterPage) + "\n").encode("utf-8")
-    content = zlib.compress(content)  # reportlab's Flate filter, then its ASCII85 one when it uses it
-    filters = "/FlateDecode"
-    if rl_config.useA85:
-        encoded = asciiBase85Encode(content)
-        content = (wrap_a85(encoded) if rl_config.wrapA85 else encoded).encode("latin-1")
-        filters = "/ASCII85Decode /FlateDecode"
-    content_data = f"<<\n/Filter [ {filters} ] /Length {len(content)}\n>>\nstream\n".encode("latin-1") + content + b"endstream\n"
+    content_data = _content_stream(content, bool(rl_config.useA85), bool(rl_config.wrapA85))
     content_ref = doc.Reference(_Settled(content_data)).format(doc).decode("latin-1")
     width, height = c._pagesize
     rotation = c._pageRotation
