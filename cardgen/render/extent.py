@@ -116,6 +116,8 @@ _RUN_METRICS_LIMIT = 8192
 
 
 def _one(primitive: Primitive) -> Bounds | None:
+    if type(primitive) is Text:  # (the commonest primitive of a face, looked at first)
+        return _text_bounds(primitive)
     if isinstance(primitive, Rect):
         pad = primitive.stroke_width / 2 if primitive.stroke else 0.0
         return Bounds(primitive.x - pad, primitive.y - pad, primitive.x + primitive.w + pad, primitive.y + primitive.h + pad)
