@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from cardgen.render.extent import Bounds, _one, ink_box
-from cardgen.render.scene import Box, Circle, Group, Line, Rect, Text, Transform
+from cardgen.render.scene import Box, Circle, Group, Line, Primitive, Rect, Text, Transform
 
 
-def _by_union(primitives: list) -> Bounds | None:  # type: ignore[type-arg]
+def _by_union(primitives: list[Primitive]) -> Bounds | None:
     out: Bounds | None = None
     for primitive in primitives:
         one = _one(primitive)
@@ -17,7 +17,7 @@ def _by_union(primitives: list) -> Bounds | None:  # type: ignore[type-arg]
     return out
 
 
-def _primitive(rng: random.Random) -> object:
+def _primitive(rng: random.Random) -> Primitive:
     x, y = rng.choice([0.0, -0.0, rng.uniform(-5, 60)]), rng.choice([0.0, -0.0, rng.uniform(-5, 90)])
     kind = rng.randrange(5)
     if kind == 0:
