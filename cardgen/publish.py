@@ -287,7 +287,7 @@ def _move_folder(staging: Path, target: Path, folder: str, names: list[str]) -> 
         if set(_regular_files(str(source), f"{folder}/") or ()) != set(names):
             return False
         target.mkdir(parents=True, exist_ok=True)
-        os.rename(source, destination)
+        os.replace(source, destination)  # (a folder's rename; EXDEV on another file system, then the files are copied one by one)
     except OSError:
         return False
     return True
