@@ -254,11 +254,60 @@ def _write_atomically(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def _regular_files(folder: str, prefix: str) -> list[str] | None:
+    """Every file under ``folder`` as ``prefix``-joined relative paths, or None when it holds anything but regular files
+    and folders (a link, which a publish never moves)."""
+    found: list[str] = []
+    pending = [(folder, prefix)]
+    while pending:
+        here, start = pending.pop()
+        with os.scandir(here) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((entry.path, f"{start}{entry.name}/"))
+                elif entry.is_file(follow_symlinks=False):
+                    found.append(start + entry.name)
+                else:
+                    return None
+    return found
+
+
+def _move_folder(staging: Path, target: Path, folder: str, names: list[str]) -> bool:
+    """Move the staged ``folder`` into ``target`` with one rename when nothing of it is there yet and it holds
+    exactly the files ``names`` (a first build's card faces: one rename instead of thousands); whether it did.
+
+    An interruption leaves it either all staged or all published, which the journal's per-file record reads
+    right (a file no longer staged whose destination is a file was published). Anything else (the folder
+    already there, a link in the staged one, another file system) is left to the moves file by file.
+    """
+    source, destination = staging / folder, target / folder
+    if _kind(source) != "folder" or _kind(destination) is not None:
+        return False
+    try:
+        if set(_regular_files(str(source), f"{folder}/") or ()) != set(names):
+            return False
+        target.mkdir(parents=True, exist_ok=True)
+        os.replace(source, destination)  # (a folder's rename; EXDEV on another file system, then the files are copied one by one)
+    except OSError:
+        return False
+    return True
+
+
 def _move_all(staging: Path, target: Path, files: list[str]) -> list[Path]:
-    """Move each of ``files`` still in ``staging`` to ``target`` (one rename each); the published paths."""
+    """Move each of ``files`` still in ``staging`` to ``target`` (one rename each, or one for a staged folder
+    :func:`_move_folder` moves whole); the published paths."""
     moved = []
     made: set[Path] = set()  # folders made (or found) by this publish: each is made once, not once per file
+    in_folder: dict[str, list[str]] = {}
     for name in files:
+        head, slash, _ = name.partition("/")
+        if slash:
+            in_folder.setdefault(head, []).append(name)
+    whole = {head for head, names in in_folder.items() if _move_folder(staging, target, head, names)}
+    for name in files:
+        if name.partition("/")[0] in whole and "/" in name:
+            moved.append(target / name)  # (published with its folder)
+            continue
         source = staging / name
         destination = target / name
         if _kind(source) == "file":

@@ -22,6 +22,7 @@ in the game's published output folder as well.
 from __future__ import annotations
 
 import json
+import os
 from typing import Mapping
 from pathlib import Path
 from urllib.parse import quote
@@ -219,7 +220,9 @@ def produce_gallery(context: BuildContext) -> list[Path]:
         context.notes.append("gallery: no card faces were staged, so no index.html was written")
         return []
     locale = card_locale(spec, context.options.card_lang)
-    faces = [f for f in card_faces(context.loaded, locale) if (context.staging / "cards" / f"{f.key}.svg").is_file()]
+    with os.scandir(context.staging / "cards") as entries:  # (one listing, not a status call per face)
+        staged = {entry.name for entry in entries if entry.is_file()}
+    faces = [f for f in card_faces(context.loaded, locale) if f"{f.key}.svg" in staged]
     published = context.staging.parent / context.game_id
     # Only what this build staged: files an earlier build left (another paper, another language) are
     # not linked, so the page is the one a fresh build with the same options writes.

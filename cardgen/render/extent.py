@@ -97,7 +97,8 @@ def _path_points(path: Path) -> Iterator[Point]:
             continue
 
 
-def _text_bounds(text: Text) -> Bounds:
+def _text_extent(text: Text) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of a text run's ink: its advance, ascent and descent."""
     key = (text.text, text.font, text.size_pt)
     metrics = _RUN_METRICS.get(key)
     if metrics is None:
@@ -105,8 +106,20 @@ def _text_bounds(text: Text) -> Bounds:
             _RUN_METRICS.clear()
         metrics = _RUN_METRICS[key] = (string_width(*key), ascent(text.font, text.size_pt), descent(text.font, text.size_pt))
     width, above, below = metrics
-    left = {"start": text.x, "middle": text.x - width / 2, "end": text.x - width}[text.anchor]
-    return Bounds(left, text.y - above, left + width, text.y + below)
+    anchor = text.anchor
+    if anchor == "start":
+        left = text.x
+    elif anchor == "middle":
+        left = text.x - width / 2
+    elif anchor == "end":
+        left = text.x - width
+    else:
+        raise KeyError(anchor)
+    return left, text.y - above, left + width, text.y + below
+
+
+def _text_bounds(text: Text) -> Bounds:
+    return Bounds(*_text_extent(text))
 
 
 _RUN_METRICS: dict[tuple[str, str, float], tuple[float, float, float]] = {}
@@ -146,13 +159,27 @@ def _one(primitive: Primitive) -> Bounds | None:
 
 
 def ink_box(primitives: Sequence[Primitive]) -> Bounds | None:
-    """Bounds of everything ``primitives`` draw (None when they draw nothing)."""
-    out: Bounds | None = None
+    """Bounds of everything ``primitives`` draw (None when they draw nothing).
+
+    The union is folded as numbers (each new box's side first, as :meth:`Bounds.union` takes them, so a signed
+    zero or a NaN comes out as it would there), making one :class:`Bounds` at the end rather than one per run.
+    """
+    found = False
+    left = top = right = bottom = 0.0
     for primitive in primitives:
-        one = _one(primitive)
-        if one is not None:
-            out = one.union(out)
-    return out
+        if type(primitive) is Text:
+            one_left, one_top, one_right, one_bottom = _text_extent(primitive)
+        else:
+            one = _one(primitive)
+            if one is None:
+                continue
+            one_left, one_top, one_right, one_bottom = one.left, one.top, one.right, one.bottom
+        if found:
+            left, top, right, bottom = min(one_left, left), min(one_top, top), max(one_right, right), max(one_bottom, bottom)
+        else:
+            left, top, right, bottom = one_left, one_top, one_right, one_bottom
+            found = True
+    return Bounds(left, top, right, bottom) if found else None
 
 
 def text_sizes(primitives: Sequence[Primitive], scale: float = 1.0) -> Iterator[tuple[Text, float]]:

@@ -8,7 +8,10 @@ its fonts (reportlab subsets TrueType fonts by default) and no base-14 font
 
 Text measurement goes through reportlab's TrueType metrics; with reportlab's C
 accelerator (the ``rl_accel`` package, which reportlab imports by itself when
-installed) the width sums run in C, so cardgen keeps no width memo of its own.
+installed) the width sums run in C. Each registered face remembers the widths
+it gave (:class:`MeasuredFont`): every caller, reportlab's line breaking
+included, measures a word through three Python calls before that sum, and a
+deck or a rulebook measures the same words thousands of times.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+from reportlab.lib.rl_accel import instanceStringWidthTTF
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
@@ -83,10 +88,42 @@ def font_key(family: str = "DejaVu Sans", bold: bool = False, oblique: bool = Fa
     raise UnknownFontError(f"no bundled face for {family!r} bold={bold} oblique={oblique}")
 
 
+WIDTH_MEMO_LIMIT = 65_536
+"""The most word widths one face remembers; the memo starts afresh beyond it (a deck's words are a few thousand)."""
+
+
+class MeasuredFont(TTFont):
+    """reportlab's TrueType font, remembering the width of each word at each size it measured.
+
+    A width is a function of the text, the size and the face's metrics, which never change once the face is
+    parsed, so a remembered width is the one reportlab's sum would give again, to the bit. Only words are
+    remembered (text without a space: what line breaking measures, over and over), not whole lines or titles,
+    which are measured once or twice each and would only fill the memo; and only at positive sizes (``0``
+    and ``-0.0`` are equal keys whose products differ in sign).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._widths: dict[tuple[str, Any], float] = {}
+
+    def stringWidth(self, text: Any, size: Any, encoding: str = "utf8") -> float:  # noqa: N802 (reportlab's name)
+        """The advance width of ``text`` at ``size`` points, in points (reportlab's :meth:`TTFont.stringWidth`)."""
+        if type(text) is not str or " " in text or not size > 0:
+            width: float = instanceStringWidthTTF(self, text, size, encoding)
+            return width
+        key = (text, size)  # (the encoding only decodes bytes)
+        known = self._widths.get(key)
+        if known is None:
+            if len(self._widths) >= WIDTH_MEMO_LIMIT:
+                self._widths.clear()
+            known = self._widths[key] = instanceStringWidthTTF(self, text, size, encoding)
+        return known
+
+
 @lru_cache(maxsize=None)
 def _tt_font(key: str) -> TTFont:
     face = font_face(key)
-    font = TTFont(face.key, str(face.path))
+    font = MeasuredFont(face.key, str(face.path))
     pdfmetrics.registerFont(font)
     return font
 

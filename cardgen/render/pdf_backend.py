@@ -44,6 +44,7 @@ from reportlab.pdfbase.pdfdoc import BasicFonts, NoEncryption, PDFObject, PDFObj
 from reportlab.pdfbase.pdfdoc import format as pdf_format
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfbase.pdfutils import _wrap as wrap_a85
+from reportlab.pdfgen import canvas as canvas_module
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
@@ -199,6 +200,39 @@ _ARRAYS: dict[tuple[float, ...], str] = {}
 """A page box's PDF array by its numbers: every page of a size writes the same three."""
 
 
+_SMALL_STREAMS: dict[tuple[bytes, bool, bool], bytes] = {}
+"""Encoded stream objects of short page contents by content and filters: a deck's common back is one page of the
+bleed PDF per card, each the same few operators (a form placed on the page)."""
+SMALL_STREAM_BYTES = 512
+"""The longest page content whose encoded stream is kept (a page placing a form; a drawn face is longer)."""
+_SMALL_STREAMS_LIMIT = 256
+
+
+def _content_stream(content: bytes, a85: bool, wrap: bool) -> bytes:
+    """A page's content stream object as reportlab's filters write it: compressed (Flate), then ASCII85-encoded
+    when ``a85`` (lines wrapped when ``wrap``), after its dictionary. The same content always gives the same bytes
+    (compression is deterministic), so the stream of a short content is made once and kept: compressing costs
+    about 12 microseconds however short the content, most of it setting the compressor up."""
+    key = (content, a85, wrap)
+    small = len(content) <= SMALL_STREAM_BYTES
+    if small:
+        known = _SMALL_STREAMS.get(key)
+        if known is not None:
+            return known
+    packed = zlib.compress(content)  # reportlab's Flate filter, then its ASCII85 one when it uses it
+    filters = "/FlateDecode"
+    if a85:
+        encoded = asciiBase85Encode(packed)
+        packed = (wrap_a85(encoded) if wrap else encoded).encode("latin-1")
+        filters = "/ASCII85Decode /FlateDecode"
+    data = f"<<\n/Filter [ {filters} ] /Length {len(packed)}\n>>\nstream\n".encode("latin-1") + packed + b"endstream\n"
+    if small:
+        if len(_SMALL_STREAMS) >= _SMALL_STREAMS_LIMIT:
+            _SMALL_STREAMS.clear()
+        _SMALL_STREAMS[key] = data
+    return data
+
+
 def show_page(canvas: Canvas) -> None:
     """End the page being drawn, as ``canvas.showPage()`` does, and write its objects' bytes at once.
 
@@ -220,13 +254,7 @@ def show_page(canvas: Canvas) -> None:
     doc = c._doc
     c._code.append(" ")
     content = ("\n".join(c._psCommandsBeforePage + [c._preamble] + c._code + c._psCommandsAfterPage) + "\n").encode("utf-8")
-    content = zlib.compress(content)  # reportlab's Flate filter, then its ASCII85 one when it uses it
-    filters = "/FlateDecode"
-    if rl_config.useA85:
-        encoded = asciiBase85Encode(content)
-        content = (wrap_a85(encoded) if rl_config.wrapA85 else encoded).encode("latin-1")
-        filters = "/ASCII85Decode /FlateDecode"
-    content_data = f"<<\n/Filter [ {filters} ] /Length {len(content)}\n>>\nstream\n".encode("latin-1") + content + b"endstream\n"
+    content_data = _content_stream(content, bool(rl_config.useA85), bool(rl_config.wrapA85))
     content_ref = doc.Reference(_Settled(content_data)).format(doc).decode("latin-1")
     width, height = c._pagesize
     rotation = c._pageRotation
@@ -255,6 +283,17 @@ def show_page(canvas: Canvas) -> None:
     if c._onPage:
         c._onPage(c._pageNumber)
     c._startPage()
+
+
+def _transform_after_save(c: Any, a: float, b: float, cc: float, d: float, e: float, f: float) -> None:
+    """``c.transform(a, b, cc, d, e, f)`` right after a ``q``: what reportlab's ``transform`` does then (its matrix
+    tracked, one ``cm`` written, since the operator before is not one it could merge with), in one call."""
+    if not canvas_module.ENABLE_TRACKING or c._code[-1] != "q":
+        c.transform(a, b, cc, d, e, f)
+        return
+    a0, b0, c0, d0, e0, f0 = c._currentMatrix
+    c._currentMatrix = (a0 * a + c0 * b, b0 * a + d0 * b, a0 * cc + c0 * d, b0 * cc + d0 * d, a0 * e + c0 * f + e0, b0 * e + d0 * f + f0)
+    c._code.append("%s cm" % fp_str(a, b, cc, d, e, f))
 
 
 @dataclass(frozen=True)
@@ -332,7 +371,7 @@ class PdfBackend:
         c.setTrimBox(pdf_box(scene.trim_box, scene.height_mm) if scene.trim_box else None)
         c.setBleedBox(pdf_box(scene.bleed_box, scene.height_mm) if scene.bleed_box else None)
         c.saveState()
-        c.transform(PT_PER_MM, 0, 0, -PT_PER_MM, 0, scene.height_mm * PT_PER_MM)
+        _transform_after_save(c, PT_PER_MM, 0, 0, -PT_PER_MM, 0, scene.height_mm * PT_PER_MM)
         self._depth = 0
         self._forget_paint()
 
@@ -403,7 +442,7 @@ class PdfBackend:
         t = group.transform
         if t is not None and not t.is_identity:
             if t.translate != (0.0, 0.0):
-                c.translate(*t.translate)
+                _transform_after_save(c, 1, 0, 0, 1, *t.translate)  # (c.translate)
             if t.rotate:
                 c.rotate(t.rotate)
             if t.scale != (1.0, 1.0):

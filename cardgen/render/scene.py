@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal, Sequence, TypeAlias, Union
 
 Color: TypeAlias = str | None
@@ -327,6 +327,23 @@ def shared_face(face: Scene, digest: str | None = None) -> SharedContent:
     already known (it must be ``scene_digest(face)``) to skip hashing again.
     """
     return SharedContent(f"face-{digest or scene_digest(face)}", Box(0.0, 0.0, face.width_mm, face.height_mm))
+
+
+def _unguarded_repr(cls: type) -> None:
+    """Give a scene dataclass the ``repr`` its dataclass writes, without the guard against an object that holds
+    itself (``dataclasses`` wraps each generated ``repr`` in one): a scene is a tree of immutable tuples, which
+    cannot hold itself, and :func:`scene_digest` writes every primitive of a deck's faces (the guard was a third
+    of it). The text is the same: the class's qualified name and each ``repr=True`` field as ``name=repr``."""
+    parts = ", ".join(f"{item.name}={{self.{item.name}!r}}" for item in fields(cls) if item.repr)
+    namespace: dict[str, object] = {}
+    exec(f"def __repr__(self):\n    return self.__class__.__qualname__ + f'({parts})'\n", namespace)
+    function = namespace["__repr__"]
+    function.__qualname__ = f"{cls.__qualname__}.__repr__"  # type: ignore[attr-defined]
+    setattr(cls, "__repr__", function)
+
+
+for _cls in (Box, Rect, Line, Polygon, Circle, MoveTo, LineTo, CubicTo, QuadTo, ClosePath, Path, Text, Image, Transform, SharedContent, Group, Scene):
+    _unguarded_repr(_cls)
 
 
 def _image_paths(children: tuple[Primitive, ...], out: list[str]) -> None:

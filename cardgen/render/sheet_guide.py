@@ -183,7 +183,7 @@ def with_guide(sheets: ImposedSheets, template: SheetTemplate, footer: FooterInf
     if duplex:
         blank_text = footer_text(guide_footer, 0, 0, None, blank=True)
         front += (Scene(template.paper.width_mm, template.paper.height_mm, (footer_run(template, blank_text),)),)
-    placements = tuple(replace(p, page_index=p.page_index + shift) for p in sheets.placements)
+    placements = tuple(p.moved(shift) for p in sheets.placements)
     return ImposedSheets(front + sheets.pages, placements, ((),) * shift + sheets.crop_marks, (None,) * shift + sheets.grids)
 
 

@@ -248,6 +248,13 @@ class CardPlacement:
     turn: int = 0
     """0, or +90 / -90: the card lies sideways, turned that many degrees clockwise."""
 
+    def moved(self, pages: int) -> CardPlacement:
+        """The same placement ``pages`` pages later in the document (``dataclasses.replace`` of ``page_index``,
+        without its generic walk over the fields: the sheets' guide moves every placement of a deck)."""
+        return CardPlacement(
+            self.page_index + pages, self.sheet_number, self.side, self.item_index, self.copy_index, self.row, self.col, self.trim, self.bleed, self.turn
+        )
+
 
 @dataclass(frozen=True)
 class Grid:

@@ -54,6 +54,8 @@ def parse_markup(text: str) -> list[Piece]:
 
     A ``{`` that does not start a valid token is kept literally.
     """
+    if "{" not in text and "}" not in text:  # (no token: the text as it is, the common case)
+        return [TextPiece(text)] if text else []
     pieces: list[Piece] = []
     buffer: list[str] = []
     pos = 0

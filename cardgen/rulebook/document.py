@@ -152,12 +152,15 @@ def entry_parts(runs: Inline) -> tuple[Inline, Inline]:
     return runs[:split], tuple(rest)
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def _squash(runs: list[Run]) -> Inline:
     """Collapse whitespace across runs (as HTML does) and merge neighbours of the same style."""
     out: list[Run] = []
     previous_space = True
     for run in runs:
-        text = re.sub(r"\s+", " ", run.text)
+        text = _SPACES.sub(" ", run.text)
         if previous_space:
             text = text.lstrip(" ")
         if not text:

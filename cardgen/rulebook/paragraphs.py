@@ -72,7 +72,9 @@ class Paragraphs:
     Text of one style (no italics or links, all bold or none) holding no character that markup escapes
     comes out of that parser as one fragment: the style's fragment for that text, whitespace collapsed.
     Here that fragment is copied from one parsed once per style (and boldness) instead; the paragraph is
-    the one the parser would give, so is the page.
+    the one the parser would give, so is the page. reportlab's whitespace cleaning of such a text, a split
+    and join per line, is ``str.split`` and one join when the text is ASCII (the whitespace characters
+    reportlab strips are then exactly those Python splits at).
     """
 
     def __init__(self) -> None:
@@ -83,7 +85,7 @@ class Paragraphs:
         bold = bool(runs) and runs[0].bold
         text = "".join(run.text for run in runs)
         if all(run.bold == bold and not run.italic and not run.href for run in runs) and not any(c in text for c in "&<>"):
-            cleaned = cleanBlockQuotedText(text)
+            cleaned = " ".join(text.split()) if text.isascii() else cleanBlockQuotedText(text)  # (the same for ASCII)
             if cleaned:
                 key = (id(style), bold)
                 template = self._templates.get(key)

@@ -69,7 +69,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from cardgen.render.fonts import ensure_registered
 from cardgen.render.scene import Scene
-from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Table, Toc
+from cardgen.rulebook.document import Block, Document, Figure, Heading, Inline, ListBlock, PageBreak, Para, Picture, Run, Table, Toc
 from cardgen.rulebook.hyphenate import hyphen_pairs
 from cardgen.rulebook.line_breaks import KeptParagraph
 from cardgen.rulebook.page_estimate import estimated_pages
@@ -519,8 +519,9 @@ def typeset_pdf(
     locale = doc.lang.replace("-", "_")
     styles = make_styles(locale)
     pagesize = PAPERS[paper]
-    credit_markup = escape(footer_credit)
+    credit_runs = (Run(footer_credit),)
     page_style = ParagraphStyle("page", parent=styles.footer, alignment=2)
+    plain = Paragraphs()  # (the footer's two paragraphs are plain text: made on every page without the markup parser)
 
     def footer(canvas: Any, template: Any) -> None:
         canvas.saveState()
@@ -530,10 +531,10 @@ def typeset_pdf(
         canvas.setLineWidth(0.4)
         canvas.line(MARGIN, rule_y, width - MARGIN, rule_y)
         label_width = 30 * mm
-        label = KeptParagraph(escape(page_label(canvas.getPageNumber())), page_style)
+        label = plain((Run(page_label(canvas.getPageNumber())),), page_style, KeptParagraph)
         _, label_height = label.wrapOn(canvas, label_width, FOOTER_HEIGHT)
         label.drawOn(canvas, width - MARGIN - label_width, rule_y - 3 - label_height)
-        credit = KeptParagraph(credit_markup, styles.footer)
+        credit = plain(credit_runs, styles.footer, KeptParagraph)
         _, credit_height = credit.wrapOn(canvas, width - 2 * MARGIN - label_width - 4 * mm, FOOTER_HEIGHT)
         credit.drawOn(canvas, MARGIN, rule_y - 3 - credit_height)
         canvas.restoreState()

@@ -35,6 +35,9 @@ def _coerce_cell(raw: str) -> Any:
         return True
     if lowered in {"false", "no"}:
         return False
+    first = text[0]
+    if not (first.isdigit() or first in "+-."):  # (no finite number starts otherwise: "inf" and "nan" stay words
+        return text  # anyway; the common cell, a name or a sentence, is spared two failed conversions)
     try:
         return int(text)
     except ValueError:

@@ -34,3 +34,26 @@ def test_string_width_scales_and_bold_is_wider() -> None:
 
 def test_sanitize_text_drops_controls() -> None:
     assert sanitize_text("a\x00b\x07c\nd\u0085e\ufffe") == "abcde"
+
+
+def test_a_remembered_width_is_the_one_reportlab_sums() -> None:
+    """Faces remember word widths (issue 17): asked again, by reportlab's line breaking or by cardgen, a word gives the
+    bit-for-bit width of reportlab's own sum, at int and float sizes alike; a text with a space is not kept."""
+    import math
+
+    from reportlab.lib.rl_accel import instanceStringWidthTTF
+    from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+
+    from cardgen.render.fonts import MeasuredFont, ensure_registered
+
+    name = ensure_registered("DejaVuSans-Bold")
+    font = getFont(name)
+    assert isinstance(font, MeasuredFont)
+    for text in ("word", "Añil", "façade,", "—", "", "two words"):
+        for size in (10, 10.0, 8.8, 0.0, -0.0, -3.5):
+            expected = instanceStringWidthTTF(font, text, size, "utf8")
+            for _ in range(2):
+                got = stringWidth(text, name, size)
+                assert got == expected and math.copysign(1.0, got) == math.copysign(1.0, expected), (text, size)
+    assert ("word", 10) in font._widths and not any(" " in key[0] for key in font._widths)
+    assert not any(key[1] <= 0 for key in font._widths)

@@ -214,3 +214,15 @@ def test_duplex_test_sheet_targets_mirror() -> None:
 
     assert {(round(width - x, 4), y) for x, y in centres(0)} == centres(1)
     assert len(read_pdf(sheet.to_pdf()).pages) == 2
+
+
+def test_a_moved_placement_keeps_every_field_but_its_page() -> None:
+    """``CardPlacement.moved`` names each field itself: a field added later and not passed on would be lost."""
+    from dataclasses import fields
+
+    values = {field.name: object() for field in fields(CardPlacement)}
+    values["page_index"] = 3
+    placement = CardPlacement(**values)  # type: ignore[arg-type]
+    moved = placement.moved(2)
+    assert moved.page_index == 5
+    assert all(getattr(moved, name) is value for name, value in values.items() if name != "page_index")
