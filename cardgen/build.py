@@ -130,6 +130,7 @@ def _run_producers(context: BuildContext, producers: dict[str, Producer], worker
                 pool.settle(before=position)
             own[position] = replace(context, notes=[], findings=[], parts=pool, owner=position)
             producers[name](own[position])
+            pool.start()  # its parts begin in workers, if one may start, while the next producer runs here
         pool.settle()
     finally:
         pool.stop()  # (a producer failed: the workers still running are stopped; after the last settle, none is)

@@ -5,9 +5,11 @@ that nothing later in them reads (a rulebook, the bleed PDF, one paper's print
 sheets...) to the build's :class:`PartPool`, through
 :meth:`cardgen.artefacts.BuildContext.hand_off`. With no worker allowed, each
 part runs at once, where it is handed off, exactly as if the producer had
-called it. With workers allowed, parts wait until a later producer (or the end
-of the build) needs them; the waiting parts then form a batch that the build
-process and workers forked for it take one at a time from a shared pipe.
+called it. With workers allowed, the parts a producer handed off form a batch
+once it returns, and a worker forked for the batch takes them one at a time
+from a shared pipe while the build process runs the next producer; parts
+still waiting when a later producer (or the end of the build) needs them form
+a batch the build process takes from too.
 
 A part writes its files into the staging folder, which both processes share.
 What else it leaves behind (notes, findings, print guides, the cache entries it
@@ -101,12 +103,13 @@ class PartPool:
     """The parts of one build: run at once, or shared between the build process and forked workers.
 
     ``workers`` is how many forked processes may run parts beside the build
-    process at the same time (0: every part runs where it is handed off). A part
-    handed off while a worker may start begins at once in a new worker, with
-    every other part waiting then: the build process goes on with its producers
-    meanwhile. When a producer needs the parts before it (:meth:`settle`), the
-    parts still waiting form a batch that the build process takes parts from
-    too, with new workers while fewer than ``workers`` run. Within a batch, the
+    process at the same time (0: every part runs where it is handed off). When a
+    producer has handed off its parts (:meth:`start`) and a worker may start,
+    they form a batch that new workers take, while the build process goes on
+    with its producers. When a producer needs the parts before it
+    (:meth:`settle`), the parts still waiting form a batch that the build
+    process takes parts from too, with new workers while fewer than
+    ``workers`` run. Within a batch, the
     parts' numbers go into a pipe that its processes take them from one at a
     time, so a long part and several short ones share the processors well
     whatever their order.
@@ -124,10 +127,20 @@ class PartPool:
         if self.workers <= 0:
             part.done = True
             run(part.context)
+
+    def start(self) -> None:
+        """Start the parts waiting in workers, if any may start now: the build process goes on meanwhile.
+
+        The build calls it when a producer has handed off all its parts, so they
+        form one batch its workers take them from one after another.
+        """
+        if self.workers <= 0:
             return
         try:
-            if self._workers_free() > 0:
-                self._batch(workers=1)
+            waiting = sum(part.batch is None and not part.done for part in self._parts)
+            free = self._workers_free() if waiting else 0
+            if free > 0:
+                self._batch(workers=min(free, waiting))
         except BaseException:
             self.stop()
             raise
@@ -148,7 +161,11 @@ class PartPool:
                 self._batch(workers=min(self._workers_free(), sum(p.batch is None and not p.done for p in self._parts) - 1))
             needed = [b for b in self._batches if any(part.batch is b for part in chosen)]
             for batch in needed:  # first every part nobody has taken, here; only then wait for the workers
-                batch.take_part_here()
+                while True:
+                    if batch.running() == 0 and sum(not part.done for part in batch.parts) >= 2 and self._workers_free() > 0:
+                        batch.fork()  # (a worker of another batch has finished: it shares this one's remaining parts)
+                    if not batch.take_one_here():
+                        break
             for batch in needed:
                 batch.wait()
                 self._batches.remove(batch)
@@ -200,12 +217,15 @@ class _Batch:
         """How many of this batch's workers have not been reaped yet."""
         return len(self._children)
 
-    def take_part_here(self) -> None:
-        """Run the parts nobody has taken yet, here, one at a time."""
-        while (index := self._claim()) is not None:
-            part = self.parts[index]
-            part.done = True
-            part.run(part.context)
+    def take_one_here(self) -> bool:
+        """Run here the next part nobody has taken; False when every part is taken."""
+        index = self._claim()
+        if index is None:
+            return False
+        part = self.parts[index]
+        part.done = True
+        part.run(part.context)
+        return True
 
     def wait(self) -> None:
         """Wait for this batch's workers and merge what their parts left."""

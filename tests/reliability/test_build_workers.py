@@ -53,10 +53,7 @@ def wait_for(files: list[Path], jobs: int | None, seconds: float = 120.0) -> Non
 
 
 def pids_producer(context: BuildContext) -> list[Path]:
-    """Hands off three parts, each writing the process id it ran in and adding a note and a print guide.
-
-    With a worker allowed, the first part starts at once in a worker; the producer waits (a bounded time)
-    until the worker has written its file, so the test knows a part ran there."""
+    """Hands off three parts, each writing the process id it ran in and adding a note and a print guide."""
 
     def part(number: int) -> None:
         def run(own: BuildContext) -> None:
@@ -68,9 +65,14 @@ def pids_producer(context: BuildContext) -> list[Path]:
 
     for number in range(3):
         part(number)
-        if number == 0:
-            wait_for([context.staging / "part0.txt"], context.options.jobs)
     context.notes.append("pids: handed off")
+    return []
+
+
+def waiting_producer(context: BuildContext) -> list[Path]:
+    """Registered apart: runs while the parts before it are in a worker, and waits (a bounded time) until they
+    have written their files, so the test knows the worker took them all."""
+    wait_for([context.staging / f"part{n}.txt" for n in range(3)], context.options.jobs)
     return []
 
 
@@ -82,14 +84,14 @@ def reader_producer(context: BuildContext) -> list[Path]:
 
 
 def test_parts_run_in_a_worker_and_everything_they_leave_comes_back_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
-    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-pids": pids_producer, "z-reader": reader_producer})
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-pids": pids_producer, "b-wait": waiting_producer, "z-reader": reader_producer})
+    monkeypatch.setattr(artefacts_module, "_APART", {"b-wait"})
     spec = copy_spec(MINIMAL, tmp_path / "spec")
     result = build_game(spec, tmp_path / "out", BuildOptions(jobs=2, cache=False))
     assert not result.failed, result.findings
     folder = tmp_path / "out" / result.game
     pids = {int((folder / f"part{n}.txt").read_text(encoding="ascii")) for n in range(3)}
-    worker = int((folder / "part0.txt").read_text(encoding="ascii"))
-    assert worker != os.getpid() and pids <= {worker, os.getpid()}  # the first part ran in a worker
+    assert len(pids) == 1 and os.getpid() not in pids  # one worker took the three parts while b-wait ran here
     assert result.notes == ["pids: handed off", "part 0", "part 1", "part 2"]  # hand-off order, not finishing order
     seen = (folder / "seen.txt").read_text(encoding="ascii").split("\n")
     assert seen == ["part0.txt", "part1.txt", "part2.txt", "guide0", "guide1", "guide2"]
@@ -120,18 +122,24 @@ def test_a_real_build_writes_the_same_bytes_with_a_worker(game: str, tmp_path: P
     assert again.notes == two.notes
 
 
-def failing_in_part(error: BaseException) -> object:
+def failing_in_part(error: BaseException) -> dict[str, object]:
+    """Producers: the first hands off a part that writes half a file and raises ``error``, then a harmless one;
+    the second (apart) waits until the failing part has started in a worker."""
+
     def producer(context: BuildContext) -> list[Path]:
         def boom(own: BuildContext) -> None:
             (own.staging / "half.pdf").write_bytes(b"%PDF-1.4 half")
             raise error
 
-        context.hand_off(boom)  # with a worker allowed, it starts there at once
-        wait_for([context.staging / "half.pdf"], context.options.jobs)
+        context.hand_off(boom)
         context.hand_off(lambda own: (own.staging / "fine.txt").write_text("fine", encoding="ascii"))
         return []
 
-    return producer
+    def follower(context: BuildContext) -> list[Path]:
+        wait_for([context.staging / "half.pdf"], context.options.jobs)
+        return []
+
+    return {"a-fails": producer, "b-wait": follower}
 
 
 def previous_output(tmp_path: Path, spec: Path) -> dict[str, bytes]:
@@ -144,7 +152,8 @@ def test_a_users_error_in_a_worker_comes_back_as_itself_and_nothing_is_published
     spec = copy_spec(MINIMAL, tmp_path / "spec")
     monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-ok": lambda context: []})
     before = previous_output(tmp_path, spec)
-    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-fails": failing_in_part(InputError("no such font", "fonts.yaml", 3, 1))})
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", failing_in_part(InputError("no such font", "fonts.yaml", 3, 1)))
+    monkeypatch.setattr(artefacts_module, "_APART", {"b-wait"})
     with pytest.raises(InputError) as raised:
         build_game(spec, tmp_path / "out", BuildOptions(jobs=2, cache=False))
     assert (raised.value.file, raised.value.line, raised.value.message) == ("fonts.yaml", 3, "no such font")
@@ -162,7 +171,8 @@ class Unsendable(Exception):
 
 def test_a_bug_in_a_worker_comes_back_as_a_crash_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
     spec = copy_spec(MINIMAL, tmp_path / "spec")
-    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-fails": failing_in_part(Unsendable("renderer broke", 7))})
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", failing_in_part(Unsendable("renderer broke", 7)))
+    monkeypatch.setattr(artefacts_module, "_APART", {"b-wait"})
     with pytest.raises(PartCrash, match="Unsendable: renderer broke at 7"):
         build_game(spec, tmp_path / "out", BuildOptions(jobs=2, cache=False))
     assert not (tmp_path / "out" / "minimal").exists()
@@ -178,12 +188,16 @@ def test_a_worker_that_dies_is_a_crash_not_a_hang(tmp_path: Path, monkeypatch: p
             os.kill(os.getpid(), signal.SIGKILL)
 
     def producer(context: BuildContext) -> list[Path]:
-        context.hand_off(die_in_worker)  # starts at once in a worker
-        wait_for([context.staging / "claimed"], context.options.jobs)
+        context.hand_off(die_in_worker)
         context.hand_off(lambda own: None)
         return []
 
-    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-dies": producer})
+    def follower(context: BuildContext) -> list[Path]:
+        wait_for([context.staging / "claimed"], context.options.jobs)
+        return []
+
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-dies": producer, "b-wait": follower})
+    monkeypatch.setattr(artefacts_module, "_APART", {"b-wait"})
     with pytest.raises(PartCrash, match="killed by signal 9"):
         build_game(spec, tmp_path / "out", BuildOptions(jobs=2, cache=False))
     assert not (tmp_path / "out" / "minimal").exists()
@@ -201,7 +215,8 @@ def test_the_build_process_failing_stops_its_worker(tmp_path: Path) -> None:
     def fails(own: BuildContext) -> None:
         raise ValueError("here")
 
-    pool.hand_off(context, 0, sleeper)  # starts at once in the worker
+    pool.hand_off(context, 0, sleeper)
+    pool.start()  # the worker takes it
     wait_for([tmp_path / "sleeping"], 2)
     pool.hand_off(context, 0, fails)  # the worker is busy: the build process takes it when it settles
     with pytest.raises(ValueError, match="here"):
