@@ -171,16 +171,8 @@ def _staged_files(staging: Path) -> list[str]:
     their own on the file systems that report it (a large deck stages thousands of files); links are
     neither followed nor published.
     """
-    found: list[str] = []
-    pending = [(str(staging), "")]
-    while pending:
-        folder, prefix = pending.pop()
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append((entry.path, f"{prefix}{entry.name}/"))
-                elif entry.is_file(follow_symlinks=False):
-                    found.append(prefix + entry.name)
+    found = _files_under(str(staging), "", links_refused=False)
+    assert found is not None
     return sorted(found, key=lambda name: (name in LAST, name))
 
 
@@ -257,6 +249,12 @@ def _write_atomically(path: Path, data: bytes) -> None:
 def _regular_files(folder: str, prefix: str) -> list[str] | None:
     """Every file under ``folder`` as ``prefix``-joined relative paths, or None when it holds anything but regular files
     and folders (a link, which a publish never moves)."""
+    return _files_under(folder, prefix, links_refused=True)
+
+
+def _files_under(folder: str, prefix: str, links_refused: bool) -> list[str] | None:
+    """Every regular file under ``folder`` as ``prefix``-joined relative paths (folders entered, links never
+    followed); anything else (a link, a FIFO) is skipped, or, when ``links_refused``, the answer is None."""
     found: list[str] = []
     pending = [(folder, prefix)]
     while pending:
@@ -267,7 +265,7 @@ def _regular_files(folder: str, prefix: str) -> list[str] | None:
                     pending.append((entry.path, f"{start}{entry.name}/"))
                 elif entry.is_file(follow_symlinks=False):
                     found.append(start + entry.name)
-                else:
+                elif links_refused:
                     return None
     return found
 
