@@ -139,26 +139,37 @@ class PartPool:
     def settle(self, before: int | None = None) -> None:
         """Finish every part whose producer sorts before position ``before`` (every part when None).
 
-        Raises the first error of those parts, in hand-off order. On any error the
-        workers still running are killed, and nothing of theirs is kept.
+        Raises the first error of the parts finished, in hand-off order, as one
+        process running them one after another would: a part that fails stops
+        the taking of parts (those not yet taken are left), and the parts already
+        running elsewhere are waited for, since one handed off earlier may fail too.
+        On an interruption or a worker's crash the workers still running are killed,
+        and nothing of theirs is kept.
         """
         chosen = [part for part in self._parts if before is None or part.owner < before]
         try:
             if any(part.batch is None and not part.done for part in chosen):
                 self._batch(workers=min(self._workers_free(), sum(p.batch is None and not p.done for p in self._parts) - 1))
             needed = [b for b in self._batches if any(part.batch is b for part in chosen)]
+            failed = False
             for batch in needed:  # first every part nobody has taken, here; only then wait for the workers
-                batch.take_part_here()
+                if failed:
+                    batch.leave_the_rest()  # (handed off after a part that failed: one process would not have run them)
+                else:
+                    failed = not batch.take_part_here()
             for batch in needed:
                 batch.wait()
                 self._batches.remove(batch)
         except BaseException:
             self.stop()
             raise
-        for part in chosen:
-            if part.error is not None:
-                error, part.error = part.error, None
-                raise error
+        failed_parts = [part for part in chosen if part.error is not None]
+        failed_parts += [part for batch in needed for part in batch.parts if part.error is not None and part not in failed_parts]
+        if failed_parts:
+            first = min(failed_parts, key=self._parts.index)
+            error, first.error = first.error, None
+            assert error is not None
+            raise error
 
     def stop(self) -> None:
         """Kill and reap every worker still running (the build is abandoned)."""
@@ -200,12 +211,28 @@ class _Batch:
         """How many of this batch's workers have not been reaped yet."""
         return len(self._children)
 
-    def take_part_here(self) -> None:
-        """Run the parts nobody has taken yet, here, one at a time."""
+    def take_part_here(self) -> bool:
+        """Run the parts nobody has taken yet, here, one at a time; False when one failed.
+
+        A part's error is kept with it (the caller raises the first in hand-off
+        order once the workers are done), and the parts nobody has taken then
+        are left untaken, as in a worker.
+        """
         while (index := self._claim()) is not None:
             part = self.parts[index]
             part.done = True
-            part.run(part.context)
+            try:
+                part.run(part.context)
+            except Exception as error:
+                part.error = error
+                self.leave_the_rest()
+                return False
+        return True
+
+    def leave_the_rest(self) -> None:
+        """Take every part nobody has taken yet, without running it (a part failed: the build is abandoned)."""
+        while self._claim() is not None:
+            pass
 
     def wait(self) -> None:
         """Wait for this batch's workers and merge what their parts left."""
@@ -318,7 +345,9 @@ def _work(parts: list[_Handed], claim: Callable[[], int | None], write_end: int)
     while (index := claim()) is not None:
         outcome = _run_in_worker(parts[index])
         outcomes.append((index, outcome))
-        if outcome.error is not None:
+        if outcome.error is not None:  # the build fails: leave the parts nobody has taken (see _Batch.take_part_here)
+            while claim() is not None:
+                pass
             break
     try:
         payload = pickle.dumps(outcomes, protocol=pickle.HIGHEST_PROTOCOL)

@@ -224,3 +224,57 @@ def test_no_worker_is_forked_while_another_thread_runs(monkeypatch: pytest.Monke
     finally:
         stop.set()
         other.join()
+
+
+def two_failing_parts(context: BuildContext) -> list[Path]:
+    """Hands off a part that fails late (it starts in a worker, with one allowed) and then one that fails at once."""
+
+    def late(own: BuildContext) -> None:
+        (own.staging / "late-started").write_text("", encoding="ascii")
+        __import__("time").sleep(0.5)
+        raise InputError("the first part's error", "first.yaml", 1, 1)
+
+    context.hand_off(late)
+    wait_for([context.staging / "late-started"], context.options.jobs)
+    context.hand_off(lambda own: (_ for _ in ()).throw(InputError("the second part's error", "second.yaml", 2, 1)))
+    return []
+
+
+def part_fails_then_apart_producer(context: BuildContext) -> list[Path]:
+    """Hands off a part that fails late; the apart producer after it fails at once."""
+
+    def late(own: BuildContext) -> None:
+        (own.staging / "late-started").write_text("", encoding="ascii")
+        __import__("time").sleep(0.5)
+        raise InputError("the part's error", "part.yaml", 1, 1)
+
+    context.hand_off(late)
+    wait_for([context.staging / "late-started"], context.options.jobs)
+    return []
+
+
+def failing_apart_producer(context: BuildContext) -> list[Path]:
+    raise InputError("the apart producer's error", "apart.yaml", 3, 1)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_of_two_failing_parts_the_first_handed_off_is_raised_whatever_ran_where(jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    """The build process takes the second part while the worker still runs the first: the first's error is
+    the build's, as in one process (where the second never runs), not the one that happened to fail first."""
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-fails": two_failing_parts})
+    with pytest.raises(InputError) as raised:
+        build_game(copy_spec(MINIMAL, tmp_path / "spec"), tmp_path / "out", BuildOptions(jobs=jobs, cache=False))
+    assert raised.value.message == "the first part's error"
+    assert [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".staging")] == []
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_part_failing_in_a_worker_wins_over_a_later_apart_producers_error(jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    """In one process the part fails before the apart producer runs; with a worker the producer runs (and
+    fails) while the part still runs: the part's error is still the build's."""
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-part": part_fails_then_apart_producer, "b-apart": failing_apart_producer})
+    monkeypatch.setattr(artefacts_module, "_APART", {"b-apart"})
+    with pytest.raises(InputError) as raised:
+        build_game(copy_spec(MINIMAL, tmp_path / "spec"), tmp_path / "out", BuildOptions(jobs=jobs, cache=False))
+    assert raised.value.message == "the part's error"
+    assert [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".staging")] == []
