@@ -389,7 +389,9 @@ def _portable(error: BaseException) -> BaseException:
     except Exception:
         copy = None
     if type(copy) is not type(error) or str(copy) != str(error):
-        return PartCrash(f"{type(error).__name__}: {error}\n(in a build worker)\n{where}")
+        crash = PartCrash(f"{type(error).__name__}: {error} (in a build worker)")  # (one line, as the error itself prints)
+        crash.add_note(f"(raised in a build worker)\n{where}")
+        return crash
     copy.__cause__ = None
     if hasattr(copy, "add_note"):
         copy.add_note(f"(raised in a build worker)\n{where}")

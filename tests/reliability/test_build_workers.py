@@ -163,8 +163,10 @@ class Unsendable(Exception):
 def test_a_bug_in_a_worker_comes_back_as_a_crash_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
     spec = copy_spec(MINIMAL, tmp_path / "spec")
     monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-fails": failing_in_part(Unsendable("renderer broke", 7))})
-    with pytest.raises(PartCrash, match="Unsendable: renderer broke at 7"):
+    with pytest.raises(PartCrash, match="Unsendable: renderer broke at 7") as raised:
         build_game(spec, tmp_path / "out", BuildOptions(jobs=2, cache=False))
+    assert "\n" not in str(raised.value)  # the command line prints it as one line; the worker's traceback is a note
+    assert "Traceback" in "".join(getattr(raised.value, "__notes__", []))
     assert not (tmp_path / "out" / "minimal").exists()
 
 
