@@ -190,7 +190,8 @@ class PartPool:
             batch = _Batch(waiting[start:start + QUEUE_LIMIT])
             self._batches.append(batch)
             for _ in range(max(0, workers) if start == 0 else 0):  # (a batch past the pipe's size: this process alone)
-                batch.fork()
+                if not batch.fork():
+                    break
 
 
 class _Batch:
@@ -268,9 +269,13 @@ class _Batch:
         data = os.read(self._queue, 4)
         return int.from_bytes(data, "little") if len(data) == 4 else None
 
-    def fork(self) -> None:
-        """Start a worker taking this batch's parts."""
-        read_end, write_end = os.pipe()
+    def fork(self) -> bool:
+        """Start a worker taking this batch's parts; False when the system refused one (too many processes, too
+        little memory): the parts are then this process's to take, as with one process."""
+        try:
+            read_end, write_end = os.pipe()
+        except OSError:
+            return False
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
@@ -279,10 +284,12 @@ class _Batch:
         gc.freeze()  # the worker's collections leave the inherited objects alone: their pages stay shared
         try:
             pid = os.fork()
-        except BaseException:
+        except BaseException as error:
             gc.unfreeze()
             os.close(read_end)
             os.close(write_end)
+            if isinstance(error, OSError):
+                return False
             raise
         if pid == 0:  # the worker: run parts, send what they left, and leave without unwinding the build's frames
             status = 0
@@ -296,6 +303,7 @@ class _Batch:
         gc.unfreeze()
         os.close(write_end)
         self._children[read_end] = pid
+        return True
 
     def _finish(self, pipe: int) -> None:
         chunks = []

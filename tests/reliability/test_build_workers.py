@@ -280,3 +280,25 @@ def test_a_part_failing_in_a_worker_wins_over_a_later_apart_producers_error(jobs
         build_game(copy_spec(MINIMAL, tmp_path / "spec"), tmp_path / "out", BuildOptions(jobs=jobs, cache=False))
     assert raised.value.message == "the part's error"
     assert [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".staging")] == []
+
+
+def test_a_worker_that_cannot_start_leaves_its_parts_to_the_build_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    """fork refused (too many processes, no memory for one more): the build runs the parts itself, as with one process."""
+    import errno
+
+    def refuse() -> int:
+        raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    def three_parts(context: BuildContext) -> list[Path]:
+        for number in range(3):
+            context.hand_off(lambda own, n=number: ((own.staging / f"part{n}.txt").write_text(str(os.getpid()), encoding="ascii"), own.notes.append(f"part {n}")))
+        context.notes.append("pids: handed off")
+        return []
+
+    monkeypatch.setattr(build_parts.os, "fork", refuse)
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-pids": three_parts})
+    result = build_game(copy_spec(MINIMAL, tmp_path / "spec"), tmp_path / "out", BuildOptions(jobs=2, cache=False))
+    assert not result.failed, result.findings
+    folder = tmp_path / "out" / result.game
+    assert {int((folder / f"part{n}.txt").read_text(encoding="ascii")) for n in range(3)} == {os.getpid()}
+    assert result.notes == ["pids: handed off", "part 0", "part 1", "part 2"]
