@@ -282,27 +282,35 @@ class _Batch:
             except (AttributeError, OSError, ValueError):
                 pass
         gc.freeze()  # the worker's collections leave the inherited objects alone: their pages stay shared
+        # Ctrl-C waits until the new worker is noted (so the build's stop kills it) and the worker ignores it.
+        blocked = _block_interrupts()
         try:
             pid = os.fork()
         except BaseException as error:
             gc.unfreeze()
             os.close(read_end)
             os.close(write_end)
+            _restore_interrupts(blocked)
             if isinstance(error, OSError):
                 return False
             raise
         if pid == 0:  # the worker: run parts, send what they left, and leave without unwinding the build's frames
             status = 0
             try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the build process, which stops its workers
+                _restore_interrupts(blocked)
                 os.close(read_end)
                 _work(self.parts, self._claim, write_end)
             except BaseException:
                 status = 70
             finally:
                 os._exit(status)
-        gc.unfreeze()
-        os.close(write_end)
-        self._children[read_end] = pid
+        try:
+            self._children[read_end] = pid
+            gc.unfreeze()
+            os.close(write_end)
+        finally:
+            _restore_interrupts(blocked)  # (a Ctrl-C that came meanwhile is raised here)
         return True
 
     def _finish(self, pipe: int) -> None:
@@ -346,9 +354,21 @@ def _reap(pipe: int, pid: int) -> str:
     return f"exit status {os.waitstatus_to_exitcode(status)}"
 
 
+def _block_interrupts() -> set[int | signal.Signals] | None:
+    """Hold Ctrl-C (SIGINT) back from this thread; the signals blocked before, to restore (None: cannot block here)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def _restore_interrupts(blocked: set[int | signal.Signals] | None) -> None:
+    """Undo :func:`_block_interrupts` (a Ctrl-C held back meanwhile is delivered now)."""
+    if blocked is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def _work(parts: list[_Handed], claim: Callable[[], int | None], write_end: int) -> None:
     """In a forked worker: run the parts it claims until none is left (or one fails), then send their outcomes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the build process, which stops its workers
     outcomes: list[tuple[int, _Outcome]] = []
     while (index := claim()) is not None:
         outcome = _run_in_worker(parts[index])

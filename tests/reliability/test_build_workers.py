@@ -290,8 +290,15 @@ def test_a_worker_that_cannot_start_leaves_its_parts_to_the_build_process(tmp_pa
         raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
 
     def three_parts(context: BuildContext) -> list[Path]:
+        def part(number: int) -> None:
+            def run(own: BuildContext) -> None:
+                (own.staging / f"part{number}.txt").write_text(str(os.getpid()), encoding="ascii")
+                own.notes.append(f"part {number}")
+
+            context.hand_off(run)
+
         for number in range(3):
-            context.hand_off(lambda own, n=number: ((own.staging / f"part{n}.txt").write_text(str(os.getpid()), encoding="ascii"), own.notes.append(f"part {n}")))
+            part(number)
         context.notes.append("pids: handed off")
         return []
 
@@ -302,3 +309,34 @@ def test_a_worker_that_cannot_start_leaves_its_parts_to_the_build_process(tmp_pa
     folder = tmp_path / "out" / result.game
     assert {int((folder / f"part{n}.txt").read_text(encoding="ascii")) for n in range(3)} == {os.getpid()}
     assert result.notes == ["pids: handed off", "part 0", "part 1", "part 2"]
+
+
+def test_ctrl_c_as_a_worker_is_forked_leaves_no_worker_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C reaching the build process just as fork returns (before it has noted its new worker): the worker
+    is still killed and reaped, and does not go on writing into a staging folder the build removes."""
+    real_fork = os.fork
+    forked: list[int] = []
+
+    def fork_then_interrupted() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+            os.kill(os.getpid(), signal.SIGINT)  # (as a Ctrl-C at this very moment: its handler runs at once)
+        return pid
+
+    monkeypatch.setattr(build_parts.os, "fork", fork_then_interrupted)
+    pool = PartPool(1)
+    context = BuildContext(None, tmp_path, BuildOptions(jobs=2))  # type: ignore[arg-type]
+
+    def slow_part(own: BuildContext) -> None:
+        __import__("time").sleep(3)
+        (tmp_path / "written-after-the-interrupt").write_text("", encoding="ascii")
+
+    with pytest.raises(KeyboardInterrupt):
+        pool.hand_off(context, 0, slow_part)
+        pool.settle()
+    pool.stop()
+    assert len(forked) == 1
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forked[0], os.WNOHANG)  # reaped already (a worker left running or a zombie would still be our child)
+    assert not (tmp_path / "written-after-the-interrupt").exists()
