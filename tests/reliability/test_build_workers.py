@@ -340,3 +340,15 @@ def test_ctrl_c_as_a_worker_is_forked_leaves_no_worker_behind(tmp_path: Path, mo
     with pytest.raises(ChildProcessError):
         os.waitpid(forked[0], os.WNOHANG)  # reaped already (a worker left running or a zombie would still be our child)
     assert not (tmp_path / "written-after-the-interrupt").exists()
+
+
+def test_parts_taken_late_after_the_apart_producer_write_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    """No worker ever free: every card part waits and runs in the build process after the rulebook producer (registered
+    apart) has run, the other order from one process. Whatever that producer changes, the cards' files must not show it."""
+    monkeypatch.setattr(PartPool, "_workers_free", lambda self: 0)
+    one = build_game(ROOT / "specs" / "no-thanks", tmp_path / "one", BuildOptions(jobs=1))
+    late = build_game(ROOT / "specs" / "no-thanks", tmp_path / "late", BuildOptions(jobs=2))
+    assert not one.failed and not late.failed
+    assert one.notes == late.notes and one.findings == late.findings
+    first = tree(tmp_path / "one")
+    assert len(first) > 10 and first == tree(tmp_path / "late")
