@@ -238,8 +238,7 @@ class _Batch:
     def wait(self) -> None:
         """Wait for this batch's workers and merge what their parts left."""
         while self._children:
-            ready, _, _ = select.select(list(self._children), [], [])
-            for pipe in ready:
+            for pipe in _readable(list(self._children), None):
                 self._finish(pipe)
         os.close(self._queue)
         self._queue = -1
@@ -247,8 +246,7 @@ class _Batch:
     def reap_finished(self) -> None:
         """Merge what the workers that have finished (or are sending their report) left, without waiting."""
         if self._children:
-            ready, _, _ = select.select(list(self._children), [], [], 0)
-            for pipe in ready:
+            for pipe in _readable(list(self._children), 0):
                 self._finish(pipe)
 
     def stop(self) -> None:
@@ -337,6 +335,20 @@ class _Batch:
                 context.cache.hits += outcome.cache_hits
                 context.cache.misses += outcome.cache_misses
             part.error = outcome.error
+
+
+def _readable(pipes: list[int], timeout: float | None) -> list[int]:
+    """Which of ``pipes`` have something to read (or are closed), waiting at most ``timeout`` seconds (None: until one has).
+
+    ``poll`` where the system has it: ``select`` refuses descriptors numbered past
+    ``FD_SETSIZE`` (1024), which a process embedding cardgen with many files open reaches.
+    """
+    if not hasattr(select, "poll"):
+        return select.select(pipes, [], [], timeout)[0]
+    poller = select.poll()
+    for pipe in pipes:
+        poller.register(pipe, select.POLLIN)
+    return [pipe for pipe, _ in poller.poll(None if timeout is None else int(timeout * 1000))]
 
 
 def _reap(pipe: int, pid: int) -> str:

@@ -352,3 +352,28 @@ def test_parts_taken_late_after_the_apart_producer_write_the_same_bytes(tmp_path
     assert one.notes == late.notes and one.findings == late.findings
     first = tree(tmp_path / "one")
     assert len(first) > 10 and first == tree(tmp_path / "late")
+
+
+def test_workers_are_waited_for_in_a_process_with_many_files_open(tmp_path: Path) -> None:
+    """A process holding more than a thousand descriptors (a tool embedding cardgen): a worker's pipe numbered
+    past select()'s limit (FD_SETSIZE) is still waited for."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip("this system allows too few open files to go past select()'s limit")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200) if hard == resource.RLIM_INFINITY else min(hard, max(soft, 1200)), hard))
+    held: list[int] = []
+    try:
+        while len(held) < 1100:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        pool = PartPool(1)
+        context = BuildContext(None, tmp_path, BuildOptions(jobs=2))  # type: ignore[arg-type]
+        pool.hand_off(context, 0, lambda own: (own.staging / "done.txt").write_text(str(os.getpid()), encoding="ascii"))
+        wait_for([tmp_path / "done.txt"], 2)  # (taken by the worker: the build process waits for it below)
+        pool.settle()
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert int((tmp_path / "done.txt").read_text(encoding="ascii")) != os.getpid()
