@@ -279,13 +279,18 @@ class _Batch:
                 stream.flush()
             except (AttributeError, OSError, ValueError):
                 pass
-        gc.freeze()  # the worker's collections leave the inherited objects alone: their pages stay shared
+        # The worker's collections leave the inherited objects alone, so their pages stay shared; what a caller froze
+        # itself stays frozen (unfreezing would thaw it too, so nothing is frozen here then: its pages are its own affair).
+        freeze = gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
         # Ctrl-C waits until the new worker is noted (so the build's stop kills it) and the worker ignores it.
         blocked = _block_interrupts()
         try:
             pid = os.fork()
         except BaseException as error:
-            gc.unfreeze()
+            if freeze:
+                gc.unfreeze()
             os.close(read_end)
             os.close(write_end)
             _restore_interrupts(blocked)
@@ -305,7 +310,8 @@ class _Batch:
                 os._exit(status)
         try:
             self._children[read_end] = pid
-            gc.unfreeze()
+            if freeze:
+                gc.unfreeze()
             os.close(write_end)
         finally:
             _restore_interrupts(blocked)  # (a Ctrl-C that came meanwhile is raised here)

@@ -377,3 +377,20 @@ def test_workers_are_waited_for_in_a_process_with_many_files_open(tmp_path: Path
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     assert int((tmp_path / "done.txt").read_text(encoding="ascii")) != os.getpid()
+
+
+def test_forking_a_worker_leaves_what_the_caller_froze_frozen(tmp_path: Path) -> None:
+    """A program that froze its objects (``gc.freeze``, as before forking its own workers) finds them frozen after a build."""
+    import gc
+
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        pool = PartPool(1)
+        context = BuildContext(None, tmp_path, BuildOptions(jobs=2))  # type: ignore[arg-type]
+        pool.hand_off(context, 0, lambda own: (own.staging / "done.txt").write_text("", encoding="ascii"))
+        pool.settle()
+        assert gc.get_freeze_count() >= frozen
+    finally:
+        gc.unfreeze()
