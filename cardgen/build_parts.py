@@ -163,10 +163,11 @@ class PartPool:
         except BaseException:
             self.stop()
             raise
-        failed_parts = [part for part in chosen if part.error is not None]
-        failed_parts += [part for batch in needed for part in batch.parts if part.error is not None and part not in failed_parts]
+        failed_parts = {id(part): part for part in chosen if part.error is not None}  # (by identity: parts are dataclasses)
+        failed_parts.update((id(part), part) for batch in needed for part in batch.parts if part.error is not None)
         if failed_parts:
-            first = min(failed_parts, key=self._parts.index)
+            handed = {id(part): position for position, part in enumerate(self._parts)}
+            first = min(failed_parts.values(), key=lambda part: handed[id(part)])
             error, first.error = first.error, None
             assert error is not None
             raise error
