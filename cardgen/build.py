@@ -129,7 +129,11 @@ def _run_producers(context: BuildContext, producers: dict[str, Producer], worker
             if not artefacts.runs_apart(name):  # (one registered apart reads nothing the parts before it write)
                 pool.settle(before=position)
             own[position] = replace(context, notes=[], findings=[], parts=pool, owner=position)
-            producers[name](own[position])
+            try:
+                producers[name](own[position])
+            except Exception:
+                pool.settle()  # a part handed off before this error, still running, fails first (as in one process)
+                raise
             pool.start()  # its parts begin in workers, if one may start, while the next producer runs here
         pool.settle()
     finally:

@@ -152,19 +152,31 @@ class PartPool:
     def settle(self, before: int | None = None) -> None:
         """Finish every part whose producer sorts before position ``before`` (every part when None).
 
-        Raises the first error of those parts, in hand-off order. On any error the
-        workers still running are killed, and nothing of theirs is kept.
+        Raises the first error of the parts finished, in hand-off order, as one
+        process running them one after another would: a part that fails stops
+        the taking of parts (those not yet taken are left), and the parts already
+        running elsewhere are waited for, since one handed off earlier may fail too.
+        On an interruption or a worker's crash the workers still running are killed,
+        and nothing of theirs is kept.
         """
         chosen = [part for part in self._parts if before is None or part.owner < before]
         try:
             if any(part.batch is None and not part.done for part in chosen):
                 self._batch(workers=min(self._workers_free(), sum(p.batch is None and not p.done for p in self._parts) - 1))
             needed = [b for b in self._batches if any(part.batch is b for part in chosen)]
+            failed = False
             for batch in needed:  # first every part nobody has taken, here; only then wait for the workers
+                if failed:
+                    batch.leave_the_rest()  # (handed off after a part that failed: one process would not have run them)
+                    continue
                 while True:
                     if batch.running() == 0 and sum(not part.done for part in batch.parts) >= 2 and self._workers_free() > 0:
                         batch.fork()  # (a worker of another batch has finished: it shares this one's remaining parts)
-                    if not batch.take_one_here():
+                    taken = batch.take_one_here()
+                    if taken is None:
+                        break
+                    if not taken:
+                        failed = True
                         break
             for batch in needed:
                 batch.wait()
@@ -172,10 +184,14 @@ class PartPool:
         except BaseException:
             self.stop()
             raise
-        for part in chosen:
-            if part.error is not None:
-                error, part.error = part.error, None
-                raise error
+        failed_parts = {id(part): part for part in chosen if part.error is not None}  # (by identity: parts are dataclasses)
+        failed_parts.update((id(part), part) for batch in needed for part in batch.parts if part.error is not None)
+        if failed_parts:
+            handed = {id(part): position for position, part in enumerate(self._parts)}
+            first = min(failed_parts.values(), key=lambda part: handed[id(part)])
+            error, first.error = first.error, None
+            assert error is not None
+            raise error
 
     def stop(self) -> None:
         """Kill and reap every worker still running (the build is abandoned)."""
@@ -196,7 +212,8 @@ class PartPool:
             batch = _Batch(waiting[start:start + QUEUE_LIMIT])
             self._batches.append(batch)
             for _ in range(max(0, workers) if start == 0 else 0):  # (a batch past the pipe's size: this process alone)
-                batch.fork()
+                if not batch.fork():
+                    break
 
 
 class _Batch:
@@ -217,21 +234,36 @@ class _Batch:
         """How many of this batch's workers have not been reaped yet."""
         return len(self._children)
 
-    def take_one_here(self) -> bool:
-        """Run here the next part nobody has taken; False when every part is taken."""
+    def take_one_here(self) -> bool | None:
+        """Run here the next part nobody has taken: True when it ran, False when it failed, None when every
+        part is taken.
+
+        A part's error is kept with it (the caller raises the first in hand-off
+        order once the workers are done), and the parts nobody has taken then
+        are left untaken, as in a worker.
+        """
         index = self._claim()
         if index is None:
-            return False
+            return None
         part = self.parts[index]
         part.done = True
-        part.run(part.context)
+        try:
+            part.run(part.context)
+        except Exception as error:
+            part.error = error
+            self.leave_the_rest()
+            return False
         return True
+
+    def leave_the_rest(self) -> None:
+        """Take every part nobody has taken yet, without running it (a part failed: the build is abandoned)."""
+        while self._claim() is not None:
+            pass
 
     def wait(self) -> None:
         """Wait for this batch's workers and merge what their parts left."""
         while self._children:
-            ready, _, _ = select.select(list(self._children), [], [])
-            for pipe in ready:
+            for pipe in _readable(list(self._children), None):
                 self._finish(pipe)
         os.close(self._queue)
         self._queue = -1
@@ -239,8 +271,7 @@ class _Batch:
     def reap_finished(self) -> None:
         """Merge what the workers that have finished (or are sending their report) left, without waiting."""
         if self._children:
-            ready, _, _ = select.select(list(self._children), [], [], 0)
-            for pipe in ready:
+            for pipe in _readable(list(self._children), 0):
                 self._finish(pipe)
 
     def stop(self) -> None:
@@ -261,34 +292,55 @@ class _Batch:
         data = os.read(self._queue, 4)
         return int.from_bytes(data, "little") if len(data) == 4 else None
 
-    def fork(self) -> None:
-        """Start a worker taking this batch's parts."""
-        read_end, write_end = os.pipe()
+    def fork(self) -> bool:
+        """Start a worker taking this batch's parts; False when the system refused one (too many processes, too
+        little memory): the parts are then this process's to take, as with one process."""
+        try:
+            read_end, write_end = os.pipe()
+        except OSError:
+            return False
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
             except (AttributeError, OSError, ValueError):
                 pass
-        gc.freeze()  # the worker's collections leave the inherited objects alone: their pages stay shared
+        # The worker's collections leave the inherited objects alone, so their pages stay shared; what a caller froze
+        # itself stays frozen (unfreezing would thaw it too, so nothing is frozen here then: its pages are its own affair).
+        freeze = gc.get_freeze_count() == 0
+        if freeze:
+            gc.freeze()
+        # Ctrl-C waits until the new worker is noted (so the build's stop kills it) and the worker ignores it.
+        blocked = _block_interrupts()
         try:
             pid = os.fork()
-        except BaseException:
-            gc.unfreeze()
+        except BaseException as error:
+            if freeze:
+                gc.unfreeze()
             os.close(read_end)
             os.close(write_end)
+            _restore_interrupts(blocked)
+            if isinstance(error, OSError):
+                return False
             raise
         if pid == 0:  # the worker: run parts, send what they left, and leave without unwinding the build's frames
             status = 0
             try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the build process, which stops its workers
+                _restore_interrupts(blocked)
                 os.close(read_end)
                 _work(self.parts, self._claim, write_end)
             except BaseException:
                 status = 70
             finally:
                 os._exit(status)
-        gc.unfreeze()
-        os.close(write_end)
-        self._children[read_end] = pid
+        try:
+            self._children[read_end] = pid
+            if freeze:
+                gc.unfreeze()
+            os.close(write_end)
+        finally:
+            _restore_interrupts(blocked)  # (a Ctrl-C that came meanwhile is raised here)
+        return True
 
     def _finish(self, pipe: int) -> None:
         chunks = []
@@ -316,6 +368,20 @@ class _Batch:
             part.error = outcome.error
 
 
+def _readable(pipes: list[int], timeout: float | None) -> list[int]:
+    """Which of ``pipes`` have something to read (or are closed), waiting at most ``timeout`` seconds (None: until one has).
+
+    ``poll`` where the system has it: ``select`` refuses descriptors numbered past
+    ``FD_SETSIZE`` (1024), which a process embedding cardgen with many files open reaches.
+    """
+    if not hasattr(select, "poll"):
+        return select.select(pipes, [], [], timeout)[0]
+    poller = select.poll()
+    for pipe in pipes:
+        poller.register(pipe, select.POLLIN)
+    return [pipe for pipe, _ in poller.poll(None if timeout is None else int(timeout * 1000))]
+
+
 def _reap(pipe: int, pid: int) -> str:
     """Close a worker's result pipe and wait for it; how it ended."""
     try:
@@ -331,14 +397,28 @@ def _reap(pipe: int, pid: int) -> str:
     return f"exit status {os.waitstatus_to_exitcode(status)}"
 
 
+def _block_interrupts() -> set[int | signal.Signals] | None:
+    """Hold Ctrl-C (SIGINT) back from this thread; the signals blocked before, to restore (None: cannot block here)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def _restore_interrupts(blocked: set[int | signal.Signals] | None) -> None:
+    """Undo :func:`_block_interrupts` (a Ctrl-C held back meanwhile is delivered now)."""
+    if blocked is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def _work(parts: list[_Handed], claim: Callable[[], int | None], write_end: int) -> None:
     """In a forked worker: run the parts it claims until none is left (or one fails), then send their outcomes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the build process, which stops its workers
     outcomes: list[tuple[int, _Outcome]] = []
     while (index := claim()) is not None:
         outcome = _run_in_worker(parts[index])
         outcomes.append((index, outcome))
-        if outcome.error is not None:
+        if outcome.error is not None:  # the build fails: leave the parts nobody has taken (see _Batch.take_part_here)
+            while claim() is not None:
+                pass
             break
     try:
         payload = pickle.dumps(outcomes, protocol=pickle.HIGHEST_PROTOCOL)
@@ -380,7 +460,9 @@ def _portable(error: BaseException) -> BaseException:
     except Exception:
         copy = None
     if type(copy) is not type(error) or str(copy) != str(error):
-        return PartCrash(f"{type(error).__name__}: {error}\n(in a build worker)\n{where}")
+        crash = PartCrash(f"{type(error).__name__}: {error} (in a build worker)")  # (one line, as the error itself prints)
+        crash.add_note(f"(raised in a build worker)\n{where}")
+        return crash
     copy.__cause__ = None
     if hasattr(copy, "add_note"):
         copy.add_note(f"(raised in a build worker)\n{where}")

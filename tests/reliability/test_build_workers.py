@@ -173,8 +173,10 @@ def test_a_bug_in_a_worker_comes_back_as_a_crash_naming_it(tmp_path: Path, monke
     spec = copy_spec(MINIMAL, tmp_path / "spec")
     monkeypatch.setattr(artefacts_module, "_PRODUCERS", failing_in_part(Unsendable("renderer broke", 7)))
     monkeypatch.setattr(artefacts_module, "_APART", {"b-wait"})
-    with pytest.raises(PartCrash, match="Unsendable: renderer broke at 7"):
+    with pytest.raises(PartCrash, match="Unsendable: renderer broke at 7") as raised:
         build_game(spec, tmp_path / "out", BuildOptions(jobs=2, cache=False))
+    assert "\n" not in str(raised.value)  # the command line prints it as one line; the worker's traceback is a note
+    assert "Traceback" in "".join(getattr(raised.value, "__notes__", []))
     assert not (tmp_path / "out" / "minimal").exists()
 
 
@@ -203,14 +205,15 @@ def test_a_worker_that_dies_is_a_crash_not_a_hang(tmp_path: Path, monkeypatch: p
     assert not (tmp_path / "out" / "minimal").exists()
 
 
-def test_the_build_process_failing_stops_its_worker(tmp_path: Path) -> None:
-    """An error in a part the build process runs: the worker still running is killed and reaped, the error raised."""
+def test_the_build_process_failing_waits_for_its_worker_and_leaves_none_behind(tmp_path: Path) -> None:
+    """An error in a part the build process runs while a worker runs an earlier part: the worker is waited for
+    (its part, handed off first, could fail too and would then be the build's error) and reaped, the error raised."""
     pool = PartPool(1)
     context = BuildContext(None, tmp_path, BuildOptions(jobs=2))  # type: ignore[arg-type]
 
     def sleeper(own: BuildContext) -> None:
         (tmp_path / "sleeping").write_text(str(os.getpid()), encoding="ascii")
-        __import__("time").sleep(60)
+        __import__("time").sleep(0.5)
 
     def fails(own: BuildContext) -> None:
         raise ValueError("here")
@@ -239,3 +242,170 @@ def test_no_worker_is_forked_while_another_thread_runs(monkeypatch: pytest.Monke
     finally:
         stop.set()
         other.join()
+
+
+def late_failing_part(context: BuildContext) -> list[Path]:
+    """Hands off a part that fails late (it starts in a worker, with one allowed, once this producer returns)."""
+
+    def late(own: BuildContext) -> None:
+        (own.staging / "late-started").write_text("", encoding="ascii")
+        __import__("time").sleep(0.5)
+        raise InputError("the first part's error", "first.yaml", 1, 1)
+
+    context.hand_off(late)
+    return []
+
+
+def second_failing_part(context: BuildContext) -> list[Path]:
+    """Registered apart: once the late part has started in the worker, hands off a part that fails at once
+    (the build process takes it when the build settles, while the worker still runs the late one)."""
+    wait_for([context.staging / "late-started"], context.options.jobs)
+    context.hand_off(lambda own: (_ for _ in ()).throw(InputError("the second part's error", "second.yaml", 2, 1)))
+    return []
+
+
+def failing_apart_producer(context: BuildContext) -> list[Path]:
+    """Registered apart: once the late part has started in the worker, fails at once."""
+    wait_for([context.staging / "late-started"], context.options.jobs)
+    raise InputError("the apart producer's error", "apart.yaml", 3, 1)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_of_two_failing_parts_the_first_handed_off_is_raised_whatever_ran_where(jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    """The build process takes the second part while the worker still runs the first: the first's error is
+    the build's, as in one process (where the second never runs), not the one that happened to fail first."""
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-fails": late_failing_part, "b-second": second_failing_part})
+    monkeypatch.setattr(artefacts_module, "_APART", {"b-second"})
+    with pytest.raises(InputError) as raised:
+        build_game(copy_spec(MINIMAL, tmp_path / "spec"), tmp_path / "out", BuildOptions(jobs=jobs, cache=False))
+    assert raised.value.message == "the first part's error"
+    assert [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".staging")] == []
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_part_failing_in_a_worker_wins_over_a_later_apart_producers_error(jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    """In one process the part fails before the apart producer runs; with a worker the producer runs (and
+    fails) while the part still runs: the part's error is still the build's."""
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-part": late_failing_part, "b-apart": failing_apart_producer})
+    monkeypatch.setattr(artefacts_module, "_APART", {"b-apart"})
+    with pytest.raises(InputError) as raised:
+        build_game(copy_spec(MINIMAL, tmp_path / "spec"), tmp_path / "out", BuildOptions(jobs=jobs, cache=False))
+    assert raised.value.message == "the first part's error"
+    assert [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".staging")] == []
+
+
+def test_a_worker_that_cannot_start_leaves_its_parts_to_the_build_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    """fork refused (too many processes, no memory for one more): the build runs the parts itself, as with one process."""
+    import errno
+
+    def refuse() -> int:
+        raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    def three_parts(context: BuildContext) -> list[Path]:
+        def part(number: int) -> None:
+            def run(own: BuildContext) -> None:
+                (own.staging / f"part{number}.txt").write_text(str(os.getpid()), encoding="ascii")
+                own.notes.append(f"part {number}")
+
+            context.hand_off(run)
+
+        for number in range(3):
+            part(number)
+        context.notes.append("pids: handed off")
+        return []
+
+    monkeypatch.setattr(build_parts.os, "fork", refuse)
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-pids": three_parts})
+    result = build_game(copy_spec(MINIMAL, tmp_path / "spec"), tmp_path / "out", BuildOptions(jobs=2, cache=False))
+    assert not result.failed, result.findings
+    folder = tmp_path / "out" / result.game
+    assert {int((folder / f"part{n}.txt").read_text(encoding="ascii")) for n in range(3)} == {os.getpid()}
+    assert result.notes == ["pids: handed off", "part 0", "part 1", "part 2"]
+
+
+def test_ctrl_c_as_a_worker_is_forked_leaves_no_worker_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C reaching the build process just as fork returns (before it has noted its new worker): the worker
+    is still killed and reaped, and does not go on writing into a staging folder the build removes."""
+    real_fork = os.fork
+    forked: list[int] = []
+
+    def fork_then_interrupted() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+            os.kill(os.getpid(), signal.SIGINT)  # (as a Ctrl-C at this very moment: its handler runs at once)
+        return pid
+
+    monkeypatch.setattr(build_parts.os, "fork", fork_then_interrupted)
+    pool = PartPool(1)
+    context = BuildContext(None, tmp_path, BuildOptions(jobs=2))  # type: ignore[arg-type]
+
+    def slow_part(own: BuildContext) -> None:
+        __import__("time").sleep(3)
+        (tmp_path / "written-after-the-interrupt").write_text("", encoding="ascii")
+
+    pool.hand_off(context, 0, slow_part)
+    with pytest.raises(KeyboardInterrupt):
+        pool.start()
+    pool.stop()
+    assert len(forked) == 1
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forked[0], os.WNOHANG)  # reaped already (a worker left running or a zombie would still be our child)
+    assert not (tmp_path / "written-after-the-interrupt").exists()
+
+
+def test_parts_taken_late_after_the_apart_producer_write_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
+    """No worker ever free: every card part waits and runs in the build process after the rulebook producer (registered
+    apart) has run, the other order from one process. Whatever that producer changes, the cards' files must not show it."""
+    monkeypatch.setattr(PartPool, "_workers_free", lambda self: 0)
+    one = build_game(ROOT / "specs" / "no-thanks", tmp_path / "one", BuildOptions(jobs=1))
+    late = build_game(ROOT / "specs" / "no-thanks", tmp_path / "late", BuildOptions(jobs=2))
+    assert not one.failed and not late.failed
+    assert one.notes == late.notes and one.findings == late.findings
+    first = tree(tmp_path / "one")
+    assert len(first) > 10 and first == tree(tmp_path / "late")
+
+
+def test_workers_are_waited_for_in_a_process_with_many_files_open(tmp_path: Path) -> None:
+    """A process holding more than a thousand descriptors (a tool embedding cardgen): a worker's pipe numbered
+    past select()'s limit (FD_SETSIZE) is still waited for."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip("this system allows too few open files to go past select()'s limit")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200) if hard == resource.RLIM_INFINITY else min(hard, max(soft, 1200)), hard))
+    held: list[int] = []
+    try:
+        while len(held) < 1100:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        pool = PartPool(1)
+        context = BuildContext(None, tmp_path, BuildOptions(jobs=2))  # type: ignore[arg-type]
+        pool.hand_off(context, 0, lambda own: (own.staging / "done.txt").write_text(str(os.getpid()), encoding="ascii"))
+        pool.start()
+        wait_for([tmp_path / "done.txt"], 2)  # (taken by the worker: the build process waits for it below)
+        pool.settle()
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert int((tmp_path / "done.txt").read_text(encoding="ascii")) != os.getpid()
+
+
+def test_forking_a_worker_leaves_what_the_caller_froze_frozen(tmp_path: Path) -> None:
+    """A program that froze its objects (``gc.freeze``, as before forking its own workers) finds them frozen after a build."""
+    import gc
+
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        pool = PartPool(1)
+        context = BuildContext(None, tmp_path, BuildOptions(jobs=2))  # type: ignore[arg-type]
+        pool.hand_off(context, 0, lambda own: (own.staging / "done.txt").write_text(str(os.getpid()), encoding="ascii"))
+        pool.start()  # a worker is forked for it
+        pool.settle()
+        assert gc.get_freeze_count() >= frozen
+        assert (tmp_path / "done.txt").exists()
+    finally:
+        gc.unfreeze()
