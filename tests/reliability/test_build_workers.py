@@ -271,23 +271,20 @@ def failing_apart_producer(context: BuildContext) -> list[Path]:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_of_two_failing_parts_the_first_handed_off_is_raised_whatever_ran_where(jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
-    """The build process takes the second part while the worker still runs the first: the first's error is
-    the build's, as in one process (where the second never runs), not the one that happened to fail first."""
-    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-fails": late_failing_part, "b-second": second_failing_part})
+@pytest.mark.parametrize(
+    "second",
+    [
+        pytest.param(second_failing_part, id="a later part fails"),  # taken by the build process while the worker runs the first
+        pytest.param(failing_apart_producer, id="a later apart producer fails"),  # it runs while the worker runs the part
+    ],
+)
+def test_the_first_error_in_hand_off_order_is_the_builds_whatever_ran_where(
+    jobs: int, second: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None
+) -> None:
+    """In one process the first part fails before anything after it runs; with a worker, what comes after runs
+    (and fails at once) while the first part still runs: the first part's error is still the build's."""
+    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-fails": late_failing_part, "b-second": second})
     monkeypatch.setattr(artefacts_module, "_APART", {"b-second"})
-    with pytest.raises(InputError) as raised:
-        build_game(copy_spec(MINIMAL, tmp_path / "spec"), tmp_path / "out", BuildOptions(jobs=jobs, cache=False))
-    assert raised.value.message == "the first part's error"
-    assert [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".staging")] == []
-
-
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_a_part_failing_in_a_worker_wins_over_a_later_apart_producers_error(jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_worker: None) -> None:
-    """In one process the part fails before the apart producer runs; with a worker the producer runs (and
-    fails) while the part still runs: the part's error is still the build's."""
-    monkeypatch.setattr(artefacts_module, "_PRODUCERS", {"a-part": late_failing_part, "b-apart": failing_apart_producer})
-    monkeypatch.setattr(artefacts_module, "_APART", {"b-apart"})
     with pytest.raises(InputError) as raised:
         build_game(copy_spec(MINIMAL, tmp_path / "spec"), tmp_path / "out", BuildOptions(jobs=jobs, cache=False))
     assert raised.value.message == "the first part's error"
