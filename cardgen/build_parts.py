@@ -109,10 +109,9 @@ class PartPool:
     with its producers. When a producer needs the parts before it
     (:meth:`settle`), the parts still waiting form a batch that the build
     process takes parts from too, with new workers while fewer than
-    ``workers`` run. Within a batch, the
-    parts' numbers go into a pipe that its processes take them from one at a
-    time, so a long part and several short ones share the processors well
-    whatever their order.
+    ``workers`` run. Within a batch, the parts' numbers go into a pipe that
+    its processes take them from one at a time, so a long part and several
+    short ones share the processors well whatever their order.
     """
 
     def __init__(self, workers: int) -> None:
@@ -416,7 +415,7 @@ def _work(parts: list[_Handed], claim: Callable[[], int | None], write_end: int)
     while (index := claim()) is not None:
         outcome = _run_in_worker(parts[index])
         outcomes.append((index, outcome))
-        if outcome.error is not None:  # the build fails: leave the parts nobody has taken (see _Batch.take_part_here)
+        if outcome.error is not None:  # the build fails: leave the parts nobody has taken (see _Batch.take_one_here)
             while claim() is not None:
                 pass
             break
