@@ -42,11 +42,9 @@ from cardgen.render.fonts import DEFAULT_FONT, descent, string_width
 from cardgen.render.pdf_backend import write_pdf
 from cardgen.render.scene import (
     Box,
-    Circle,
     Group,
     Line,
     Primitive,
-    Rect,
     Scene,
     SharedContent,
     Text,

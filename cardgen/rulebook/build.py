@@ -12,7 +12,6 @@ Every file is written through a temporary file in the same folder and
 
 from __future__ import annotations
 
-import json
 import traceback
 from dataclasses import dataclass
 from functools import partial
