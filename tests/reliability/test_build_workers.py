@@ -406,3 +406,18 @@ def test_forking_a_worker_leaves_what_the_caller_froze_frozen(tmp_path: Path) ->
         assert (tmp_path / "done.txt").exists()
     finally:
         gc.unfreeze()
+
+
+@pytest.mark.parametrize("redraw_thread", [False, True])
+def test_the_build_progress_bar_starts_no_thread_so_workers_may_fork(redraw_thread: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cardgen build`'s bar redraws when it moves: a drawing thread of rich's would keep every build in one process."""
+    from cardgen.progress import TerminalProgress
+
+    monkeypatch.setenv("FORCE_COLOR", "1")  # (rich then draws the bar whatever standard error is)
+    before = threading.active_count()
+    with TerminalProgress("building", redraw_thread=redraw_thread) as progress:
+        assert progress.shown
+        progress.start(2)
+        progress.advance(1)
+        assert (threading.active_count() > before) is redraw_thread
+        assert build_parts.forking_possible() is (not redraw_thread and before == 1 and sys.platform != "darwin")
